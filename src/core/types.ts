@@ -1,0 +1,180 @@
+/**
+ * Shared domain types of the archive. Pure: no I/O.
+ *
+ * Units: raw token units and lamports (or the quote mint's raw units) are decimal strings,
+ * never JS numbers; slots are integers; `blockTime` is unix seconds (chain resolution);
+ * timestamps in documents are {@link Instant}s (spec §2.1 "T").
+ */
+
+/** Spec §2.1 timestamp: `{ms: epoch milliseconds, iso: ISO 8601 UTC with ms and Z}`. */
+export interface Instant {
+  ms: number;
+  iso: string;
+}
+
+/** Programs the decoder names. */
+export type ProgramName = 'pump' | 'pump_amm';
+
+/** Decoded value: u64/u128/i64/i128 as decimal strings, pubkeys base58, u8/u16/u32 numbers, Option → null | value. */
+export type DecodedValue = string | number | boolean | null | DecodedValue[] | { [k: string]: DecodedValue };
+
+/** One pump or PumpSwap instruction found at any depth of a transaction. */
+export interface DecodedInstruction {
+  program: ProgramName;
+  /** IDL instruction name, e.g. `create_v2`, `buy_exact_sol_in`, legacy `withdraw`. */
+  name: string;
+  /** true when found among inner instructions (a CPI from a router, Mayhem, or pump itself). */
+  inner: boolean;
+  /** Position: top-level index, and inner index when inner (`"3"` or `"3.1"`). */
+  path: string;
+  /** IDL account name → base58 address, by position; trailing extra accounts ignored. */
+  accounts: Record<string, string>;
+  /** IDL arg name → value; args absent from older data are absent. */
+  args: Record<string, DecodedValue>;
+}
+
+/** One Anchor event of either program. */
+export interface DecodedEvent {
+  program: ProgramName;
+  /** IDL event name, e.g. `TradeEvent`, `CompletePumpAmmMigrationEvent`. */
+  name: string;
+  /** IDL field name → value; fields absent from older (shorter) data are absent, not zero. */
+  fields: Record<string, DecodedValue>;
+  /** Top-level instruction index that emitted it, when known. */
+  outerIndex: number | null;
+  /** Where the bytes came from: the self-CPI inner instruction, or a `Program data:` log (fallback). */
+  source: 'cpi' | 'log';
+}
+
+/** Something the decoder could not decode; it never throws for bad data. */
+export interface SkippedItem {
+  where: string;
+  reason: string;
+}
+
+/** SPL token balance entry (pre/post), from `meta.pre/postTokenBalances`. */
+export interface TokenBalance {
+  accountIndex: number;
+  account: string;
+  mint: string;
+  owner: string | null;
+  /** raw token units */
+  amount: string;
+  decimals: number;
+}
+
+/** Output of the decoder for one transaction (or one logsNotification). */
+export interface DecodedTransaction {
+  signature: string;
+  slot: number | null;
+  /** unix seconds, or null when the source has none (e.g. a blockSubscribe element). */
+  blockTime: number | null;
+  /** `meta.err`; a failed transaction (err ≠ null) counts for nothing in records. */
+  err: unknown | null;
+  /** Every account key (static ++ loaded writable ++ loaded readonly). */
+  accountKeys: string[];
+  /** Signer addresses (fee payer first). */
+  signers: string[];
+  instructions: DecodedInstruction[];
+  events: DecodedEvent[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  /** true when the logs end with "Log truncated" (events may then be missing when there are no inner instructions). */
+  logsTruncated: boolean;
+  /** true when decoded from a logsNotification only (no inner instructions, no accounts). */
+  fromLogsOnly: boolean;
+  skipped: SkippedItem[];
+}
+
+export type FindingClass = 'FINDINGS' | 'NOTE' | 'NO_MARKERS' | 'UNKNOWN';
+export type Origin = 'observed' | 'scanned' | 'rebuilt';
+
+/** A marker flag: every flag carries the signatures behind it (methodology, markers v1). */
+export interface Flag {
+  code: string;
+  class: 'FINDINGS' | 'NOTE';
+  summary: string;
+  evidence: string[];
+}
+
+/** Who took the curve: the wallet whose buy completed it (CompleteEvent.user). */
+export interface CurveBuyout {
+  wallet: string;
+  signature: string;
+  slot: number;
+  /** true when the completing buy landed in the creation slot (same batch of chain events). */
+  sameBatchAsLaunch: boolean;
+  /** hours from creation to the completing buy; null (never 0) when sameBatchAsLaunch. */
+  hoursAfterLaunch: number | null;
+  /** quote spent by that wallet on the curve in total (raw units of quoteMint), decimal string */
+  quoteSpent: string;
+  quoteMint: string;
+  /** raw token units that wallet bought on the curve in total */
+  tokens: string;
+  /** raw token units of the completing buy alone */
+  completingBuyTokens: string;
+}
+
+/** The pool now (PumpSwap). Reserves in raw units; price in quote per token (UI units). */
+export interface PoolNow {
+  address: string;
+  program: string;
+  baseMint: string;
+  quoteMint: string;
+  baseReserves: string;
+  quoteReserves: string;
+  price: number | null;
+  lpSupply: string;
+  asOf: Instant;
+}
+
+export interface LaunchFacts {
+  createdAt: Instant;
+  creator: string;
+  creatorSupplyPct: number;
+  /** creator's net raw tokens at the end of the creation slot */
+  creatorTokensRaw: string;
+  totalSupplyRaw: string;
+  creatorSold: boolean;
+  curveBuyers: number;
+  buyersFirst30s: number;
+  bundledBuyers: number;
+  quoteMint: string;
+  tokenProgram: string | null;
+  mayhemMode: boolean | null;
+  completed: boolean;
+  completedAt: Instant | null;
+  graduated: boolean;
+  graduationObserved: boolean;
+  graduationCheck: null | { checkedAt: Instant; curveComplete: boolean; poolFound: boolean; pool: string | null };
+  /** `migration_event` (CompletePumpAmmMigrationEvent/CreatePoolEvent seen), `pool` (canonical pool account read), `withdraw` (Raydium era), or null. */
+  graduationConfirmedBy: 'migration_event' | 'pool' | 'withdraw' | null;
+  graduatedAt: Instant | null;
+  secondsToGraduate: number | null;
+  graduation: null | { signature: string | null; slot: number | null; venue: 'pumpswap' | 'raydium'; pool: string | null };
+  transaction: { signature: string; slot: number };
+}
+
+/** The launch document: canonical JSON of this is what `/d/{mint}` serves and its sha256 identifies it. */
+export interface LaunchDocument {
+  apiVersion: 'v1';
+  methodVersion: string;
+  mint: string;
+  symbol: string | null;
+  name: string | null;
+  uri: string | null;
+  venue: 'pump.fun';
+  origin: Origin;
+  observedAtLaunch: boolean;
+  /** whether the launch facts are final (methodology: settled) */
+  settled: boolean;
+  asOf: Instant;
+  finding: { class: FindingClass; label: string; why: string };
+  cleanAtBirth: boolean | null;
+  launch: LaunchFacts | null;
+  curveBuyout: CurveBuyout | null;
+  pool: PoolNow | null;
+  funder: { sharedCohort: null | { funder: string; wallets: string[]; signatures: string[] }[] };
+  flags: Flag[];
+  history: { complete: boolean; transactions: number; failedTransactions: number; firstSlot: number | null; lastSlot: number | null };
+}
