@@ -106,13 +106,11 @@ export interface CurveBuyout {
   sameBatchAsLaunch: boolean;
   /** hours from creation to the completing buy; null (never 0) when sameBatchAsLaunch. */
   hoursAfterLaunch: number | null;
-  /** quote spent by that wallet on the curve in total (raw units of quoteMint), decimal string */
+  /** quote the wallet spent on its buys in the completing transaction (raw units of quoteMint: lamports for SOL), decimal string */
   quoteSpent: string;
   quoteMint: string;
-  /** raw token units that wallet bought on the curve in total */
+  /** raw token units the wallet bought in the completing transaction */
   tokens: string;
-  /** raw token units of the completing buy alone */
-  completingBuyTokens: string;
 }
 
 /** The pool now (PumpSwap). Reserves in raw units; price in quote per token (UI units). */

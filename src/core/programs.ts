@@ -1,0 +1,42 @@
+/**
+ * Fixed program ids and protocol wallets (reference.md §1.1). Pure constants.
+ */
+export const PUMP_PROGRAM_ID = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
+export const PUMP_AMM_PROGRAM_ID = 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA';
+export const WSOL_MINT = 'So11111111111111111111111111111111111111112';
+/** The default key: `quote_mint` = this means SOL (reference.md §1.5). */
+export const DEFAULT_KEY = '11111111111111111111111111111111';
+export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+export const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+export const ASSOCIATED_TOKEN_PROGRAM_ID = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
+/** Migration / withdraw authority: the keeper wallet (Global.withdraw_authority). */
+export const KEEPER_WALLET = '39azUYFWPz3VHgKCf3VChUwbpURdCHRxjWVowf5jUJjg';
+/** Mayhem agent (GlobalConfig.whitelist_pda): appears as `user` in Mayhem trades. */
+export const MAYHEM_AGENT = 'BwWK17cbHxwWBKZkUYvzxLcNQ1YVyaFezduWbtm2de6s';
+export const PUMP_FEE_RECIPIENTS = [
+  '62qc2CNXwrYqQScmEdiZFFAnJR262PxWEuNQtxfafNgV',
+  '7VtfL8fvgNfhz17qKRMjzQEXgbdpnHHHQRh54R9jP2RJ',
+  '7hTckgnGnLQR6sdH7YkqFTAA7VwTfYFaZ6EhEsU3saCX',
+  '9rPYyANsfQZw3DnDmKE3YCQF5E8oD89UXoHn9JFEhJUz',
+  'AVmoTthdrX6tKt4nDjco2D775W2YK3sDhxPcMmzUAmTY',
+  'CebN5WGQ4jvEPvsVU4EoHEpgzq1VV7AbicfhtW4xC9iM',
+  'FWsW1xNtWscwNmKv6wVsU1iTzRN6wmmk3MjxRP5tT7hz',
+  'G5UZAVbAf46s7cKWoyKu8kYTip9DGTpbLZ2qa9Aq69dP',
+];
+export const BUYBACK_FEE_RECIPIENTS = [
+  '5YxQFdt3Tr9zJLvkFccqXVUwhdTWJQc1fFg2YPbxvxeD',
+  '9M4giFFMxmFGXtc3feFzRai56WbBqehoSeRE5GK7gf7',
+  'GXPFM2caqTtQYC2cJ5yJRi9VDkpsYZXzYdwYpGnLmtDL',
+  '3BpXnfJaUTiwXnJNe7Ej1rcbzqTTQUvLShZaWazebsVR',
+  '5cjcW9wExnJJiqgLjq7DEG75Pm6JBgE1hNv4B2vHXUW6',
+  'EHAAiTxcdDwQ3U4bU6YcMsQGaekdzLS3B5SmYo46kJtL',
+  '5eHhjP8JaYkz83CWwvGU2uMUXefd3AazWGx4gpcuEEYD',
+  'A7hAgCzFw14fejgCp387JUJRMNyz4j89JKnhtKU8piqW',
+];
+/** Wallets that are the protocol itself: never counted as outside buyers (reference.md §1.1, §3). */
+export const PROTOCOL_WALLETS: ReadonlySet<string> = new Set([
+  ...PUMP_FEE_RECIPIENTS,
+  ...BUYBACK_FEE_RECIPIENTS,
+  KEEPER_WALLET,
+  MAYHEM_AGENT,
+]);

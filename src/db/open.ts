@@ -1,0 +1,38 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** One numbered schema migration. Versions are permanent: never renumber or edit one that shipped. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Open (creating if needed) a SQLite database in WAL mode with a busy timeout, and apply the
+ * numbered migrations it has not seen, each in its own transaction.
+ * Errors: throws if a migration fails (the database is left at the last good version).
+ */
+export function openDatabase(path: string, migrations: Migration[], opts: { readonly?: boolean } = {}): Database.Database {
+  if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
+  if (opts.readonly) return db;
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)');
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)');
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, Date.now());
+    })();
+  }
+  return db;
+}

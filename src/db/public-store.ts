@@ -1,0 +1,198 @@
+import type Database from 'better-sqlite3';
+import type { DecodedTransaction, FindingClass, LaunchDocument, Origin } from '../core/types.ts';
+import { openDatabase } from './open.ts';
+import { PUBLIC_MIGRATIONS } from './public-schema.ts';
+
+/** A launch row as served: the canonical document text and its sha256. */
+export interface StoredLaunch {
+  mint: string;
+  document: string;
+  sha256: string;
+  settled: boolean;
+  findingClass: FindingClass;
+  origin: Origin;
+  updatedAtMs: number;
+}
+
+/** What the status endpoint reports (see README "API"). */
+export interface ArchiveCounts {
+  /** launches observed at their creation transaction */
+  launches: number;
+  /** every record held */
+  records: number;
+  byOrigin: Record<string, number>;
+  byClass: Record<string, number>;
+  byOriginAndClass: Record<string, Record<string, number>>;
+}
+
+export interface CollectorRun {
+  id: number;
+  startedAtMs: number;
+  lastBeatMs: number;
+  stoppedAtMs: number | null;
+}
+
+/**
+ * The public database: launch records, the transactions behind them, the collector's cursor and runs.
+ * One writer (the collector) and any number of readers (the server), WAL mode.
+ */
+export class PublicStore {
+  readonly db: Database.Database;
+  private readonly s;
+
+  constructor(path: string, opts: { readonly?: boolean } = {}) {
+    this.db = openDatabase(path, PUBLIC_MIGRATIONS, opts);
+    const db = this.db;
+    this.s = {
+      getLaunch: db.prepare(
+        'SELECT mint, document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
+      ),
+      upsertLaunch: db.prepare(`
+        INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
+          finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms)
+        VALUES (@mint, @bondingCurve, @creator, @creationSignature, @creationSlot, @createdAtMs, @origin, @observedAtLaunch,
+          @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs)
+        ON CONFLICT (mint) DO UPDATE SET bonding_curve = excluded.bonding_curve, creator = excluded.creator,
+          creation_signature = excluded.creation_signature, creation_slot = excluded.creation_slot, created_at_ms = excluded.created_at_ms,
+          origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
+          clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
+          document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms`),
+      getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch FROM launch WHERE mint = ?'),
+      insertTx: db.prepare(
+        'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      txsForMint: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
+      getCursor: db.prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
+      setCursor: db.prepare(
+        'INSERT INTO cursor (name, signature, slot, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET signature = excluded.signature, slot = excluded.slot, updated_at_ms = excluded.updated_at_ms',
+      ),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      insertMetaOnce: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
+      countBy: db.prepare('SELECT origin, finding_class AS findingClass, count(*) AS n FROM launch GROUP BY origin, finding_class'),
+      countObserved: db.prepare('SELECT count(*) AS n FROM launch WHERE observed_at_launch = 1'),
+      startRun: db.prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms) VALUES (?, ?)'),
+      beat: db.prepare('UPDATE collector_run SET last_beat_ms = ? WHERE id = ?'),
+      stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
+      runs: db.prepare(
+        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs FROM collector_run ORDER BY started_at_ms, id',
+      ),
+      addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
+      listPending: db.prepare('SELECT mint FROM pending_page'),
+      clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ?'),
+    };
+  }
+
+  getLaunch(mint: string): StoredLaunch | undefined {
+    const r = this.s.getLaunch.get(mint) as (Omit<StoredLaunch, 'settled'> & { settled: number }) | undefined;
+    return r && { ...r, settled: r.settled === 1 };
+  }
+
+  /** The stored origin of a record, if any (a record's origin never moves from observed to anything else). */
+  getOrigin(mint: string): { origin: Origin; observedAtLaunch: boolean } | undefined {
+    const r = this.s.getOrigin.get(mint) as { origin: Origin; observedAtLaunch: number } | undefined;
+    return r && { origin: r.origin, observedAtLaunch: r.observedAtLaunch === 1 };
+  }
+
+  /** Insert or replace a launch record from its document (canonical text + sha256 computed by the caller). */
+  putLaunch(doc: LaunchDocument, bondingCurve: string | null, document: string, sha256: string, nowMs: number): void {
+    this.s.upsertLaunch.run({
+      mint: doc.mint,
+      bondingCurve,
+      creator: doc.launch?.creator ?? null,
+      creationSignature: doc.launch?.transaction.signature ?? null,
+      creationSlot: doc.launch?.transaction.slot ?? null,
+      createdAtMs: doc.launch?.createdAt.ms ?? null,
+      origin: doc.origin,
+      observedAtLaunch: doc.observedAtLaunch ? 1 : 0,
+      findingClass: doc.finding.class,
+      cleanAtBirth: doc.cleanAtBirth === null ? null : doc.cleanAtBirth ? 1 : 0,
+      settled: doc.settled ? 1 : 0,
+      methodVersion: doc.methodVersion,
+      document,
+      sha256,
+      updatedAtMs: nowMs,
+    });
+    this.s.addPending.run(doc.mint);
+  }
+
+  /** Keep a decoded transaction under a mint; a second insert of the same (mint, signature) is ignored. */
+  addTransaction(mint: string, tx: DecodedTransaction): void {
+    this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx));
+  }
+
+  /** Every kept transaction of a mint, oldest slot first (within a slot: the order they were stored). */
+  transactionsFor(mint: string): DecodedTransaction[] {
+    return (this.s.txsForMint.all(mint) as { decoded: string }[]).map((r) => JSON.parse(r.decoded) as DecodedTransaction);
+  }
+
+  getCursor(name: string): { signature: string | null; slot: number | null; updatedAtMs: number } | undefined {
+    return this.s.getCursor.get(name) as { signature: string | null; slot: number | null; updatedAtMs: number } | undefined;
+  }
+
+  setCursor(name: string, signature: string | null, slot: number | null, nowMs: number): void {
+    this.s.setCursor.run(name, signature, slot, nowMs);
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.s.getMeta.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.s.setMeta.run(key, value);
+  }
+
+  /** Set a meta value only if it was never set (e.g. coverage.from, which never moves). */
+  setMetaOnce(key: string, value: string): void {
+    this.s.insertMetaOnce.run(key, value);
+  }
+
+  counts(): ArchiveCounts {
+    const rows = this.s.countBy.all() as { origin: string; findingClass: string; n: number }[];
+    const byOrigin: Record<string, number> = {};
+    const byClass: Record<string, number> = {};
+    const byOriginAndClass: Record<string, Record<string, number>> = {};
+    let records = 0;
+    for (const r of rows) {
+      records += r.n;
+      byOrigin[r.origin] = (byOrigin[r.origin] ?? 0) + r.n;
+      byClass[r.findingClass] = (byClass[r.findingClass] ?? 0) + r.n;
+      (byOriginAndClass[r.origin] ??= {})[r.findingClass] = r.n;
+    }
+    const launches = (this.s.countObserved.get() as { n: number }).n;
+    return { launches, records, byOrigin, byClass, byOriginAndClass };
+  }
+
+  startRun(nowMs: number): number {
+    return Number(this.s.startRun.run(nowMs, nowMs).lastInsertRowid);
+  }
+
+  heartbeat(runId: number, nowMs: number): void {
+    this.s.beat.run(nowMs, runId);
+  }
+
+  stopRun(runId: number, nowMs: number): void {
+    this.s.stopRun.run(nowMs, nowMs, runId);
+  }
+
+  runs(): CollectorRun[] {
+    return this.s.runs.all() as CollectorRun[];
+  }
+
+  pendingPages(): string[] {
+    return (this.s.listPending.all() as { mint: string }[]).map((r) => r.mint);
+  }
+
+  clearPending(mint: string): void {
+    this.s.clearPending.run(mint);
+  }
+
+  /** Run `fn` in one SQLite transaction (no awaits inside: better-sqlite3 transactions are synchronous). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
