@@ -8,5 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // Integration tests start servers on loopback ports; run files one at a time on 2-core machines.
     fileParallelism: false,
+    // CI counts results from a JSON report (see .ci/run); the console keeps the default reporter.
+    reporters: process.env.LPA_VITEST_JSON ? ['default', ['json', { outputFile: process.env.LPA_VITEST_JSON }]] : ['default'],
   },
 });

@@ -1,0 +1,123 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig, ConfigError, type Config } from '../src/config.ts';
+import { createLogger } from '../src/log.ts';
+
+/**
+ * `lpa`: every operator command of the archive. Configuration comes from the environment
+ * (README "Configuration"), parsed once here.
+ */
+const program = new Command('lpa').description('Launch-provenance archive: collector, server and tools').showHelpAfterError();
+
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
+const int = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return n;
+};
+const num = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number`);
+  return n;
+};
+
+program
+  .command('start')
+  .description('run the archive: the built server and the collector (long-running)')
+  .action(async () => {
+    const { runStart } = await import('./commands/start.ts');
+    await runStart(config());
+  });
+
+program
+  .command('demo')
+  .description('run the archive offline over a replay of the real mainnet fixtures shipped in the project')
+  .option('--port <n>', 'server port', int('port'), 4321)
+  .action(async (o: { port: number }) => {
+    const { runDemo } = await import('./commands/demo.ts');
+    await runDemo({ port: o.port });
+  });
+
+program
+  .command('collect')
+  .description('read the chain into the archive (long-running; --once catches up and exits: the cron form)')
+  .option('--once', 'catch up to the newest signature and exit')
+  .action(async (o: { once?: boolean }) => {
+    const { runCollect } = await import('./commands/collect.ts');
+    await runCollect(config(), { once: o.once === true });
+  });
+
+program
+  .command('decode <file>')
+  .description('print the decode of one transaction file (getTransaction json/jsonParsed/base64, blockSubscribe element, logsNotification) as JSON')
+  .action(async (file: string) => {
+    const { runDecode } = await import('./commands/decode.ts');
+    await runDecode(file);
+  });
+
+program
+  .command('replay-rpc')
+  .description('serve a recorded or simulated chain folder as Solana JSON-RPC over HTTP and WebSocket')
+  .requiredOption('--chain <dir>', 'chain folder (chain.json, transactions/, transactions.ndjson, accounts/)')
+  .option('--port <n>', 'port', int('port'), 8899)
+  .option('--host <host>', 'host', '127.0.0.1')
+  .option('--live', 'advance slots in real time and push logsSubscribe notifications as they land')
+  .option('--speed <x>', 'live clock speed multiplier', num('speed'), 1)
+  .action(async (o: { chain: string; port: number; host: string; live?: boolean; speed: number }) => {
+    const { runReplayRpc } = await import('./commands/replay-rpc.ts');
+    await runReplayRpc({ chain: o.chain, port: o.port, host: o.host, live: o.live === true, speed: o.speed });
+  });
+
+program
+  .command('simulate')
+  .description('write a simulated pump.fun chain with known truth (truth.json)')
+  .requiredOption('--launches <n>', 'number of launches', int('launches'))
+  .option('--seed <n>', 'seed', int('seed'), 1)
+  .requiredOption('--out <dir>', 'output folder')
+  .action(async (o: { launches: number; seed: number; out: string }) => {
+    const { runSimulate } = await import('./commands/simulate.ts');
+    await runSimulate({ launches: o.launches, seed: o.seed, out: o.out });
+  });
+
+const keys = program.command('keys').description('API keys (stored only as keyed hashes)');
+keys
+  .command('create')
+  .description('create a key; it is printed once, as the last line of stdout')
+  .requiredOption('--label <label>', 'who or what the key is for')
+  .action(async (o: { label: string }) => {
+    const { runKeysCreate } = await import('./commands/keys.ts');
+    await runKeysCreate(config(), { label: o.label });
+  });
+keys
+  .command('list')
+  .description('list keys (id, label, prefix, created, revoked; never the key)')
+  .action(async () => {
+    const { runKeysList } = await import('./commands/keys.ts');
+    await runKeysList(config());
+  });
+keys
+  .command('revoke <id>')
+  .description('revoke a key by id; its requests then get 401 revoked_key')
+  .action(async (id: string) => {
+    const { runKeysRevoke } = await import('./commands/keys.ts');
+    await runKeysRevoke(config(), Number(id));
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  const log = createLogger('error');
+  log.error({ err: e instanceof Error ? e.message : String(e) }, 'command failed');
+  console.error(`lpa: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,177 @@
+import PQueue from 'p-queue';
+import { address, signature as toSignature } from '@solana/kit';
+import type { Config } from '../src/config.ts';
+import type { Logger } from '../src/log.ts';
+import type { PublicStore } from '../src/db/public-store.ts';
+import type { DecodedTransaction } from '../src/core/types.ts';
+import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
+import { decodeTransaction } from '../src/core/decode/index.ts';
+import { mintsOf } from '../src/core/record/mints-of.ts';
+import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
+import { recordLaunch } from './record-launch.ts';
+import { writeSiteFiles } from './publish.ts';
+
+/** Cursor name of the pump program's signature history. */
+export const PROGRAM_CURSOR = 'program';
+/** getSignaturesForAddress page size (mainnet maximum). */
+const PAGE = 1000;
+/** How often the collector writes its heartbeat (ms). */
+export const HEARTBEAT_MS = 15_000;
+
+export interface CollectDeps {
+  config: Config;
+  store: PublicStore;
+  rpc: ArchiveRpc;
+  log: Logger;
+  now?: () => number;
+}
+
+export interface CollectOptions {
+  /** catch up and exit (the cron form) */
+  once: boolean;
+  signal?: AbortSignal;
+  /** called after each committed batch (tests, progress) */
+  onBatch?: (info: { transactions: number; records: number; cursorSlot: number | null }) => void;
+}
+
+interface SigInfo {
+  signature: string;
+  slot: number;
+  err: unknown;
+}
+
+/**
+ * Signatures of the pump program newer than the cursor, oldest first.
+ * Pages newest-first with `before` until it reaches `until` (the cursor) or the beginning.
+ */
+export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, signal?: AbortSignal): Promise<SigInfo[]> {
+  const out: SigInfo[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = (await rpc
+      .getSignaturesForAddress(address(PUMP_PROGRAM_ID), {
+        limit: PAGE,
+        commitment: 'confirmed',
+        ...(until ? { until: toSignature(until) } : {}),
+        ...(before ? { before: toSignature(before) } : {}),
+      })
+      .send({ abortSignal: signal })) as unknown as { signature: string; slot: bigint; err: unknown }[];
+    for (const s of page) out.push({ signature: s.signature, slot: Number(s.slot), err: s.err });
+    if (page.length < PAGE) break;
+    before = page[page.length - 1]!.signature;
+  }
+  return out.reverse();
+}
+
+/**
+ * Fetch and decode one transaction. A `null` answer (not yet available at this commitment) is
+ * retried a few times; after that the caller stops the batch before it, so nothing is skipped.
+ */
+async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<DecodedTransaction | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const res = await rpc
+      .getTransaction(toSignature(sig), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
+      .send({ abortSignal: signal });
+    if (res) return decodeTransaction(toPlainJson(res));
+    await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+  }
+  return null;
+}
+
+/**
+ * The collector (spec §1, issue "end to end"): reads the pump program's signatures from its
+ * cursor, fetches transactions with bounded concurrency, decodes, groups by mint, rebuilds each
+ * touched launch's record, and commits each batch in one SQLite transaction together with its
+ * cursor — so a kill at any point loses and duplicates nothing. After each commit it writes the
+ * changed records' pages and documents atomically.
+ */
+export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<void> {
+  const { store, rpc, log, config } = deps;
+  const now = deps.now ?? Date.now;
+  const runId = store.startRun(now());
+  store.setMetaOnce('coverage_from_ms', String(now()));
+  const beat = setInterval(() => store.heartbeat(runId, now()), HEARTBEAT_MS);
+  beat.unref();
+  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: config.RPC_MAX_RPS, interval: 1000 } : {}) });
+  try {
+    writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
+    for (;;) {
+      try {
+        await catchUp(deps, queue, opts);
+      } catch (err) {
+        // The cron form reports failure through its exit code; the long-running form waits and retries.
+        if (opts.once || opts.signal?.aborted) throw err;
+        log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
+      }
+      store.heartbeat(runId, now());
+      if (opts.once || opts.signal?.aborted) break;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, config.POLL_INTERVAL_MS);
+        opts.signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+      });
+      if (opts.signal?.aborted) break;
+    }
+  } finally {
+    clearInterval(beat);
+    store.stopRun(runId, now());
+  }
+}
+
+async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): Promise<void> {
+  const { store, rpc, log, config } = deps;
+  const now = deps.now ?? Date.now;
+  let cursor = store.getCursor(PROGRAM_CURSOR);
+  if (!cursor && config.COLLECT_START === 'latest') {
+    // Start watching now: the newest signature becomes the cursor; older history is not ours to claim.
+    const [newest] = await fetchLatest(rpc, opts.signal);
+    store.setCursor(PROGRAM_CURSOR, newest?.signature ?? null, newest?.slot ?? null, now());
+    log.info({ cursorSlot: newest?.slot ?? null }, 'collector starts watching from the newest signature');
+    return;
+  }
+  const sigs = await fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal);
+  if (sigs.length === 0) return;
+  log.info({ signatures: sigs.length, fromSlot: sigs[0]!.slot, toSlot: sigs[sigs.length - 1]!.slot }, 'catching up');
+  let done = 0;
+  for (let i = 0; i < sigs.length; i += config.COLLECT_BATCH) {
+    if (opts.signal?.aborted) return;
+    const batch = sigs.slice(i, i + config.COLLECT_BATCH);
+    const decoded = await Promise.all(batch.map((s) => queue.add(() => fetchDecoded(rpc, s.signature, opts.signal).catch((e: unknown) => {
+      log.warn({ signature: s.signature, err: String(e) }, 'transaction could not be read');
+      return null;
+    }))));
+    // Stop at the first transaction we could not read: the cursor must not pass it.
+    const firstMissing = decoded.findIndex((d) => d === null);
+    const usable = (firstMissing === -1 ? decoded : decoded.slice(0, firstMissing)) as DecodedTransaction[];
+    if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
+    const last = batch[usable.length - 1]!;
+    const committed = store.transaction(() => {
+      const touched = new Map<string, boolean>();
+      for (const tx of usable) {
+        for (const mint of mintsOf(tx)) {
+          store.addTransaction(mint, tx);
+          const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
+          touched.set(mint, (touched.get(mint) ?? false) || creates);
+        }
+      }
+      let changed = 0;
+      for (const [mint, createdHere] of touched) {
+        const r = recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: createdHere, nowMs: now() });
+        if (r.changed) changed++;
+      }
+      store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
+      return changed;
+    });
+    writeSiteFiles(store, config, log);
+    done += usable.length;
+    opts.onBatch?.({ transactions: usable.length, records: committed, cursorSlot: last.slot });
+    log.info({ done, total: sigs.length, cursorSlot: last.slot, recordsChanged: committed }, 'batch committed');
+    if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
+  }
+}
+
+async function fetchLatest(rpc: ArchiveRpc, signal?: AbortSignal): Promise<SigInfo[]> {
+  const page = (await rpc
+    .getSignaturesForAddress(address(PUMP_PROGRAM_ID), { limit: 1, commitment: 'confirmed' })
+    .send({ abortSignal: signal })) as unknown as { signature: string; slot: bigint; err: unknown }[];
+  return page.map((s) => ({ signature: s.signature, slot: Number(s.slot), err: s.err }));
+}

@@ -1,0 +1,28 @@
+import type { Config } from '../src/config.ts';
+import type { Logger } from '../src/log.ts';
+import type { PublicStore } from '../src/db/public-store.ts';
+import type { LaunchDocument } from '../src/core/types.ts';
+import { renderTokenPage } from '../src/render/token-page.ts';
+import { sitePaths, writeFileAtomic } from './write-site.ts';
+
+/**
+ * Write the page `t/{mint}.html` and document `d/{mint}.json` of every record marked pending in
+ * the store (set in the same SQLite transaction that changed the record), atomically, then clear
+ * the mark. A crash between commit and write leaves the mark, so the next run writes them.
+ */
+export function writeSiteFiles(store: PublicStore, config: Config, log: Logger): number {
+  let n = 0;
+  for (const mint of store.pendingPages()) {
+    const row = store.getLaunch(mint);
+    if (row) {
+      const doc = JSON.parse(row.document) as LaunchDocument;
+      const paths = sitePaths(config.siteDir, mint);
+      writeFileAtomic(paths.document, row.document);
+      writeFileAtomic(paths.page, renderTokenPage(doc, { explorerTxUrl: config.EXPLORER_TX_URL, baseUrl: config.baseUrl, sha256: row.sha256 }));
+      n++;
+    }
+    store.clearPending(mint);
+  }
+  if (n) log.debug({ pages: n }, 'site files written');
+  return n;
+}

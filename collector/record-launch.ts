@@ -1,0 +1,32 @@
+import type { PublicStore } from '../src/db/public-store.ts';
+import type { LaunchDocument, Origin } from '../src/core/types.ts';
+import { analyzeLaunch, type ChainState } from '../src/core/record/build-launch.ts';
+import { classifyLaunch } from '../src/core/record/classify.ts';
+import { canonicalJson, sha256Hex } from '../src/core/canonical.ts';
+
+/**
+ * Rebuild one launch's record from every transaction the store holds for it, through the one
+ * builder (analyzeLaunch + classifyLaunch) used by the live collector, the scanner and rebuilds.
+ * Must run inside the caller's SQLite transaction. Returns the document and whether it changed.
+ */
+export function recordLaunch(
+  store: PublicStore,
+  mint: string,
+  opts: { origin: Origin; observedAtLaunch: boolean; nowMs: number; bondingCurve?: string | null; state?: ChainState },
+): { doc: LaunchDocument; sha256: string; changed: boolean } {
+  const txs = store.transactionsFor(mint);
+  const existing = store.getOrigin(mint);
+  // A record's origin is fixed by how the archive first got its creation transaction.
+  const origin = existing?.observedAtLaunch ? existing.origin : opts.origin;
+  const analysis = analyzeLaunch(mint, txs, true, opts.state);
+  const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
+  const newest = txs.reduce((m, t) => Math.max(m, t.blockTime ?? 0), 0);
+  const asOfMs = Math.max(newest * 1000, opts.state?.checkedAtMs ?? 0) || opts.nowMs;
+  const doc = classifyLaunch(analysis, { origin, observedAtLaunch, asOfMs });
+  const text = canonicalJson(doc);
+  const sha256 = sha256Hex(text);
+  const before = store.getLaunch(mint);
+  const changed = before?.sha256 !== sha256;
+  if (changed) store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
+  return { doc, sha256, changed };
+}

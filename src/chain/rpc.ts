@@ -1,0 +1,88 @@
+import { createDefaultRpcTransport, createSolanaRpcFromTransport, isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
+import type { RpcTransport } from '@solana/kit';
+
+/** Options of the archive's RPC client. */
+export interface RpcClientOptions {
+  url: string;
+  /** attempts per call including the first (default 6) */
+  attempts?: number;
+  /** first backoff delay in ms, doubled each retry with jitter (default 250) */
+  baseDelayMs?: number;
+  /** per-attempt timeout in ms (default 30,000) */
+  timeoutMs?: number;
+  /** called on each retry, for logging */
+  onRetry?: (info: { method: string; attempt: number; reason: string; delayMs: number }) => void;
+}
+
+/** JSON-RPC error codes worth retrying: rate limits, node behind, internal errors, long-term storage hiccups. */
+const RETRYABLE_RPC_CODES = new Set([429, -32005, -32603, -32014, -32019]);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function retryReason(err: unknown): string | null {
+  if (isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) {
+    const status = err.context.statusCode;
+    return status === 429 || status >= 500 ? `HTTP ${status}` : null;
+  }
+  if (err instanceof SyntaxError) return 'truncated or malformed JSON answer';
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout';
+  if (err instanceof TypeError) return `network: ${err.message}`; // fetch failed, connection reset
+  return null;
+}
+
+/**
+ * A transport for @solana/kit that retries rate limits (HTTP 429 and JSON-RPC 429), 5xx,
+ * timeouts, network failures and truncated answers with exponential backoff and jitter.
+ * Permanent errors (4xx other than 429, invalid params) are thrown at once.
+ */
+export function createRetryingTransport(opts: RpcClientOptions): RpcTransport {
+  const inner = createDefaultRpcTransport({ url: opts.url });
+  const attempts = opts.attempts ?? 6;
+  const base = opts.baseDelayMs ?? 250;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  return (async <T>(config: { payload: unknown; signal?: AbortSignal }) => {
+    const method = (config.payload as { method?: string })?.method ?? 'batch';
+    for (let attempt = 1; ; attempt++) {
+      const signal = config.signal ? AbortSignal.any([config.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+      let reason: string | null;
+      try {
+        const res = (await inner<T>({ payload: config.payload, signal })) as unknown;
+        const code = (res as { error?: { code?: number } } | null)?.error?.code;
+        if (code === undefined || !RETRYABLE_RPC_CODES.has(code)) return res as never;
+        reason = `JSON-RPC error ${code}`;
+        if (attempt >= attempts) return res as never;
+      } catch (err) {
+        if (config.signal?.aborted) throw err;
+        reason = retryReason(err);
+        if (reason === null || attempt >= attempts) throw err;
+      }
+      const delayMs = Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()));
+      opts.onRetry?.({ method, attempt, reason, delayMs });
+      await sleep(delayMs);
+    }
+  }) as RpcTransport;
+}
+
+/** The Solana RPC client every chain read of the archive goes through (@solana/kit, retrying transport). */
+export function createArchiveRpc(opts: RpcClientOptions) {
+  return createSolanaRpcFromTransport(createRetryingTransport(opts));
+}
+
+export type ArchiveRpc = ReturnType<typeof createArchiveRpc>;
+
+/**
+ * Kit returns every JSON number as bigint. Convert an RPC result back to plain JSON values:
+ * safe integers become numbers, larger ones decimal strings (no precision is lost).
+ */
+export function toPlainJson(value: unknown): unknown {
+  if (typeof value === 'bigint') {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  }
+  if (Array.isArray(value)) return value.map(toPlainJson);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toPlainJson(v);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,268 @@
+import type { CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
+import { DEFAULT_KEY, PROTOCOL_WALLETS } from '../programs.ts';
+import { instant } from '../canonical.ts';
+import { big, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
+
+/** Seconds after creation within which a buyer counts in `buyersFirst30s` (methodology §buyersFirst30s). */
+export const FIRST_WINDOW_SECONDS = 30;
+/** Used only when a transaction has no blockTime: 30 s ≈ 75 slots of ≈400 ms. */
+export const FIRST_WINDOW_SLOTS = 75;
+/** Default token supply when the CreateEvent predates `token_total_supply` (2024): 1e9 tokens × 1e6. */
+export const DEFAULT_TOTAL_SUPPLY = 1_000_000_000_000_000n;
+
+/** State read from chain accounts at `asOf` (optional; issue-3 follow-up fills it live). */
+export interface ChainState {
+  /** the bonding curve account's `complete`, or null when the account could not be read */
+  curveComplete?: boolean | null;
+  /** the canonical PumpSwap pool now; 'unreadable' when it should exist but could not be read; null when none */
+  pool?: PoolNow | 'unreadable' | null;
+  checkedAtMs?: number;
+}
+
+/** Everything the builder derives from history; classification happens in classify.ts. */
+export interface LaunchAnalysis {
+  mint: string;
+  name: string | null;
+  symbol: string | null;
+  uri: string | null;
+  facts: LaunchFacts | null;
+  curveBuyout: CurveBuyout | null;
+  pool: PoolNow | null;
+  poolUnreadable: boolean;
+  flags: Flag[];
+  /** history held from the creation transaction on (and the caller says it is complete) */
+  historyComplete: boolean;
+  transactions: number;
+  failedTransactions: number;
+  firstSlot: number | null;
+  lastSlot: number | null;
+}
+
+const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
+
+/**
+ * Build the facts of one launch from its decoded transactions (any order; failed ones count for
+ * nothing). Pure. Definitions: docs/methodology.md (markers-v1); sources: reference.md §1.5, §2, §3.
+ *
+ * @param mint the launch's mint (base58)
+ * @param txs every transaction held that touched the launch's bonding curve or mint
+ * @param historyComplete true when `txs` is the complete history from creation to asOf
+ * @param state optional account reads (curve complete, pool now)
+ */
+export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyComplete: boolean, state: ChainState = {}): LaunchAnalysis {
+  const ok = successful(txs);
+  const slots = txs.map((t) => t.slot ?? 0);
+  const base = {
+    mint,
+    transactions: txs.length,
+    failedTransactions: txs.length - ok.length,
+    firstSlot: slots.length ? Math.min(...slots) : null,
+    lastSlot: slots.length ? Math.max(...slots) : null,
+  };
+
+  // Creation: the successful transaction whose CreateEvent names this mint.
+  let creationTx: DecodedTransaction | undefined;
+  let create: Record<string, unknown> | undefined;
+  for (const tx of ok) {
+    const e = eventsNamed(tx, 'CreateEvent').find((ev) => str(ev.fields.mint) === mint);
+    if (e) {
+      creationTx = tx;
+      create = e.fields;
+      break;
+    }
+  }
+  if (!creationTx || !create) {
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, flags: [], historyComplete: false };
+  }
+  const creation = ref(creationTx);
+  const c = create as Record<string, never>;
+  const creator = str(c.creator) ?? str(c.user) ?? '';
+  const totalSupply = c.token_total_supply !== undefined ? big(c.token_total_supply) : DEFAULT_TOTAL_SUPPLY;
+  const quoteMint = str(c.quote_mint) ?? DEFAULT_KEY;
+  const createIx = creationTx.instructions.find(
+    (i) => i.program === 'pump' && (i.name === 'create' || i.name === 'create_v2') && i.accounts.mint === mint,
+  );
+  const tokenProgram = str(c.token_program) ?? createIx?.accounts.token_program ?? null;
+  const mayhemMode = typeof c.is_mayhem_mode === 'boolean' ? (c.is_mayhem_mode as boolean) : null;
+
+  const trades = tradesOf(mint, ok);
+  const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
+  const inCreationSlot = (t: { slot: number }) => t.slot === creation.slot;
+  const withinFirstWindow = (t: Trade) =>
+    t.blockTime !== null && creation.blockTime !== null
+      ? t.blockTime - creation.blockTime <= FIRST_WINDOW_SECONDS
+      : t.slot - creation.slot <= FIRST_WINDOW_SLOTS;
+
+  // Creator's net tokens at the end of the creation slot.
+  let creatorNet = 0n;
+  const creatorCreationSlotSigs: string[] = [];
+  for (const t of trades) {
+    if (t.wallet !== creator || !inCreationSlot(t)) continue;
+    creatorNet += t.isBuy ? t.tokens : -t.tokens;
+    creatorCreationSlotSigs.push(t.signature);
+  }
+  const creatorSupplyPct = totalSupply > 0n ? (Number(creatorNet) / Number(totalSupply)) * 100 : 0;
+  const creatorSells = trades.filter((t) => t.wallet === creator && !t.isBuy);
+
+  const outsideBuys = trades.filter((t) => t.isBuy && isOutside(t.wallet));
+  const curveBuyers = new Set(outsideBuys.map((t) => t.wallet)).size;
+  const bundled = outsideBuys.filter(inCreationSlot);
+  const bundledBuyers = new Set(bundled.map((t) => t.wallet)).size;
+  const buyersFirst30s = new Set(outsideBuys.filter(withinFirstWindow).map((t) => t.wallet)).size;
+
+  // Completion: CompleteEvent.user took the curve.
+  let completion: { tx: TxRef; user: string } | undefined;
+  for (const tx of ok) {
+    const e = eventsNamed(tx, 'CompleteEvent').find((ev) => str(ev.fields.mint) === mint);
+    if (e) {
+      completion = { tx: ref(tx), user: str(e.fields.user) ?? '' };
+      break;
+    }
+  }
+  const at = (r: TxRef): Instant | null => (r.blockTime === null ? null : instant(r.blockTime * 1000));
+  let curveBuyout: CurveBuyout | null = null;
+  if (completion) {
+    const buys = trades.filter((t) => t.signature === completion.tx.signature && t.wallet === completion.user && t.isBuy);
+    const same = completion.tx.slot === creation.slot;
+    curveBuyout = {
+      wallet: completion.user,
+      signature: completion.tx.signature,
+      slot: completion.tx.slot,
+      sameBatchAsLaunch: same,
+      hoursAfterLaunch:
+        same || completion.tx.blockTime === null || creation.blockTime === null
+          ? null
+          : (completion.tx.blockTime - creation.blockTime) / 3600,
+      quoteSpent: buys.reduce((s, t) => s + t.quote, 0n).toString(),
+      quoteMint,
+      tokens: buys.reduce((s, t) => s + t.tokens, 0n).toString(),
+    };
+  }
+
+  // Graduation: migration events, or a Raydium-era withdraw; never a bare `migrate` log (reference.md §2.2).
+  let graduation: LaunchFacts['graduation'] = null;
+  let graduationTx: TxRef | undefined;
+  let confirmedBy: LaunchFacts['graduationConfirmedBy'] = null;
+  for (const tx of ok) {
+    const mig = tx.events.find(
+      (e) =>
+        (e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
+        (e.name === 'CreatePoolEvent' && str(e.fields.base_mint) === mint),
+    );
+    if (mig) {
+      const poolEv = tx.events.find((e) => e.name === 'CompletePumpAmmMigrationEvent' || e.name === 'CreatePoolEvent');
+      graduationTx = ref(tx);
+      confirmedBy = 'migration_event';
+      graduation = { signature: tx.signature, slot: tx.slot, venue: 'pumpswap', pool: str(poolEv?.fields.pool) ?? null };
+      break;
+    }
+    const withdraw = tx.instructions.find((i) => i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === mint);
+    if (withdraw) {
+      graduationTx = ref(tx);
+      confirmedBy = 'withdraw';
+      graduation = { signature: tx.signature, slot: tx.slot, venue: 'raydium', pool: null };
+      break;
+    }
+  }
+  const statePool = state.pool && state.pool !== 'unreadable' ? state.pool : null;
+  if (!graduation && state.curveComplete === true && statePool) {
+    confirmedBy = 'pool';
+    graduation = { signature: null, slot: null, venue: 'pumpswap', pool: statePool.address };
+  }
+  const graduated = graduation !== null;
+  const graduatedAt = graduationTx ? at(graduationTx) : null;
+  const createdAt = instant((creation.blockTime ?? 0) * 1000);
+
+  const facts: LaunchFacts = {
+    createdAt,
+    creator,
+    creatorSupplyPct,
+    creatorTokensRaw: creatorNet.toString(),
+    totalSupplyRaw: totalSupply.toString(),
+    creatorSold: creatorSells.length > 0,
+    curveBuyers,
+    buyersFirst30s,
+    bundledBuyers,
+    quoteMint,
+    tokenProgram,
+    mayhemMode,
+    completed: completion !== undefined,
+    completedAt: completion ? at(completion.tx) : null,
+    graduated,
+    graduationObserved: graduationTx !== undefined,
+    graduationCheck:
+      state.checkedAtMs !== undefined
+        ? {
+            checkedAt: instant(state.checkedAtMs),
+            curveComplete: state.curveComplete === true,
+            poolFound: statePool !== null,
+            pool: statePool?.address ?? null,
+          }
+        : null,
+    graduationConfirmedBy: confirmedBy,
+    graduatedAt,
+    secondsToGraduate:
+      graduationTx && graduationTx.blockTime !== null && creation.blockTime !== null ? graduationTx.blockTime - creation.blockTime : null,
+    graduation,
+    transaction: { signature: creation.signature, slot: creation.slot },
+  };
+
+  const flags: Flag[] = [];
+  const pct = (n: number) => `${n.toFixed(3)}%`;
+  if (creatorSupplyPct > 50) {
+    flags.push({
+      code: 'creator_kept_majority',
+      class: 'FINDINGS',
+      summary: `The creator kept ${pct(creatorSupplyPct)} of supply at the end of the creation slot (more than 50%).`,
+      evidence: sortUnique(creatorCreationSlotSigs),
+    });
+  }
+  if (curveBuyers === 0) {
+    flags.push({
+      code: 'no_outside_curve_buyer',
+      class: 'FINDINGS',
+      summary: 'No outside wallet bought on the bonding curve.',
+      evidence: [creation.signature],
+    });
+  }
+  if (bundledBuyers > 0) {
+    flags.push({
+      code: 'bundled_buyers',
+      class: 'FINDINGS',
+      summary: `${bundledBuyers} outside wallet${bundledBuyers === 1 ? '' : 's'} bought in the creation slot (the same batch of chain events as the launch).`,
+      evidence: sortUnique(bundled.map((t) => t.signature)),
+    });
+  }
+  if (completion && completion.tx.slot === creation.slot) {
+    flags.push({
+      code: 'curve_taken_in_creation_slot',
+      class: 'FINDINGS',
+      summary: `The curve was taken within the creation slot by ${completion.user}.`,
+      evidence: [completion.tx.signature],
+    });
+  }
+  if (creatorSells.length > 0) {
+    flags.push({
+      code: 'creator_sold',
+      class: 'NOTE',
+      summary: `The creator sold on the curve (${creatorSells.length} sell transaction${creatorSells.length === 1 ? '' : 's'}).`,
+      evidence: sortUnique(creatorSells.map((t) => t.signature)),
+    });
+  }
+  flags.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+
+  const c2 = create as Record<string, unknown>;
+  return {
+    ...base,
+    name: typeof c2.name === 'string' ? c2.name : null,
+    symbol: typeof c2.symbol === 'string' ? c2.symbol : null,
+    uri: typeof c2.uri === 'string' ? c2.uri : null,
+    facts,
+    curveBuyout,
+    pool: statePool,
+    poolUnreadable: state.pool === 'unreadable' && graduation?.venue !== 'raydium',
+    flags,
+    historyComplete,
+  };
+}
+

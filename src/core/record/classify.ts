@@ -1,0 +1,88 @@
+import type { FindingClass, LaunchDocument, Origin } from '../types.ts';
+import { instant } from '../canonical.ts';
+import type { LaunchAnalysis } from './build-launch.ts';
+
+/** Version of the marker definitions (docs/methodology.md). Every record carries it. */
+export const METHOD_VERSION = 'markers-v1';
+
+export interface ClassifyContext {
+  origin: Origin;
+  observedAtLaunch: boolean;
+  /** instant the record is current to (epoch ms) */
+  asOfMs: number;
+}
+
+/**
+ * Classify a launch (spec §2.2, §2.3; docs/methodology.md "Classes"):
+ * - history not complete from the creation transaction → UNKNOWN, cleanAtBirth null (never NO_MARKERS);
+ * - any FINDINGS marker → FINDINGS, cleanAtBirth false;
+ * - graduated to PumpSwap but the pool could not be read → UNKNOWN, cleanAtBirth false (spec §2.3);
+ * - a NOTE flag only → NOTE, cleanAtBirth true (NOTE facts are about later behaviour, not birth);
+ * - otherwise NO_MARKERS, cleanAtBirth true. Not an endorsement.
+ * Pure.
+ */
+export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchDocument {
+  const findings = a.flags.filter((f) => f.class === 'FINDINGS');
+  const notes = a.flags.filter((f) => f.class === 'NOTE');
+  let cls: FindingClass;
+  let clean: boolean | null;
+  let label: string;
+  let why: string;
+  const complete = a.historyComplete && a.facts !== null;
+  if (!complete) {
+    cls = 'UNKNOWN';
+    clean = null;
+    label = 'Not established';
+    why = a.facts
+      ? 'The archive does not hold this launch’s complete history from its creation transaction, so its markers were not checked. Unknown, not clean.'
+      : 'The archive holds transactions of this token but not its creation transaction, so nothing about its launch was checked. Unknown, not clean.';
+  } else if (findings.length > 0) {
+    cls = 'FINDINGS';
+    clean = false;
+    label = findings.length === 1 ? '1 finding at launch' : `${findings.length} findings at launch`;
+    why = `Recorded from the launch’s complete history: ${findings.map((f) => f.summary).join(' ')}${notes.length ? ` Also: ${notes.map((f) => f.summary).join(' ')}` : ''}`;
+  } else if (a.poolUnreadable) {
+    cls = 'UNKNOWN';
+    clean = false;
+    label = 'Pool not readable';
+    why = 'The curve graduated but its pool could not be read, so the launch could not be checked against every criterion. Not established; not an accusation.';
+  } else if (notes.length > 0) {
+    cls = 'NOTE';
+    clean = true;
+    label = 'Note';
+    why = `No launch marker was present. Noted: ${notes.map((f) => f.summary).join(' ')}`;
+  } else {
+    cls = 'NO_MARKERS';
+    clean = true;
+    label = 'No recorded markers';
+    why = `Checked against every ${METHOD_VERSION} marker over the launch’s complete history; none was present. This is not an endorsement.`;
+  }
+  const settled = complete && a.facts !== null && a.facts.graduated;
+  return {
+    apiVersion: 'v1',
+    methodVersion: METHOD_VERSION,
+    mint: a.mint,
+    symbol: a.symbol,
+    name: a.name,
+    uri: a.uri,
+    venue: 'pump.fun',
+    origin: ctx.origin,
+    observedAtLaunch: ctx.observedAtLaunch,
+    settled,
+    asOf: instant(ctx.asOfMs),
+    finding: { class: cls, label, why },
+    cleanAtBirth: clean,
+    launch: a.facts,
+    curveBuyout: a.curveBuyout,
+    pool: a.pool,
+    funder: { sharedCohort: null },
+    flags: a.flags,
+    history: {
+      complete,
+      transactions: a.transactions,
+      failedTransactions: a.failedTransactions,
+      firstSlot: a.firstSlot,
+      lastSlot: a.lastSlot,
+    },
+  };
+}
