@@ -1,0 +1,42 @@
+import type { Config } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { createArchiveRpc } from '../../src/chain/rpc.ts';
+import { collect } from '../collect.ts';
+
+/**
+ * `lpa collect [--once]`: run the collector against `SOLANA_RPC_URL`. SIGINT/SIGTERM stop it after
+ * the batch in flight (a batch is one SQLite transaction, so even a kill -9 loses nothing).
+ * Exit code 1 when `--once` could not catch up (cron mails the operator).
+ */
+export async function runCollect(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<void> {
+  const log = createLogger(config.LOG_LEVEL, 'collector');
+  const store = new PublicStore(config.publicDbPath);
+  const rpc = createArchiveRpc({
+    url: config.SOLANA_RPC_URL,
+    onRetry: (i) => log.warn(i, 'RPC call retried'),
+  });
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await collect(
+      { config, store, rpc, log },
+      {
+        once: opts.once,
+        signal: ac.signal,
+        onBatch: (b) => {
+          if (opts.once && process.stderr.isTTY) process.stderr.write(`\rcollect: ${b.transactions} transactions committed, cursor slot ${b.cursorSlot}   `);
+        },
+      },
+    );
+    const c = store.counts();
+    log.info({ records: c.records, launches: c.launches, cursor: store.getCursor('program')?.slot ?? null }, opts.once ? 'caught up' : 'stopped');
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    store.close();
+  }
+}
