@@ -40,7 +40,7 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
         failed INTEGER NOT NULL,
         decoded TEXT NOT NULL,
         PRIMARY KEY (mint, signature)
-      ) WITHOUT ROWID;
+      );
       CREATE INDEX launch_tx_slot ON launch_tx (mint, slot);
 
       CREATE TABLE cursor (

@@ -1,0 +1,125 @@
+import { instant } from '../core/canonical.ts';
+import { corsHeaders } from './http.ts';
+
+/**
+ * The archive's one error vocabulary (spec §7). Codes are permanent: never renamed, removed or
+ * repurposed (spec §9 rule 2). Each states what happened, why, and what the caller can do.
+ * `finding` is what a client that reads only `finding.class` sees: always UNKNOWN.
+ */
+export const ERRORS = {
+  not_an_address: {
+    status: 400,
+    label: 'Not an address',
+    message: 'The path value is not an address: it must be base58 of 32-44 characters. Check the value you sent; nothing was looked up.',
+    why: 'The request did not name a valid address, so nothing about any token was checked.',
+  },
+  missing_key: {
+    status: 401,
+    label: 'No key',
+    message: 'This endpoint needs an API key and the request carried none. Send it as "Authorization: Bearer <API_KEY>" from your server.',
+    why: 'No key was sent, so no record was looked up.',
+  },
+  invalid_key: {
+    status: 401,
+    label: 'Key not recognised',
+    message: 'The API key on the request is not recognised. Check it was copied whole (keys start with "lpa_"), or create a new one.',
+    why: 'The key was not recognised, so no record was looked up.',
+  },
+  revoked_key: {
+    status: 401,
+    label: 'Key revoked',
+    message: 'The API key on the request has been revoked. Use another key from your account.',
+    why: 'The key was revoked, so no record was looked up.',
+  },
+  not_a_curve_launch: {
+    status: 404,
+    label: 'Not a curve launch',
+    message: 'No launchpad bonding curve exists for this address: the curve account does not exist and has no transaction history. This is a finding, not a failure; retrying will not change it.',
+    why: 'The chain shows no bonding curve for this address; the archive holds no launch record for it and has nothing to say about the token beyond that.',
+  },
+  rebuild_failed: {
+    status: 404,
+    label: 'Rebuild failed',
+    message: "Reconstructing this launch from chain failed because a chain read failed. This is the service's failure and says nothing about the token. Try again later.",
+    why: 'The launch could not be reconstructed, so its provenance is unknown, not clean.',
+  },
+  quota_exceeded: {
+    status: 429,
+    label: 'Daily quota used',
+    message: "This key's daily request quota is used. It resets at 00:00 UTC (see Retry-After); larger volumes need a data agreement.",
+    why: 'The request was refused for quota, so no record was looked up.',
+  },
+  rate_limited: {
+    status: 429,
+    label: 'Too many rebuilds',
+    message: 'Too many rebuilds were started from your address this hour. Wait (see Retry-After) before asking for more unarchived launches; records already held are unaffected.',
+    why: 'The rebuild was not started, so the provenance of this launch is unknown, not clean.',
+  },
+  rebuild_budget_exhausted: {
+    status: 503,
+    label: 'Rebuild budget used',
+    message: "Today's service-wide rebuild ceiling is reached; only new reconstructions are paused. Records already held are served as usual. Try again after 00:00 UTC.",
+    why: 'The rebuild was not started, so the provenance of this launch is unknown, not clean.',
+  },
+  busy: {
+    status: 503,
+    label: 'Not available yet',
+    message: 'The archive holds no record for this mint yet and cannot build or check one right now. Try again after Retry-After seconds.',
+    why: 'No record is held and none could be established now: the provenance of this launch is unknown, not clean.',
+  },
+  not_found: {
+    status: 404,
+    label: 'Not found',
+    message: 'Nothing is held at this path. For a mint, the archive holds no record for it; absence of a record is not a clean record. Check the path against the API documentation.',
+    why: 'Nothing is held here, so nothing about any token is established.',
+  },
+  internal: {
+    status: 500,
+    label: 'Internal error',
+    message: "An unexpected error occurred in the service. It says nothing about the token. Try again later; if it persists, report it to the operator.",
+    why: "The service failed before establishing anything about the token.",
+  },
+} as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
+
+/** A permanent error code (spec §7 plus `not_found`, `internal`). */
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Every error code, in declaration order (for docs and tests). */
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** JSON body of every error response. */
+export interface ErrorBody {
+  apiVersion: 'v1';
+  error: ErrorCode;
+  message: string;
+  finding: { class: 'UNKNOWN'; label: string; why: string };
+  generatedAt: { ms: number; iso: string };
+}
+
+/** The error body for a code, generated at `nowMs`. */
+export function errorBody(code: ErrorCode, nowMs: number = Date.now()): ErrorBody {
+  const e = ERRORS[code];
+  return {
+    apiVersion: 'v1',
+    error: code,
+    message: e.message,
+    finding: { class: 'UNKNOWN', label: e.label, why: e.why },
+    generatedAt: instant(nowMs),
+  };
+}
+
+/**
+ * The one place an error code becomes an HTTP response: JSON body, `Cache-Control: no-store`, CORS.
+ * @example errorResponse('missing_key') // 401 {"apiVersion":"v1","error":"missing_key",…}
+ */
+export function errorResponse(code: ErrorCode, opts: { nowMs?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(JSON.stringify(errorBody(code, opts.nowMs)), {
+    status: ERRORS[code].status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...corsHeaders(),
+      ...opts.headers,
+    },
+  });
+}

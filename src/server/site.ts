@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256Hex } from '../core/canonical.ts';
+import type { LaunchDocument } from '../core/types.ts';
+import { renderBadAddressPage, renderNotFoundPage, renderTokenPage } from '../render/token-page.ts';
+import type { Deps } from './deps.ts';
+import { errorResponse } from './errors.ts';
+import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, ifNoneMatch, isAddressParam, notModified } from './http.ts';
+
+/**
+ * The public, keyless files of a mint (spec §4): `/t/{mint}.html` (token page) and `/d/{mint}`
+ * (canonical document). Both are served from the files the collector writes under
+ * `config.siteDir` (`t/{mint}.html`, `d/{mint}.json`); when a file is missing but the record is
+ * held, the same content is produced from the database (the page with the same template).
+ * ETag = sha256 of the bytes served; settled records are cacheable, others `no-store`.
+ */
+
+async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+function serve(request: Request, body: string, contentType: string, settled: boolean): Response {
+  const etag = etagOf(sha256Hex(body));
+  const cacheControl = settled ? CACHE_SETTLED : CACHE_NONE;
+  if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl);
+  return new Response(body, {
+    status: 200,
+    headers: { 'Content-Type': contentType, ETag: etag, 'Cache-Control': cacheControl, ...corsHeaders() },
+  });
+}
+
+function html(body: string, status: number): Response {
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_NONE, ...corsHeaders() },
+  });
+}
+
+/**
+ * `GET /d/{mint}`: the canonical launch document as `application/json`. The file's sha256 is the
+ * document's sha256 (the ETag). Errors (JSON): 400 `not_an_address`, 404 `not_found`.
+ */
+export async function handleDocument(request: Request, deps: Deps, params: { mint?: string }): Promise<Response> {
+  const nowMs = deps.now();
+  const mint = params.mint;
+  if (!isAddressParam(mint)) return errorResponse('not_an_address', { nowMs });
+  const file = await readIfExists(join(deps.config.siteDir, 'd', `${mint}.json`));
+  const row = deps.publicStore.getLaunch(mint);
+  // A file older than the record (collector has not rewritten it yet) yields to the database.
+  const body = row && (file === null || sha256Hex(file) !== row.sha256) ? row.document : file;
+  if (body === null) return errorResponse('not_found', { nowMs });
+  const settled = row ? row.settled : (JSON.parse(body) as Partial<LaunchDocument>).settled === true;
+  return serve(request, body, 'application/json; charset=utf-8', settled);
+}
+
+/**
+ * `GET /t/{file}` where file is `{mint}.html`: the public token page. A bare `/t/{mint}` redirects
+ * to it. Errors are HTML pages: 400 for a malformed mint, 404 for a mint not held.
+ */
+export async function handleTokenPage(request: Request, deps: Deps, params: { file?: string }): Promise<Response> {
+  const file = params.file ?? '';
+  const mint = file.endsWith('.html') ? file.slice(0, -'.html'.length) : file;
+  if (!isAddressParam(mint)) return html(renderBadAddressPage(mint), 400);
+  if (mint === file) {
+    return new Response(null, { status: 308, headers: { Location: `/t/${mint}.html`, 'Cache-Control': CACHE_SETTLED, ...corsHeaders() } });
+  }
+  const row = deps.publicStore.getLaunch(mint);
+  const page = await readIfExists(join(deps.config.siteDir, 't', `${mint}.html`));
+  // A page written for an older version of the record (it names the document's sha256) yields to the database.
+  if (page !== null && (!row || page.includes(row.sha256))) return serve(request, page, 'text/html; charset=utf-8', row?.settled ?? false);
+  if (!row) return html(renderNotFoundPage(mint), 404);
+  const doc = JSON.parse(row.document) as LaunchDocument;
+  const rendered = renderTokenPage(doc, { explorerTxUrl: deps.config.EXPLORER_TX_URL, baseUrl: deps.config.baseUrl, sha256: row.sha256 });
+  return serve(request, rendered, 'text/html; charset=utf-8', row.settled);
+}

@@ -1,0 +1,35 @@
+import { instant } from '../core/canonical.ts';
+import type { Instant } from '../core/types.ts';
+import type { ArchiveCounts } from '../db/public-store.ts';
+import { collectorStateOf, coverageOf, type CollectorState, type Coverage } from './coverage.ts';
+import type { Deps } from './deps.ts';
+import { CACHE_NONE, jsonResponse } from './http.ts';
+
+/** Body of `GET /api/v1/status` (documented in docs/api.md "Status"). */
+export interface StatusBody {
+  apiVersion: 'v1';
+  /** What the archive holds: `launches` observed at creation, `records` every row held, by origin and class. */
+  counts: ArchiveCounts;
+  coverage: Coverage;
+  collector: CollectorState;
+  generatedAt: Instant;
+}
+
+/** The status body at `nowMs`. */
+export function statusBody(deps: Pick<Deps, 'publicStore'>, nowMs: number): StatusBody {
+  return {
+    apiVersion: 'v1',
+    counts: deps.publicStore.counts(),
+    coverage: coverageOf(deps.publicStore),
+    collector: collectorStateOf(deps.publicStore, nowMs),
+    generatedAt: instant(nowMs),
+  };
+}
+
+/**
+ * `GET /api/v1/status` (no key): what the archive holds and what it was awake for.
+ * Always `no-store`: it changes with every collector batch.
+ */
+export function handleStatus(_request: Request, deps: Deps): Response {
+  return jsonResponse(statusBody(deps, deps.now()), 200, { 'Cache-Control': CACHE_NONE });
+}

@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import * as crypto from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getBase58Encoder } from '@solana/kit';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { PrivateStore } from '../../src/db/private-store.ts';
+import { KeyService, bearerToken, generateKey, hashKey, loadKeySecret } from '../../src/server/keys.ts';
+import { runKeysCreate, runKeysList, runKeysRevoke } from '../../collector/commands/keys.ts';
+
+/** API keys: format, hash-only storage, verification, revocation, and the CLI functions. */
+
+vi.mock('node:crypto', async (orig) => {
+  const real = await orig<typeof import('node:crypto')>();
+  return { ...real, timingSafeEqual: vi.fn(real.timingSafeEqual) };
+});
+
+let dir: string;
+let config: Config;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-keys-'));
+  config = loadConfig({ DATA_DIR: dir });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every byte of the private database files (main file and WAL), as latin1 text. */
+function privateDbBytes(): string {
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('private.db'))
+    .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+    .join('');
+}
+
+describe('keys', () => {
+  it('are lpa_ + base58 of 32 random bytes', () => {
+    const a = generateKey();
+    const b = generateKey();
+    expect(a).toMatch(/^lpa_[1-9A-HJ-NP-Za-km-z]{43,44}$/);
+    expect(a).not.toBe(b);
+    expect(getBase58Encoder().encode(a.slice(4)).length).toBe(32);
+  });
+
+  it('are stored only as an HMAC: the key string is nowhere in the private database files', () => {
+    const store = new PrivateStore(config.privateDbPath);
+    const keys = new KeyService(store, loadKeySecret(config));
+    const { key, prefix } = keys.create('customer');
+    store.db.pragma('wal_checkpoint(FULL)');
+    const bytes = privateDbBytes();
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(bytes).not.toContain(key);
+    expect(bytes).not.toContain(key.slice(4));
+    expect(bytes).toContain(hashKey(loadKeySecret(config), key));
+    expect(bytes).toContain(prefix);
+    expect(prefix.length).toBeLessThan(key.length / 3);
+    store.close();
+  });
+
+  it('verify: ok, invalid, revoked; the stored and computed digests are compared with timingSafeEqual', () => {
+    const store = new PrivateStore(config.privateDbPath);
+    const keys = new KeyService(store, 'x'.repeat(32));
+    const { id, key } = keys.create('c');
+    const tse = vi.mocked(crypto.timingSafeEqual);
+    tse.mockClear();
+    expect(keys.verify(key)).toEqual({ status: 'ok', keyId: id });
+    expect(tse).toHaveBeenCalledTimes(1);
+    expect(keys.verify(generateKey())).toEqual({ status: 'invalid_key' });
+    expect(keys.verify('not-a-key')).toEqual({ status: 'invalid_key' });
+    // Another secret makes every key unknown.
+    expect(new KeyService(store, 'y'.repeat(32)).verify(key)).toEqual({ status: 'invalid_key' });
+    expect(keys.revoke(id)).toBe(true);
+    expect(keys.revoke(id)).toBe(false);
+    expect(keys.verify(key)).toEqual({ status: 'revoked_key' });
+    store.close();
+  });
+
+  it('reads the key from Authorization: Bearer only', () => {
+    const req = (h?: string) => new Request('http://x/', h ? { headers: { Authorization: h } } : {});
+    expect(bearerToken(req('Bearer lpa_abc'))).toBe('lpa_abc');
+    expect(bearerToken(req('bearer   lpa_abc '))).toBe('lpa_abc');
+    expect(bearerToken(req())).toBeNull();
+    expect(bearerToken(req('Bearer'))).toBeNull();
+    expect(bearerToken(req('Basic lpa_abc'))).toBeNull();
+  });
+
+  it('without KEY_SECRET the secret is created once in DATA_DIR/key-secret with mode 0600', () => {
+    const s1 = loadKeySecret(config);
+    const s2 = loadKeySecret(config);
+    expect(s1).toBe(s2);
+    expect(s1.length).toBeGreaterThanOrEqual(64);
+    expect(statSync(join(dir, 'key-secret')).mode & 0o777).toBe(0o600);
+    expect(loadKeySecret({ ...config, KEY_SECRET: 'k'.repeat(40) })).toBe('k'.repeat(40));
+  });
+});
+
+describe('lpa keys create|list|revoke', () => {
+  it('create prints the key alone as the last line; list never shows it; revoke makes it revoked_key', async () => {
+    const out: string[] = [];
+    const id = await runKeysCreate(config, { label: 'acme' }, (l) => out.push(l));
+    const key = out.at(-1)!;
+    expect(key).toMatch(/^lpa_[1-9A-HJ-NP-Za-km-z]{43,44}$/);
+    expect(out.length).toBe(2);
+    expect(out[0]).not.toContain(key);
+
+    const listed: string[] = [];
+    await runKeysList(config, (l) => listed.push(l));
+    expect(listed[0]).toBe('id\tlabel\tprefix\tcreated\trevoked');
+    expect(listed[1]).toMatch(new RegExp(`^${id}\\tacme\\tlpa_\\w{6}\\t\\d{4}-.*Z\\t-$`));
+    expect(listed.join('\n')).not.toContain(key);
+    expect(listed.join('\n')).not.toContain(hashKey(loadKeySecret(config), key));
+
+    const revoked: string[] = [];
+    await runKeysRevoke(config, id, (l) => revoked.push(l));
+    expect(revoked[0]).toMatch(/^revoked key/);
+    await expect(runKeysRevoke(config, 999, () => {})).rejects.toThrow(/no key/);
+    await expect(runKeysRevoke(config, Number('abc'), () => {})).rejects.toThrow(/whole number/);
+
+    const store = new PrivateStore(config.privateDbPath);
+    expect(new KeyService(store, loadKeySecret(config)).verify(key)).toEqual({ status: 'revoked_key' });
+    store.close();
+    const after: string[] = [];
+    await runKeysList(config, (l) => after.push(l));
+    expect(after[1]).toMatch(/\t\d{4}-[^\t]*Z$/);
+  });
+});

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { instant } from '../../src/core/canonical.ts';
+import type { LaunchDocument } from '../../src/core/types.ts';
+import { birthWords, httpUrl, renderNotFoundPage, renderTokenPage } from '../../src/render/token-page.ts';
+
+/** The token page template: facts, evidence links, escaping, and the wording of unknown. */
+
+const MINT = '7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr';
+const CREATOR = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const SIG = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
+const EVIDENCE = ['3nbSig1111111111111111111111111111111111111111111111111111111111111111111111111111111', '4xbSig2222222222222222222222222222222222222222222222222222222222222222222222222222222'];
+const OPTS = { explorerTxUrl: 'https://solscan.io/tx/', baseUrl: 'https://archive.example', sha256: 'ab'.repeat(32) };
+
+function makeDoc(over: Partial<LaunchDocument> = {}): LaunchDocument {
+  const t = instant(Date.parse('2026-10-01T10:00:00.000Z'));
+  return {
+    apiVersion: 'v1',
+    methodVersion: 'markers-v1',
+    mint: MINT,
+    symbol: 'EVIL',
+    name: '<script>alert(1)</script>',
+    uri: 'javascript:alert(2)',
+    venue: 'pump.fun',
+    origin: 'observed',
+    observedAtLaunch: true,
+    settled: true,
+    asOf: t,
+    finding: { class: 'FINDINGS', label: 'Creator kept most of the supply', why: 'The creator kept 62.5% of the supply at the end of the creation slot.' },
+    cleanAtBirth: false,
+    launch: {
+      createdAt: t,
+      creator: CREATOR,
+      creatorSupplyPct: 62.5,
+      creatorTokensRaw: '625000000000000',
+      totalSupplyRaw: '1000000000000000',
+      creatorSold: true,
+      curveBuyers: 0,
+      buyersFirst30s: 0,
+      bundledBuyers: 4,
+      quoteMint: 'So11111111111111111111111111111111111111112',
+      tokenProgram: null,
+      mayhemMode: null,
+      completed: true,
+      completedAt: t,
+      graduated: true,
+      graduationObserved: true,
+      graduationCheck: null,
+      graduationConfirmedBy: 'pool',
+      graduatedAt: instant(t.ms + 120_000),
+      secondsToGraduate: 120,
+      graduation: null,
+      transaction: { signature: SIG, slot: 370000000 },
+    },
+    curveBuyout: null,
+    pool: null,
+    funder: { sharedCohort: null },
+    flags: [{ code: 'no_outside_buyers', class: 'FINDINGS', summary: 'No outside wallet bought on the curve', evidence: EVIDENCE }],
+    history: { complete: true, transactions: 12, failedTransactions: 1, firstSlot: 370000000, lastSlot: 370000500 },
+    ...over,
+  };
+}
+
+describe('renderTokenPage', () => {
+  const page = renderTokenPage(makeDoc(), OPTS);
+
+  it('is a full HTML document', () => {
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain('<meta charset="utf-8">');
+    expect(page).toMatch(/<title>[^<]*launch record[^<]*<\/title>/);
+    expect(page).toContain('</html>');
+  });
+
+  it('shows a hostile name as text and never links a javascript: URI', () => {
+    expect(page).not.toContain('<script>');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).not.toMatch(/href="javascript:/i);
+    expect(page).toContain('not linked');
+    const linked = renderTokenPage(makeDoc({ uri: 'https://ipfs.io/ipfs/Qm"onmouseover="x' }), OPTS);
+    expect(linked).toContain('href="https://ipfs.io/ipfs/Qm%22onmouseover=%22x"');
+    expect(linked).not.toContain('"onmouseover="');
+    expect(httpUrl('JAVASCRIPT:alert(1)')).toBeNull();
+    expect(httpUrl(' data:text/html,x')).toBeNull();
+    expect(httpUrl('http://a.example/x')).toBe('http://a.example/x');
+  });
+
+  it('lists the facts, the finding in words, and links the creation signature and the evidence', () => {
+    for (const s of [CREATOR, 'FINDINGS', 'Creator kept most of the supply', '62.5%', 'markers present', '370000000', 'markers-v1', 'observed live at launch', 'canonical pool account read', '120 s after creation', 'complete: 12 transactions (1 failed)', 'Bundled buyers']) {
+      expect(page).toContain(s);
+    }
+    expect(page).toContain(`href="https://solscan.io/tx/${SIG}"`);
+    for (const e of EVIDENCE) expect(page).toContain(`href="https://solscan.io/tx/${e}"`);
+    expect(page).toContain(`href="/d/${MINT}"`);
+    expect(page).toContain(OPTS.sha256);
+  });
+
+  it('shows cleanAtBirth null as "unknown — not observed" and an UNKNOWN page never says clean, safe or no issues', () => {
+    const unknown = renderTokenPage(
+      makeDoc({
+        name: 'Plain',
+        uri: null,
+        cleanAtBirth: null,
+        origin: 'scanned',
+        observedAtLaunch: false,
+        settled: false,
+        launch: null,
+        flags: [],
+        finding: { class: 'UNKNOWN', label: 'Not observed', why: 'The creation was not observed and the history was not rebuilt.' },
+      }),
+      OPTS,
+    );
+    expect(unknown).toContain('unknown — not observed');
+    expect(unknown).toContain('not observed live at launch');
+    expect(unknown.toLowerCase()).not.toMatch(/clean|safe|no issues/);
+    const unknownFalse = renderTokenPage(makeDoc({ name: 'P', cleanAtBirth: false, flags: [], finding: { class: 'UNKNOWN', label: 'Pool unread', why: 'The pool could not be read.' } }), OPTS);
+    expect(unknownFalse).toContain('not established');
+    expect(unknownFalse).not.toContain('markers present');
+    expect(unknownFalse.toLowerCase()).not.toMatch(/clean|safe|no issues/);
+  });
+
+  it('words the three states of cleanAtBirth (spec §2.3)', () => {
+    expect(birthWords(null, 'UNKNOWN')).toBe('unknown — not observed');
+    expect(birthWords(null, 'NO_MARKERS')).toBe('unknown — not observed');
+    expect(birthWords(true, 'NO_MARKERS')).toBe('no recorded marker at birth (not an endorsement)');
+    expect(birthWords(false, 'FINDINGS')).toBe('markers present');
+    expect(birthWords(false, 'UNKNOWN')).toBe('not established');
+  });
+
+  it('renders the same bytes for the same record', () => {
+    expect(renderTokenPage(makeDoc(), OPTS)).toBe(page);
+  });
+});
+
+describe('renderNotFoundPage', () => {
+  it('escapes the value and does not call absence clean', () => {
+    const p = renderNotFoundPage('<img src=x onerror=alert(1)>');
+    expect(p).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(p).not.toContain('<img');
+    expect(p.toLowerCase()).not.toMatch(/clean|safe|no issues/);
+  });
+});

@@ -1,0 +1,381 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { getBase58Decoder } from '@solana/kit';
+import { loadConfig } from '../../src/config.ts';
+import { canonicalJson, instant, sha256Hex } from '../../src/core/canonical.ts';
+import type { LaunchDocument } from '../../src/core/types.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { createLogger } from '../../src/log.ts';
+import { createDeps, type Deps } from '../../src/server/deps.ts';
+import { ERROR_CODES, ERRORS, errorResponse } from '../../src/server/errors.ts';
+import { preflightResponse } from '../../src/server/http.ts';
+import { handleToken } from '../../src/server/token.ts';
+import { handleStatus } from '../../src/server/status.ts';
+import { handleDocument, handleTokenPage } from '../../src/server/site.ts';
+import { safely } from '../../src/server/safely.ts';
+import { downtimeMinutes } from '../../src/server/coverage.ts';
+import type { CurveStatus } from '../../src/chain/curve-status.ts';
+
+/** Handler tests: plain functions over Request/Response with temporary SQLite files; no server. */
+
+const NOW = Date.parse('2026-11-20T12:00:00.000Z');
+const b58 = getBase58Decoder();
+const newAddress = () => b58.decode(randomBytes(32));
+
+/** A launch document as the collector stores it (constructed here, not captured from chain). */
+function makeDoc(over: Partial<LaunchDocument> = {}): LaunchDocument {
+  const mint = over.mint ?? newAddress();
+  return {
+    apiVersion: 'v1',
+    methodVersion: 'markers-v1',
+    mint,
+    symbol: 'TST',
+    name: 'Test token',
+    uri: 'https://example.com/t.json',
+    venue: 'pump.fun',
+    origin: 'observed',
+    observedAtLaunch: true,
+    settled: true,
+    asOf: instant(NOW - 60_000),
+    finding: { class: 'FINDINGS', label: 'Creator kept most of the supply', why: 'The creator kept 62% of the supply.' },
+    cleanAtBirth: false,
+    launch: {
+      createdAt: instant(NOW - 3_600_000),
+      creator: newAddress(),
+      creatorSupplyPct: 62,
+      creatorTokensRaw: '620000000000000',
+      totalSupplyRaw: '1000000000000000',
+      creatorSold: false,
+      curveBuyers: 3,
+      buyersFirst30s: 2,
+      bundledBuyers: 1,
+      quoteMint: 'So11111111111111111111111111111111111111112',
+      tokenProgram: null,
+      mayhemMode: null,
+      completed: false,
+      completedAt: null,
+      graduated: false,
+      graduationObserved: false,
+      graduationCheck: null,
+      graduationConfirmedBy: null,
+      graduatedAt: null,
+      secondsToGraduate: null,
+      graduation: null,
+      transaction: { signature: 'createSig111', slot: 1000 },
+    },
+    curveBuyout: null,
+    pool: null,
+    funder: { sharedCohort: null },
+    flags: [{ code: 'creator_majority', class: 'FINDINGS', summary: 'Creator kept most of the supply', evidence: ['createSig111'] }],
+    history: { complete: true, transactions: 5, failedTransactions: 0, firstSlot: 1000, lastSlot: 1200 },
+    ...over,
+  };
+}
+
+function put(store: PublicStore, doc: LaunchDocument): { text: string; sha: string } {
+  const text = canonicalJson(doc);
+  const sha = sha256Hex(text);
+  store.putLaunch(doc, null, text, sha, NOW);
+  return { text, sha };
+}
+
+let dir: string;
+let deps: Deps;
+let curve: CurveStatus;
+let key: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-server-'));
+  curve = 'never';
+  const config = loadConfig({ DATA_DIR: dir, PUBLIC_BASE_URL: 'https://archive.example', LICENSE_URL: 'https://example.com/licence' });
+  deps = createDeps(config, { now: () => NOW, curveStatus: async () => curve, log: createLogger('silent') });
+  key = deps.keys.create('test').key;
+});
+
+afterEach(() => {
+  deps.publicStore.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const tokenReq = (mint: string, headers: Record<string, string> = {}) =>
+  new Request(`http://x/api/v1/token/${mint}`, { headers: { Authorization: `Bearer ${key}`, ...headers } });
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('Cache-Control')).toBe('no-store');
+  expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+  expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+  const body = await res.json();
+  expect(body).toMatchObject({ apiVersion: 'v1', error: code, finding: { class: 'UNKNOWN' } });
+  expect(typeof body.message).toBe('string');
+  expect(typeof body.finding.label).toBe('string');
+  expect(typeof body.finding.why).toBe('string');
+  expect(body.generatedAt).toEqual({ ms: NOW, iso: '2026-11-20T12:00:00.000Z' });
+  return body;
+}
+
+describe('error vocabulary', () => {
+  it('maps every permanent code to its status with a what/why/what-to-do body and finding UNKNOWN', async () => {
+    expect(ERROR_CODES).toEqual([
+      'not_an_address', 'missing_key', 'invalid_key', 'revoked_key', 'not_a_curve_launch', 'rebuild_failed',
+      'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found', 'internal',
+    ]);
+    for (const code of ERROR_CODES) {
+      await expectError(errorResponse(code, { nowMs: NOW }), ERRORS[code].status, code);
+    }
+    expect(ERRORS.not_a_curve_launch.status).toBe(404);
+    expect(ERRORS.rebuild_failed.status).toBe(404);
+    expect(ERRORS.quota_exceeded.status).toBe(429);
+    expect(ERRORS.rate_limited.status).toBe(429);
+    expect(ERRORS.rebuild_budget_exhausted.status).toBe(503);
+  });
+
+  it('turns an unexpected exception into 500 internal without logging the request headers', async () => {
+    const lines: string[] = [];
+    const log = { error: (o: unknown, m: string) => lines.push(JSON.stringify(o) + m) } as unknown as Deps['log'];
+    const res = await safely({ log, now: () => NOW }, tokenReq('x'), () => {
+      throw new Error('boom');
+    });
+    await expectError(res, 500, 'internal');
+    expect(lines.join('\n')).toContain('boom');
+    expect(lines.join('\n')).not.toContain(key);
+  });
+});
+
+describe('GET /api/v1/token/{mint}', () => {
+  it('400 not_an_address for a short, a 45-character and a non-base58 value, before the key is checked', async () => {
+    const valid = newAddress();
+    for (const bad of ['abc', valid + '1'.repeat(45 - valid.length), '0OIl' + valid.slice(4), 'x'.repeat(32), '']) {
+      const res = await handleToken(new Request('http://x/'), deps, { mint: bad });
+      await expectError(res, 400, 'not_an_address');
+    }
+    expect((valid + '1'.repeat(45 - valid.length)).length).toBe(45);
+  });
+
+  it('401 missing_key, invalid_key and revoked_key', async () => {
+    const mint = newAddress();
+    await expectError(await handleToken(new Request('http://x/'), deps, { mint }), 401, 'missing_key');
+    await expectError(await handleToken(new Request('http://x/', { headers: { Authorization: 'Basic abc' } }), deps, { mint }), 401, 'missing_key');
+    await expectError(await handleToken(tokenReq(mint, { Authorization: 'Bearer lpa_nope' }), deps, { mint }), 401, 'invalid_key');
+    // A key of the right shape with one character changed: found by hash → not found → invalid.
+    const altered = key.slice(0, -1) + (key.endsWith('2') ? '3' : '2');
+    await expectError(await handleToken(tokenReq(mint, { Authorization: `Bearer ${altered}` }), deps, { mint }), 401, 'invalid_key');
+    const other = deps.keys.create('to revoke');
+    expect(deps.keys.revoke(other.id)).toBe(true);
+    await expectError(await handleToken(tokenReq(mint, { Authorization: `Bearer ${other.key}` }), deps, { mint }), 401, 'revoked_key');
+  });
+
+  it('200 with the stored document plus coverage, generatedAt, source, license; strong ETag; 304', async () => {
+    const doc = makeDoc();
+    const { sha } = put(deps.publicStore, doc);
+    deps.publicStore.setMeta('coverage_from_ms', String(NOW - 86_400_000));
+    const res = await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ETag')).toBe(`"${sha}"`);
+    expect(res.headers.get('Cache-Control')).toBe('max-age=3600, stale-while-revalidate=86400');
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(res.headers.get('RateLimit-Policy')).toBe('"daily";q=10000;w=86400');
+    expect(res.headers.get('RateLimit')).toMatch(/^"daily";r=9999;t=\d+$/);
+    const body = await res.json();
+    expect(body.apiVersion).toBe('v1');
+    expect(body.mint).toBe(doc.mint);
+    expect(body.finding).toEqual(doc.finding);
+    expect(body.flags).toEqual(doc.flags);
+    expect(body.launch).toEqual(doc.launch);
+    expect(body.cleanAtBirth).toBe(false);
+    expect(body.generatedAt).toEqual({ ms: NOW, iso: '2026-11-20T12:00:00.000Z' });
+    expect(body.coverage.from).toEqual(instant(NOW - 86_400_000));
+    expect(body.coverage.downtimeMinutes).toBe(0);
+    expect(body.coverage.note).toMatch(/unknown, not clean/);
+    expect(body.source).toBe(`https://archive.example/t/${doc.mint}.html`);
+    expect(body.license).toContain('https://example.com/licence');
+    expect(body.license).toContain('no bulk redistribution');
+    expect(body.asOf.iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const again = await handleToken(tokenReq(doc.mint, { 'If-None-Match': `"${sha}"` }), deps, { mint: doc.mint });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('ETag')).toBe(`"${sha}"`);
+    expect(again.headers.get('Cache-Control')).toBe('max-age=3600, stale-while-revalidate=86400');
+    expect(await again.text()).toBe('');
+    const list = await handleToken(tokenReq(doc.mint, { 'If-None-Match': `"other", W/"${sha}"` }), deps, { mint: doc.mint });
+    expect(list.status).toBe(304);
+    const miss = await handleToken(tokenReq(doc.mint, { 'If-None-Match': '"other"' }), deps, { mint: doc.mint });
+    expect(miss.status).toBe(200);
+  });
+
+  it('unsettled record: no-store, still with an ETag and 304', async () => {
+    const doc = makeDoc({ settled: false, finding: { class: 'UNKNOWN', label: 'Not established', why: 'History incomplete.' }, cleanAtBirth: null });
+    const { sha } = put(deps.publicStore, doc);
+    const res = await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(res.headers.get('ETag')).toBe(`"${sha}"`);
+    expect((await res.json()).cleanAtBirth).toBeNull();
+    const again = await handleToken(tokenReq(doc.mint, { 'If-None-Match': `"${sha}"` }), deps, { mint: doc.mint });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('Cache-Control')).toBe('no-store');
+  });
+
+  it('a mint not held: 404 not_a_curve_launch only when the chain says never; 503 busy for exists and unknown', async () => {
+    const mint = newAddress();
+    curve = 'never';
+    await expectError(await handleToken(tokenReq(mint), deps, { mint }), 404, 'not_a_curve_launch');
+    curve = 'exists';
+    const exists = await handleToken(tokenReq(mint), deps, { mint });
+    await expectError(exists, 503, 'busy');
+    expect(Number(exists.headers.get('Retry-After'))).toBeGreaterThan(0);
+    curve = 'unknown';
+    const unknown = await handleToken(tokenReq(mint), deps, { mint });
+    await expectError(unknown, 503, 'busy');
+    expect(Number(unknown.headers.get('Retry-After'))).toBeGreaterThan(0);
+  });
+
+  it('429 quota_exceeded past the daily quota, with Retry-After until 00:00 UTC', async () => {
+    const doc = makeDoc();
+    put(deps.publicStore, doc);
+    deps.dailyQuota = 2;
+    expect((await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint })).status).toBe(200);
+    expect((await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint })).status).toBe(200);
+    const res = await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint });
+    await expectError(res, 429, 'quota_exceeded');
+    expect(res.headers.get('Retry-After')).toBe(String(12 * 3600));
+  });
+});
+
+describe('CORS', () => {
+  it('OPTIONS preflight answers 204 with the allowed methods, headers and max-age', () => {
+    const res = preflightResponse();
+    expect(res.status).toBe(204);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(res.headers.get('Access-Control-Allow-Methods')).toBe('GET, OPTIONS');
+    expect(res.headers.get('Access-Control-Allow-Headers')).toBe('Authorization, Content-Type, If-None-Match');
+    expect(res.headers.get('Access-Control-Max-Age')).toBe('86400');
+  });
+
+  it('every response is open to every origin and exposes ETag, Retry-After and RateLimit', async () => {
+    const doc = makeDoc();
+    put(deps.publicStore, doc);
+    const responses = [
+      await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint }),
+      await handleToken(new Request('http://x/'), deps, { mint: doc.mint }),
+      handleStatus(new Request('http://x/'), deps),
+      await handleDocument(new Request('http://x/'), deps, { mint: doc.mint }),
+      await handleTokenPage(new Request('http://x/'), deps, { file: `${doc.mint}.html` }),
+      await handleTokenPage(new Request('http://x/'), deps, { file: `${newAddress()}.html` }),
+    ];
+    for (const res of responses) {
+      expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+      const exposed = res.headers.get('Access-Control-Expose-Headers') ?? '';
+      for (const h of ['ETag', 'Retry-After', 'RateLimit']) expect(exposed).toContain(h);
+    }
+  });
+});
+
+describe('GET /api/v1/status', () => {
+  it('reports counts by origin and class, coverage with downtime, collector state', async () => {
+    put(deps.publicStore, makeDoc());
+    put(deps.publicStore, makeDoc({ origin: 'scanned', observedAtLaunch: false, finding: { class: 'UNKNOWN', label: 'u', why: 'w' }, cleanAtBirth: null }));
+    deps.publicStore.setMeta('coverage_from_ms', String(NOW - 86_400_000));
+    const r1 = deps.publicStore.startRun(NOW - 3_600_000);
+    deps.publicStore.stopRun(r1, NOW - 3_000_000);
+    const r2 = deps.publicStore.startRun(NOW - 3_000_000 + 10 * 60_000 + 30_000); // 10.5 min gap
+    deps.publicStore.heartbeat(r2, NOW - 30_000);
+    deps.publicStore.setCursor('program', 'sig', 123456, NOW);
+    const res = handleStatus(new Request('http://x/api/v1/status'), deps);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    const body = await res.json();
+    expect(body.apiVersion).toBe('v1');
+    expect(body.generatedAt).toEqual(instant(NOW));
+    expect(body.counts).toMatchObject({ launches: 1, records: 2, byOrigin: { observed: 1, scanned: 1 }, byClass: { FINDINGS: 1, UNKNOWN: 1 } });
+    expect(body.coverage).toMatchObject({ from: instant(NOW - 86_400_000), downtimeMinutes: 10 });
+    expect(typeof body.coverage.note).toBe('string');
+    expect(body.collector).toEqual({ lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, running: true });
+  });
+
+  it('an empty archive: nulls, not zeros, where nothing is known', async () => {
+    const body = await handleStatus(new Request('http://x/'), deps).json();
+    expect(body.counts).toMatchObject({ launches: 0, records: 0 });
+    expect(body.coverage.from).toBeNull();
+    expect(body.collector).toEqual({ lastHeartbeat: null, cursorSlot: null, running: false });
+  });
+
+  it('a stale heartbeat is not running; downtime sums gaps between consecutive runs', () => {
+    expect(downtimeMinutes([])).toBe(0);
+    expect(
+      downtimeMinutes([
+        { id: 2, startedAtMs: 10 * 60_000, lastBeatMs: 20 * 60_000, stoppedAtMs: null },
+        { id: 1, startedAtMs: 0, lastBeatMs: 5 * 60_000, stoppedAtMs: 5 * 60_000 },
+        { id: 3, startedAtMs: 19 * 60_000, lastBeatMs: 30 * 60_000, stoppedAtMs: null },
+      ]),
+    ).toBe(5);
+  });
+});
+
+describe('GET /d/{mint} and /t/{mint}.html', () => {
+  it('serves the collector-written document file as application/json with ETag = its sha256', async () => {
+    const doc = makeDoc();
+    const { text, sha } = put(deps.publicStore, doc);
+    mkdirSync(join(deps.config.siteDir, 'd'), { recursive: true });
+    writeFileSync(join(deps.config.siteDir, 'd', `${doc.mint}.json`), text);
+    const res = await handleDocument(new Request('http://x/'), deps, { mint: doc.mint });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(res.headers.get('ETag')).toBe(`"${sha}"`);
+    expect(res.headers.get('Cache-Control')).toBe('max-age=3600, stale-while-revalidate=86400');
+    expect(await res.text()).toBe(text);
+    const again = await handleDocument(new Request('http://x/', { headers: { 'If-None-Match': `"${sha}"` } }), deps, { mint: doc.mint });
+    expect(again.status).toBe(304);
+  });
+
+  it('falls back to the database when the document file is missing; 404/400 as JSON errors', async () => {
+    const doc = makeDoc({ settled: false });
+    const { text, sha } = put(deps.publicStore, doc);
+    const res = await handleDocument(new Request('http://x/'), deps, { mint: doc.mint });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ETag')).toBe(`"${sha}"`);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(await res.text()).toBe(text);
+    await expectError(await handleDocument(new Request('http://x/'), deps, { mint: newAddress() }), 404, 'not_found');
+    await expectError(await handleDocument(new Request('http://x/'), deps, { mint: 'nope' }), 400, 'not_an_address');
+  });
+
+  it('serves the page file, renders it from the database when missing, and HTML 404/400 otherwise', async () => {
+    const doc = makeDoc();
+    const { sha } = put(deps.publicStore, doc);
+    const rendered = await handleTokenPage(new Request('http://x/'), deps, { file: `${doc.mint}.html` });
+    expect(rendered.status).toBe(200);
+    expect(rendered.headers.get('Content-Type')).toMatch(/^text\/html/);
+    const page = await rendered.text();
+    expect(page).toContain(sha);
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+
+    mkdirSync(join(deps.config.siteDir, 't'), { recursive: true });
+    const onDisk = page.replace('<h1', '<h1 data-from-file');
+    writeFileSync(join(deps.config.siteDir, 't', `${doc.mint}.html`), onDisk);
+    const fromFile = await handleTokenPage(new Request('http://x/'), deps, { file: `${doc.mint}.html` });
+    expect(await fromFile.text()).toBe(onDisk);
+    const etag = fromFile.headers.get('ETag')!;
+    expect(etag).toBe(`"${sha256Hex(onDisk)}"`);
+    expect((await handleTokenPage(new Request('http://x/', { headers: { 'If-None-Match': etag } }), deps, { file: `${doc.mint}.html` })).status).toBe(304);
+
+    const missing = newAddress();
+    const nf = await handleTokenPage(new Request('http://x/'), deps, { file: `${missing}.html` });
+    expect(nf.status).toBe(404);
+    expect(nf.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(await nf.text()).toContain(missing);
+
+    const bad = await handleTokenPage(new Request('http://x/'), deps, { file: '<script>.html' });
+    expect(bad.status).toBe(400);
+    const badText = await bad.text();
+    expect(badText).toContain('&lt;script&gt;');
+    expect(badText).not.toContain('<script>');
+
+    const bare = await handleTokenPage(new Request('http://x/'), deps, { file: doc.mint });
+    expect(bare.status).toBe(308);
+    expect(bare.headers.get('Location')).toBe(`/t/${doc.mint}.html`);
+  });
+});
