@@ -1,0 +1,58 @@
+/**
+ * Byte helpers for the decoder: base58 (via @solana/kit codecs), base64, hex. Pure.
+ */
+import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
+
+const b58dec = getBase58Decoder();
+const b58enc = getBase58Encoder();
+
+/** Bytes → base58 string (addresses, signatures). */
+export function toBase58(bytes: Uint8Array): string {
+  return b58dec.decode(bytes);
+}
+
+/**
+ * base58 string → bytes. Throws an `Error` on a character outside the base58 alphabet.
+ * @example fromBase58('3Bxs4Ap5JCUQX88o') // Uint8Array(12)
+ */
+export function fromBase58(s: string): Uint8Array {
+  if (!/^[1-9A-HJ-NP-Za-km-z]*$/.test(s)) throw new Error('invalid base58');
+  return new Uint8Array(b58enc.encode(s));
+}
+
+/** Strict standard base64 (with padding, as Solana RPC and `Program data:` logs write it). */
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * base64 string → bytes. Throws an `Error` when the text is not strict base64
+ * (Buffer alone silently ignores bad characters, which would turn garbage into "data").
+ */
+export function fromBase64(s: string): Uint8Array {
+  if (!BASE64_RE.test(s)) throw new Error('invalid base64');
+  const b = Buffer.from(s, 'base64');
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
+/** Bytes → base64 string. */
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
+}
+
+/** Bytes → lowercase hex. */
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+}
+
+/** Hex string → bytes. Throws an `Error` on odd length or non-hex characters. */
+export function fromHex(s: string): Uint8Array {
+  const t = s.startsWith('0x') ? s.slice(2) : s;
+  if (t.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(t)) throw new Error('invalid hex');
+  return new Uint8Array(Buffer.from(t, 'hex'));
+}
+
+/** Whether `data` starts with `prefix`. */
+export function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
+  if (data.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (data[i] !== prefix[i]) return false;
+  return true;
+}

@@ -1,0 +1,145 @@
+/**
+ * Anchor events of pump / PumpSwap: decoding event bytes, self-CPI event instructions, and
+ * `Program data:` log lines attributed by the invoke stack. Pure.
+ * Source: IDL events/types (src/core/idl), reference.md §1.5 (layouts), §1.6 (how events appear).
+ */
+import type { DecodedValue, ProgramName, SkippedItem } from '../types.ts';
+import { decodeFields, type DecodeStatus } from './borsh.ts';
+import { fromBase64, startsWith, toHex } from './bytes.ts';
+import { EVENT_IX_TAG, PUMP, PUMP_AMM, registryFor, type ProgramRegistry } from './idl.ts';
+
+/** A decoded event with the bytes it came from (for de-duplication). */
+export interface EventDecode {
+  program: ProgramName;
+  name: string;
+  fields: Record<string, DecodedValue>;
+  /** how the field-by-field decode ended (`short` = an older layout, absent trailing fields) */
+  status: Exclude<DecodeStatus, 'malformed'>;
+  /** hex of event discriminator ‖ borsh payload */
+  bytesHex: string;
+}
+
+/**
+ * Decode event bytes `disc(8) ‖ borsh` of `program` (`pump` | `pump_amm`), field by field.
+ * Fields absent from older, shorter data are absent (TradeEvent decodes at 121/217/350/363 B, CreateEvent at 193/335/346 B).
+ * @returns the event, or `{skipped: reason}` (short data, unknown discriminator, malformed payload). Never throws.
+ */
+export function decodeEventData(program: ProgramName, data: Uint8Array): EventDecode | { skipped: string } {
+  const reg: ProgramRegistry = program === 'pump' ? PUMP : PUMP_AMM;
+  if (data.length < 8) return { skipped: `${program} event data is ${data.length} bytes, shorter than the 8-byte discriminator` };
+  const disc = toHex(data.subarray(0, 8));
+  const def = reg.events.get(disc);
+  if (!def) return { skipped: `unknown ${program} event discriminator ${disc}` };
+  const d = decodeFields(def.fields, data, 8, reg.types);
+  if (d.status === 'malformed') return { skipped: `malformed ${program} ${def.name}: ${d.error}` };
+  return { program, name: def.name, fields: d.fields, status: d.status, bytesHex: toHex(data) };
+}
+
+/**
+ * Decode an Anchor self-CPI event instruction (`e445a52e51cb9a1d ‖ event disc ‖ borsh`, reference.md §1.6).
+ * @returns null when the program is not pump/PumpSwap or the data does not start with the event tag;
+ *   otherwise the event or `{skipped: reason}`.
+ */
+export function decodeCpiEvent(programId: string, data: Uint8Array): EventDecode | { skipped: string } | null {
+  const reg = registryFor(programId);
+  if (!reg || !startsWith(data, EVENT_IX_TAG)) return null;
+  return decodeEventData(reg.program, data.subarray(8));
+}
+
+/** An event found in a `Program data:` log line of pump/PumpSwap. */
+export interface LogEvent extends EventDecode {
+  /** top-level instruction index (count of `invoke [1]` lines so far), or null if unknown */
+  outerIndex: number | null;
+  /** index of the log line */
+  line: number;
+}
+
+/** An instruction name seen as `Program log: Instruction: X` under pump/PumpSwap. */
+export interface LogInstruction {
+  program: ProgramName;
+  /** snake_case IDL name */
+  name: string;
+  outerIndex: number;
+  /** inner index within the top-level instruction (invocation order at depth ≥ 2), or null when top-level */
+  innerIndex: number | null;
+}
+
+/** Result of {@link scanLogs}. */
+export interface LogScan {
+  events: LogEvent[];
+  instructions: LogInstruction[];
+  skipped: SkippedItem[];
+  /** a line contains "Log truncated" */
+  truncated: boolean;
+}
+
+const INVOKE_RE = /^Program (\S+) invoke \[(\d+)\]/;
+const END_RE = /^Program (\S+) (success|failed)/;
+
+/** `CreateV2` → `create_v2`, `BuyExactSolIn` → `buy_exact_sol_in`. */
+export function snakeCase(s: string): string {
+  return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/**
+ * Walk `meta.logMessages` keeping the `Program X invoke [n]` / `Program X success|failed` stack, and
+ * decode every `Program data: <base64>` line whose current program is pump or PumpSwap (other
+ * programs — Mayhem, routers — emit their own data lines; those are ignored). Also collects the
+ * `Program log: Instruction: X` names of pump/PumpSwap. Bad lines go to `skipped`; never throws.
+ */
+export function scanLogs(logs: readonly unknown[]): LogScan {
+  const out: LogScan = { events: [], instructions: [], skipped: [], truncated: false };
+  const stack: string[] = [];
+  let outer = -1;
+  let innerCount = 0;
+  for (let i = 0; i < logs.length; i++) {
+    const line = logs[i];
+    if (typeof line !== 'string') continue;
+    if (line.includes('Log truncated')) {
+      out.truncated = true;
+      break;
+    }
+    const inv = INVOKE_RE.exec(line);
+    if (inv) {
+      const depth = Number(inv[2]);
+      if (depth === 1) {
+        outer++;
+        innerCount = 0;
+      } else innerCount++;
+      stack.length = Math.max(0, Math.min(stack.length, depth - 1));
+      stack.push(inv[1]);
+      continue;
+    }
+    const end = END_RE.exec(line);
+    if (end) {
+      const at = stack.lastIndexOf(end[1]);
+      if (at >= 0) stack.length = at;
+      continue;
+    }
+    const top = stack.length > 0 ? stack[stack.length - 1] : null;
+    const reg = top ? registryFor(top) : null;
+    if (!reg) continue;
+    if (line.startsWith('Program data: ')) {
+      const where = `log ${i}`;
+      let bytes: Uint8Array;
+      try {
+        const parts = line.slice('Program data: '.length).trim().split(/\s+/).map(fromBase64);
+        bytes = parts.length === 1 ? parts[0] : Uint8Array.from(parts.flatMap((p) => [...p]));
+      } catch {
+        out.skipped.push({ where, reason: `${reg.program} Program data is not valid base64` });
+        continue;
+      }
+      const ev = decodeEventData(reg.program, bytes);
+      if ('skipped' in ev) out.skipped.push({ where, reason: ev.skipped });
+      else out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i });
+      continue;
+    }
+    if (line.startsWith('Program log: Instruction: ')) {
+      const name = snakeCase(line.slice('Program log: Instruction: '.length).trim());
+      if (reg.instructionNames.has(name)) {
+        out.instructions.push({ program: reg.program, name, outerIndex: Math.max(outer, 0), innerIndex: stack.length > 1 ? innerCount - 1 : null });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,282 @@
+/**
+ * Transaction input normalisation and decoding: a getTransaction result (`json`, `jsonParsed` or
+ * `base64` encoding; with or without the JSON-RPC envelope; legacy or v0) or a blockSubscribe element
+ * → {@link DecodedTransaction}. Pure. Sources: reference.md §1.4 (instructions at any depth), §1.6
+ * (events: self-CPI first, logs as fallback, de-duplicated; key list = static ++ loaded writable ++ readonly).
+ */
+import type { DecodedEvent, DecodedInstruction, DecodedTransaction, SkippedItem, TokenBalance } from '../types.ts';
+import { fromBase58, fromBase64, startsWith } from './bytes.ts';
+import { decodeCpiEvent, scanLogs, type EventDecode, type LogEvent } from './events.ts';
+import { EVENT_IX_TAG, registryFor } from './idl.ts';
+import { decodeInstruction } from './instruction.ts';
+import { decodeLogsNotification, isLogsNotification } from './logs-notification.ts';
+import { decodeWireTransaction, type WireTransaction } from './wire.ts';
+
+type Obj = Record<string, unknown>;
+
+function isObj(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** A CPI event with its position, before merging with log events. */
+interface CpiEvent {
+  ev: EventDecode;
+  outerIndex: number | null;
+}
+
+/** Everything a transaction yields before assembly. */
+interface Collected {
+  instructions: DecodedInstruction[];
+  cpiEvents: CpiEvent[];
+  skipped: SkippedItem[];
+}
+
+/**
+ * Unwrap a JSON-RPC envelope (`{jsonrpc, result, id}`) if present. Throws a clear `Error` for a null
+ * result or an RPC error object.
+ */
+export function unwrapEnvelope(input: unknown): unknown {
+  if (input === null || input === undefined) throw new Error('transaction not found (null result)');
+  if (isObj(input) && ('jsonrpc' in input || ('id' in input && ('result' in input || 'error' in input)))) {
+    if (isObj(input.error)) {
+      const e = input.error;
+      throw new Error(`RPC error${typeof e.code === 'number' ? ` ${e.code}` : ''}: ${typeof e.message === 'string' ? e.message : JSON.stringify(e)}`);
+    }
+    if (input.result === null || input.result === undefined) throw new Error('transaction not found (null result)');
+    return input.result;
+  }
+  return input;
+}
+
+/**
+ * Decode a transaction in any supported input shape.
+ *
+ * Accepted: getTransaction result in `json` / `jsonParsed` / `base64` (or `base58`) encoding, with or
+ * without the JSON-RPC envelope, legacy or v0 (ALT keys from `meta.loadedAddresses`); a blockSubscribe
+ * element (`transaction: [<base64>, "base64"]`, meta in json form; slot/blockTime → null). A
+ * logsNotification is passed on to {@link decodeLogsNotification}.
+ *
+ * Output ({@link DecodedTransaction}): pump/PumpSwap instructions at any depth (`path` "3" or "3.1"),
+ * events from self-CPI inner instructions with `Program data:` logs as fallback (a log event whose bytes
+ * equal an unmatched CPI event is the same event), token balances with raw amounts, `err` = meta.err.
+ *
+ * Errors: bad data inside a recognisable transaction never throws — it goes to `skipped` as
+ * `{where, reason}`. Throws an `Error` only when the input is not a transaction at all
+ * (null → "transaction not found (null result)", an RPC error, or an object without `transaction`).
+ */
+export function decodeTransaction(input: unknown): DecodedTransaction {
+  if (isLogsNotification(input)) return decodeLogsNotification(input);
+  const r = unwrapEnvelope(input);
+  if (!isObj(r)) throw new Error(`not a transaction: expected an object, got ${Array.isArray(r) ? 'an array' : typeof r}`);
+  if (!('transaction' in r)) throw new Error('not a transaction: no "transaction" field (expected a getTransaction result or a blockSubscribe element)');
+  const meta = isObj(r.meta) ? r.meta : null;
+  const skipped: SkippedItem[] = [];
+  if (!meta) skipped.push({ where: 'meta', reason: 'no meta: no inner instructions, logs, balances or err' });
+
+  const out: DecodedTransaction = {
+    signature: '',
+    slot: typeof r.slot === 'number' ? r.slot : null,
+    blockTime: typeof r.blockTime === 'number' ? r.blockTime : null,
+    err: meta && meta.err !== undefined ? meta.err : null,
+    accountKeys: [],
+    signers: [],
+    instructions: [],
+    events: [],
+    preTokenBalances: [],
+    postTokenBalances: [],
+    logsTruncated: false,
+    fromLogsOnly: false,
+    skipped,
+  };
+  const col: Collected = { instructions: [], cpiEvents: [], skipped };
+
+  // --- message: keys, signers, top-level instructions
+  const tx = r.transaction;
+  if (Array.isArray(tx)) {
+    const [payload, enc] = tx as unknown[];
+    let wire: WireTransaction | null = null;
+    try {
+      if (typeof payload !== 'string') throw new Error('payload is not a string');
+      const bytes = enc === 'base58' ? fromBase58(payload) : enc === 'base64' || enc === undefined ? fromBase64(payload) : null;
+      if (!bytes) throw new Error(`unsupported encoding ${String(enc)}`);
+      wire = decodeWireTransaction(bytes);
+    } catch (e) {
+      skipped.push({ where: 'transaction', reason: `wire transaction not decodable: ${(e as Error).message}` });
+    }
+    if (wire) {
+      out.signature = wire.signatures[0] ?? '';
+      out.accountKeys = [...wire.staticKeys, ...loadedKeys(meta, skipped)];
+      out.signers = wire.staticKeys.slice(0, wire.numRequiredSignatures);
+      wire.instructions.forEach((ix, i) => {
+        const programId = out.accountKeys[ix.programIdIndex];
+        handleRaw(col, programId, ix.accounts, ix.data, out.accountKeys, String(i), i, false);
+      });
+    }
+  } else if (isObj(tx)) {
+    const sigs = tx.signatures;
+    out.signature = Array.isArray(sigs) && typeof sigs[0] === 'string' ? sigs[0] : '';
+    const msg = isObj(tx.message) ? tx.message : null;
+    if (!msg) skipped.push({ where: 'transaction.message', reason: 'missing message' });
+    else {
+      const keys = Array.isArray(msg.accountKeys) ? msg.accountKeys : [];
+      if (keys.length > 0 && keys.every((k) => isObj(k) && typeof k.pubkey === 'string')) {
+        // jsonParsed: the list already includes lookup-table keys (source: "lookupTable")
+        out.accountKeys = keys.map((k) => (k as Obj).pubkey as string);
+        out.signers = keys.filter((k) => (k as Obj).signer === true).map((k) => (k as Obj).pubkey as string);
+      } else {
+        const statics = keys.filter((k): k is string => typeof k === 'string');
+        if (statics.length !== keys.length) skipped.push({ where: 'transaction.message.accountKeys', reason: 'non-string account keys ignored' });
+        out.accountKeys = [...statics, ...loadedKeys(meta, skipped)];
+        const header = isObj(msg.header) ? msg.header : null;
+        const n = header && typeof header.numRequiredSignatures === 'number' ? header.numRequiredSignatures : 0;
+        out.signers = statics.slice(0, n);
+      }
+      const ixs = Array.isArray(msg.instructions) ? msg.instructions : [];
+      ixs.forEach((ix, i) => handleEntry(col, ix, out.accountKeys, String(i), i, false));
+    }
+  } else {
+    throw new Error('not a transaction: "transaction" is neither a message object nor [data, encoding]');
+  }
+
+  // --- inner instructions (any depth, flattened in invocation order by the RPC)
+  if (meta && Array.isArray(meta.innerInstructions)) {
+    meta.innerInstructions.forEach((group, g) => {
+      if (!isObj(group) || typeof group.index !== 'number' || !Array.isArray(group.instructions)) {
+        skipped.push({ where: `innerInstructions[${g}]`, reason: 'not {index, instructions}' });
+        return;
+      }
+      const outer = group.index;
+      group.instructions.forEach((ix, j) => handleEntry(col, ix, out.accountKeys, `${outer}.${j}`, outer, true));
+    });
+  }
+  out.instructions = col.instructions;
+
+  // --- logs: fallback events, de-duplicated against CPI events
+  const logs = meta && Array.isArray(meta.logMessages) ? meta.logMessages : [];
+  const scan = scanLogs(logs);
+  out.logsTruncated = scan.truncated;
+  skipped.push(...scan.skipped);
+  out.events = mergeEvents(col.cpiEvents, scan.events);
+
+  // --- token balances
+  if (meta) {
+    out.preTokenBalances = tokenBalances(meta.preTokenBalances, out.accountKeys, 'preTokenBalances', skipped);
+    out.postTokenBalances = tokenBalances(meta.postTokenBalances, out.accountKeys, 'postTokenBalances', skipped);
+  }
+  return out;
+}
+
+function loadedKeys(meta: Obj | null, skipped: SkippedItem[]): string[] {
+  if (!meta || !isObj(meta.loadedAddresses)) return [];
+  const la = meta.loadedAddresses;
+  const w = Array.isArray(la.writable) ? la.writable : [];
+  const ro = Array.isArray(la.readonly) ? la.readonly : [];
+  const all = [...w, ...ro];
+  if (!all.every((k) => typeof k === 'string')) skipped.push({ where: 'meta.loadedAddresses', reason: 'non-string keys ignored' });
+  return all.filter((k): k is string => typeof k === 'string');
+}
+
+/** One RPC instruction entry (json: programIdIndex + index accounts; jsonParsed: programId + base58 accounts, or `parsed`). */
+function handleEntry(col: Collected, ix: unknown, keys: string[], path: string, outer: number, inner: boolean): void {
+  const where = `instruction ${path}`;
+  if (!isObj(ix)) {
+    col.skipped.push({ where, reason: 'instruction entry is not an object' });
+    return;
+  }
+  if ('parsed' in ix) return; // a known program the RPC parsed (system, spl-token, …): never pump
+  let programId: string | undefined;
+  if (typeof ix.programId === 'string') programId = ix.programId;
+  else if (typeof ix.programIdIndex === 'number') programId = keys[ix.programIdIndex];
+  if (programId === undefined) {
+    col.skipped.push({ where, reason: 'program id not resolvable' });
+    return;
+  }
+  if (!registryFor(programId)) return;
+  let data: Uint8Array;
+  try {
+    if (typeof ix.data !== 'string') throw new Error('data is not a string');
+    data = fromBase58(ix.data);
+  } catch {
+    col.skipped.push({ where, reason: 'instruction data is not valid base58' });
+    return;
+  }
+  const accs = Array.isArray(ix.accounts) ? ix.accounts : [];
+  handleRaw(col, programId, accs, data, keys, path, outer, inner);
+}
+
+/** A resolved instruction: event (self-CPI) or pump/PumpSwap instruction. */
+function handleRaw(col: Collected, programId: string | undefined, accs: unknown[], data: Uint8Array, keys: string[], path: string, outer: number, inner: boolean): void {
+  const where = `instruction ${path}`;
+  if (programId === undefined) {
+    col.skipped.push({ where, reason: 'program id index out of range' });
+    return;
+  }
+  const reg = registryFor(programId);
+  if (!reg) return;
+  if (startsWith(data, EVENT_IX_TAG)) {
+    const ev = decodeCpiEvent(programId, data);
+    if (ev && 'skipped' in ev) col.skipped.push({ where, reason: ev.skipped });
+    else if (ev) col.cpiEvents.push({ ev, outerIndex: outer });
+    return;
+  }
+  const accounts: string[] = [];
+  for (const a of accs) {
+    const k = typeof a === 'string' ? a : typeof a === 'number' ? keys[a] : undefined;
+    if (k === undefined) {
+      col.skipped.push({ where, reason: `account ${JSON.stringify(a)} not resolvable` });
+      return;
+    }
+    accounts.push(k);
+  }
+  const d = decodeInstruction(programId, data, accounts);
+  if (d === null) return;
+  if ('skipped' in d) col.skipped.push({ where, reason: d.skipped });
+  else col.instructions.push({ program: d.program, name: d.name, inner, path, accounts: d.accounts, args: d.args });
+}
+
+/**
+ * Merge CPI events with `Program data:` log events: a log event whose bytes equal a not-yet-matched
+ * CPI event (same program; same top-level instruction preferred) is the same event and is dropped.
+ * Order: by top-level instruction, CPI events first within one.
+ */
+export function mergeEvents(cpi: readonly CpiEvent[], logs: readonly LogEvent[]): DecodedEvent[] {
+  const matched = new Set<number>();
+  const logOnly: LogEvent[] = [];
+  for (const le of logs) {
+    const same = (i: number) => !matched.has(i) && cpi[i].ev.program === le.program && cpi[i].ev.bytesHex === le.bytesHex;
+    let hit = cpi.findIndex((c, i) => same(i) && c.outerIndex === le.outerIndex);
+    if (hit < 0) hit = cpi.findIndex((_, i) => same(i));
+    if (hit >= 0) matched.add(hit);
+    else logOnly.push(le);
+  }
+  const all: { e: DecodedEvent; k: number; seq: number }[] = [];
+  cpi.forEach((c, i) => all.push({ e: toEvent(c.ev, c.outerIndex, 'cpi'), k: c.outerIndex ?? Number.MAX_SAFE_INTEGER, seq: i }));
+  logOnly.forEach((l, i) => all.push({ e: toEvent(l, l.outerIndex, 'log'), k: l.outerIndex ?? Number.MAX_SAFE_INTEGER, seq: cpi.length + i }));
+  all.sort((a, b) => a.k - b.k || a.seq - b.seq);
+  return all.map((x) => x.e);
+}
+
+function toEvent(ev: EventDecode, outerIndex: number | null, source: 'cpi' | 'log'): DecodedEvent {
+  return { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source };
+}
+
+function tokenBalances(list: unknown, keys: string[], where: string, skipped: SkippedItem[]): TokenBalance[] {
+  if (!Array.isArray(list)) return [];
+  const out: TokenBalance[] = [];
+  list.forEach((b, i) => {
+    const ui = isObj(b) && isObj(b.uiTokenAmount) ? b.uiTokenAmount : null;
+    if (!isObj(b) || typeof b.accountIndex !== 'number' || typeof b.mint !== 'string' || !ui || typeof ui.amount !== 'string') {
+      skipped.push({ where: `${where}[${i}]`, reason: 'not a token balance {accountIndex, mint, uiTokenAmount.amount}' });
+      return;
+    }
+    out.push({
+      accountIndex: b.accountIndex,
+      account: keys[b.accountIndex] ?? '',
+      mint: b.mint,
+      owner: typeof b.owner === 'string' ? b.owner : null,
+      amount: ui.amount,
+      decimals: typeof ui.decimals === 'number' ? ui.decimals : 0,
+    });
+  });
+  return out;
+}
