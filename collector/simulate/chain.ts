@@ -1,0 +1,127 @@
+/**
+ * The whole simulated chain in memory: plans → launches → transactions rendered in block order,
+ * account versions, chain.json and truth.json contents. Deterministic for a seed. Pure (no fs).
+ */
+import { Rng } from './prng.ts';
+import { planLaunches } from './scenarios.ts';
+import { type AccountSnapshot, blockTimeOf, type LaunchResult, simulateLaunch, type Timeline } from './launch.ts';
+import { Ledger, renderTransaction, type TxSpec } from './transactions.ts';
+import { type Truth, truthOf } from './truth.ts';
+import { ALL_KINDS } from './scenarios.ts';
+import { COMPUTE_BUDGET, RENT_SYSVAR, SYSTEM_PROGRAM } from './keys.ts';
+
+/** Options of {@link generateChain}. */
+export interface SimulateOptions {
+  launches: number;
+  seed: number;
+  /** unix seconds of the timeline origin (default 2024-07-25T00:00:00Z); era windows shift with it */
+  startTime?: number;
+}
+
+/** chain.json. */
+export interface ChainInfo {
+  generator: 'lpa simulate';
+  seed: number;
+  launches: number;
+  firstSlot: number;
+  lastSlot: number;
+  genesisTime: number;
+}
+
+/** Everything write-chain.ts writes. */
+export interface SimulatedChain {
+  /** transactions.ndjson lines (no trailing newline) in block order */
+  transactions: string[];
+  /** accounts.ndjson lines in slot order */
+  accounts: string[];
+  chain: ChainInfo;
+  truth: Truth;
+  summary: { launches: number; transactions: number; failed: number; accountVersions: number; kinds: Record<string, number> };
+}
+
+const DEFAULT_GENESIS = 1721865600; // 2024-07-25T00:00:00Z
+/** Slot at DEFAULT_GENESIS, extrapolated from a real 2024-08-20 slot (284682639 @ 1724128600) at 0.4 s/slot. */
+const DEFAULT_GENESIS_SLOT = 279_025_139;
+/** Era windows (unix seconds) for creation times. */
+const ERA_WINDOWS: Record<number, [number, number]> = {
+  2024: [1722470400, 1738368000], // 2024-08-01 → 2025-02-01 (Raydium era)
+  2025: [1756684800, 1762387200], // 2025-09-01 → 2025-11-06 (PumpSwap, creator fees, before create_v2)
+  2026: [1768435200, 1788220800], // 2026-01-15 → 2026-09-01 (create_v2, 2 remaining accounts)
+};
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+const NATIVE_PROGRAMS = new Set([SYSTEM_PROGRAM, COMPUTE_BUDGET]);
+
+/** Generate the chain. Errors: throws on launches < 1. */
+export function generateChain(opts: SimulateOptions): SimulatedChain {
+  if (!Number.isInteger(opts.launches) || opts.launches < 1) throw new Error('launches must be a positive integer');
+  const shift = opts.startTime !== undefined ? opts.startTime - DEFAULT_GENESIS : 0;
+  const genesis0 = DEFAULT_GENESIS + shift;
+  const root = new Rng(opts.seed);
+  const plans = planLaunches(opts.launches, root.fork('plans'));
+  const timeline0: Timeline = { genesisTime: genesis0, firstSlot: DEFAULT_GENESIS_SLOT };
+  // Creation times: sorted uniform draws inside each era's window.
+  const timeRng = root.fork('times');
+  const times = new Map<number, number[]>();
+  for (const era of [2024, 2025, 2026]) {
+    const n = plans.filter((p) => p.era === era).length;
+    const [a, b] = ERA_WINDOWS[era];
+    times.set(era, Array.from({ length: n }, () => a + shift + timeRng.float() * (b - a)).sort((x, y) => x - y));
+  }
+  const walletInit = new Map<string, bigint>();
+  const launches: LaunchResult[] = [];
+  const eraPos: Record<number, number> = { 2024: 0, 2025: 0, 2026: 0 };
+  for (const plan of plans) {
+    const t = times.get(plan.era)![eraPos[plan.era]++];
+    const slot = timeline0.firstSlot + Math.round((t - genesis0) / 0.4);
+    launches.push(simulateLaunch(plan, slot, root.fork(`launch-${plan.index}`), timeline0, walletInit));
+  }
+
+  // Block order: slot, then launch, then the launch's own order.
+  const all: { spec: TxSpec; launch: number; seq: number }[] = [];
+  launches.forEach((l, li) => l.specs.forEach((spec, seq) => all.push({ spec, launch: li, seq })));
+  all.sort((a, b) => a.spec.slot - b.spec.slot || a.launch - b.launch || a.seq - b.seq);
+  const minSlot = all[0].spec.slot;
+  const k = Math.floor((minSlot - timeline0.firstSlot) / 5);
+  const timeline: Timeline = { firstSlot: timeline0.firstSlot + 5 * k, genesisTime: genesis0 + 2 * k };
+  const bt = (slot: number) => blockTimeOf(timeline, slot);
+
+  const ledger = new Ledger(walletInit, (a) => {
+    if (NATIVE_PROGRAMS.has(a)) return 1n;
+    if (a === RENT_SYSVAR) return 1_009_200n;
+    return 1_141_440n + BigInt(fnv(a)) * 1000n;
+  });
+  const transactions = all.map(({ spec }) => JSON.stringify(renderTransaction(spec, bt(spec.slot), ledger)));
+
+  const snaps: (AccountSnapshot & { launch: number; seq: number })[] = [];
+  launches.forEach((l, li) => l.accounts.forEach((a, seq) => snaps.push({ ...a, launch: li, seq })));
+  snaps.sort((a, b) => a.slot - b.slot || a.launch - b.launch || a.seq - b.seq);
+  const accounts = snaps.map((a) =>
+    JSON.stringify({
+      address: a.address,
+      slot: a.slot,
+      account: { data: [Buffer.from(a.data).toString('base64'), 'base64'], lamports: Number(a.lamports), owner: a.owner, executable: false, rentEpoch: 0, space: a.data.length },
+    }),
+  );
+
+  const truth: Truth = { methodVersion: 'markers-v1', records: {} };
+  const kinds: Record<string, number> = Object.fromEntries(ALL_KINDS.map((k2) => [k2, 0]));
+  for (const l of launches) {
+    const rec = truthOf(l, bt);
+    truth.records[l.ctx.mint] = rec;
+    for (const tag of rec.kind.split('+')) kinds[tag] = (kinds[tag] ?? 0) + 1;
+  }
+  const lastSlot = Math.max(all.at(-1)!.spec.slot, snaps.at(-1)?.slot ?? 0);
+  return {
+    transactions,
+    accounts,
+    chain: { generator: 'lpa simulate', seed: opts.seed, launches: opts.launches, firstSlot: timeline.firstSlot, lastSlot, genesisTime: timeline.genesisTime },
+    truth,
+    summary: { launches: launches.length, transactions: transactions.length, failed: all.filter((x) => x.spec.err !== null).length, accountVersions: accounts.length, kinds },
+  };
+}

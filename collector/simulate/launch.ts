@@ -1,0 +1,504 @@
+/**
+ * Simulates one launch from its plan: wallets, funding transfers, the create transaction, bundled
+ * buys, snipers, organic flow, creator sells, Mayhem-agent trades, router CPIs, failed attempts,
+ * completion, and graduation (migrate / no-op retries / Raydium-era withdraw). Produces transaction
+ * specs (rendered later, in global block order) and account snapshots. Pure given its seeded stream.
+ */
+import { AMM_IDL, encodeAccount, type Value } from './borsh-encode.ts';
+import {
+  applyTrade, type CurveState, curveAccountSize, encodeCurveAccount, feesOf, newCurve, quoteBuyQuoteIn, quoteBuyTokens, quoteSell, type Quote,
+  rentExempt,
+} from './curve.ts';
+import {
+  buildCreate, buildCreateAta, buildMigrate, buildTrade, buildWithdraw, type Built, type LaunchCtx, poolAddrs, type TradeIxName, type TradeReq,
+} from './instructions.ts';
+import {
+  ata, bumpOf, metadataPda, KEEPER, BUYBACK_FEE_RECIPIENTS, curvePda, DEFAULT_KEY, fromBase58, JITO_TIP_ACCOUNT, KeyFactory, MAYHEM_AGENT, MAYHEM_CRANK, MAYHEM_PROGRAM,
+  PUMP, PUMP_AMM, PUMP_FEE_RECIPIENTS, ROUTER_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, USDC_MINT, WSOL_MINT,
+} from './keys.ts';
+import type { Rng } from './prng.ts';
+import { completes, type LaunchPlan } from './scenarios.ts';
+import {
+  type AccountMeta, computeBudgetIxs, computeBudgetLogs, concat, type EmittedEvent, Invocation, systemTransferData, type TokenChange, type TopIx,
+  type TxError, type TxSpec, u64,
+} from './transactions.ts';
+
+/** A version of an account at the end of a slot. */
+export interface AccountSnapshot {
+  address: string;
+  slot: number;
+  data: Uint8Array;
+  lamports: bigint;
+  owner: string;
+}
+
+/** The simulated launch. */
+export interface LaunchResult {
+  plan: LaunchPlan;
+  ctx: LaunchCtx;
+  creationSlot: number;
+  specs: TxSpec[];
+  accounts: AccountSnapshot[];
+}
+
+/** Timeline shared by all launches. */
+export interface Timeline {
+  genesisTime: number;
+  firstSlot: number;
+}
+
+/** blockTime of a slot: floor(genesisTime + (slot − firstSlot) × 0.4). */
+export function blockTimeOf(t: Timeline, slot: number): number {
+  return t.genesisTime + Math.floor(((slot - t.firstSlot) * 2) / 5);
+}
+
+interface Wallet {
+  address: string;
+  budget: bigint;
+  tokens: bigint;
+  hasAta: boolean;
+}
+
+const SOL = 1_000_000_000n;
+const USDC_UNIT = 1_000_000n;
+const WORDS = ['moon', 'pepe', 'cat', 'doge', 'frog', 'based', 'giga', 'chad', 'wif', 'hat', 'bonk', 'sol', 'pump', 'meme', 'ape', 'rocket', 'king', 'baby', 'elon', 'trump', 'ai', 'agent', 'coin', 'inu'];
+
+/** Assembles one transaction's top-level instructions, logs and effects. */
+class TxBuilder {
+  readonly tops: TopIx[] = [];
+  readonly logs: string[] = [];
+  readonly events: EmittedEvent[] = [];
+  readonly lamports: [string, bigint][] = [];
+  readonly tokens: TokenChange[] = [];
+  err: TxError | null = null;
+  remaining: number;
+  private readonly limit: number;
+
+  constructor(
+    private readonly rng: Rng,
+    computeBudget: boolean,
+  ) {
+    this.limit = computeBudget ? rng.pick([200_000, 300_000, 400_000]) : 200_000;
+    this.remaining = this.limit;
+    if (computeBudget) {
+      this.tops.push(...computeBudgetIxs(this.limit, BigInt(rng.int(1000, 2_000_000))));
+      this.logs.push(...computeBudgetLogs(2));
+      this.remaining -= 300;
+    }
+  }
+  inv(): Invocation {
+    return new Invocation(this.rng, this.remaining);
+  }
+  add(programId: string, b: Built, inv: Invocation, accounts: AccountMeta[] = b.accounts, data: Uint8Array = b.data): void {
+    this.tops.push({ programId, accounts, data, inner: inv.inner });
+    this.logs.push(...inv.logs);
+    this.events.push(...b.events);
+    this.lamports.push(...b.lamports);
+    this.tokens.push(...b.tokens);
+    this.remaining = inv.remaining;
+  }
+  transfer(from: string, to: string, lamports: bigint): void {
+    this.tops.push({ programId: SYSTEM_PROGRAM, accounts: [{ address: from, signer: true, writable: true }, { address: to, writable: true }], data: systemTransferData(lamports), inner: [] });
+    this.logs.push(`Program ${SYSTEM_PROGRAM} invoke [1]`, `Program ${SYSTEM_PROGRAM} success`);
+    this.lamports.push([from, -lamports], [to, lamports]);
+    this.remaining -= 150;
+  }
+  fail(code: number): void {
+    this.err = { InstructionError: [this.tops.length - 1, { Custom: code }] };
+  }
+  finish(keys: KeyFactory, slot: number, feePayer: string, tag: TxSpec['tag'], mint: string, extra: Partial<TxSpec> = {}): TxSpec {
+    return {
+      signature: keys.signature(), slot, feePayer, recentBlockhash: keys.blockhash(), instructions: this.tops, logs: this.logs,
+      err: this.err, lamports: this.lamports, tokens: this.tokens, computeUnits: this.limit - this.remaining,
+      events: this.err ? [] : this.events, mint, tag, ...extra,
+    };
+  }
+}
+
+/** Simulate one launch created at `creationSlot`. `walletInit` receives the initial lamports of every wallet made here. */
+export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng, timeline: Timeline, walletInit: Map<string, bigint>): LaunchResult {
+  const keys = new KeyFactory(rng);
+  const era = plan.era;
+  const usdc = plan.usdc;
+  const mint = era === 2024 && rng.chance(0.3) ? keys.address() : keys.pumpMint();
+  const tokenProgram = era === 2026 ? TOKEN_2022_PROGRAM : TOKEN_PROGRAM;
+  const curveAddr = curvePda(mint);
+  const w1 = rng.pick(WORDS);
+  const w2 = rng.pick(WORDS);
+  const name = `${w1[0].toUpperCase()}${w1.slice(1)} ${w2[0].toUpperCase()}${w2.slice(1)}`;
+  const wallets = new Map<string, Wallet>();
+  const newWallet = (budgetSol: number, funded = false): Wallet => {
+    const w: Wallet = { address: keys.address(), budget: BigInt(Math.round(budgetSol * 1e9)), tokens: 0n, hasAta: false };
+    wallets.set(w.address, w);
+    walletInit.set(w.address, funded ? 0n : w.budget + SOL / 2n + BigInt(rng.int(0, 1e8)));
+    return w;
+  };
+  const creatorWallet = newWallet(plan.primary === 'creator_majority' ? 80 : rng.int(2, 30));
+  const ctx: LaunchCtx = {
+    era, mint, curve: curveAddr, abc: ata(curveAddr, mint, tokenProgram), tokenProgram, quoteMint: usdc ? USDC_MINT : DEFAULT_KEY, usdc,
+    mayhem: plan.mayhem, creator: creatorWallet.address, name, symbol: (w1 + w2).slice(0, 6).toUpperCase(),
+    uri: era === 2026 ? `https://ipfs.io/ipfs/${keys.address()}` : `https://cf-ipfs.com/ipfs/Qm${keys.address()}`,
+  };
+  const curve: CurveState = newCurve(usdc);
+  for (const a of [mint, curveAddr, ctx.abc]) walletInit.set(a, 0n);
+  if (era !== 2026) walletInit.set(metadataPda(mint), 0n);
+  const meta = { era, creator: ctx.creator, mayhem: plan.mayhem, quoteMint: ctx.quoteMint, creatorFeeBps: feesOf(era).creatorFeeBps };
+  const specs: TxSpec[] = [];
+  const accounts: AccountSnapshot[] = [];
+  const bt = (slot: number) => blockTimeOf(timeline, slot);
+  const snapshotCurve = (slot: number) => {
+    const data = encodeCurveAccount(curve, meta);
+    const last = accounts.filter((a) => a.address === curveAddr).at(-1);
+    const lamports = rentExempt(curveAccountSize(era)) + (usdc ? 0n : curve.rQ);
+    if (last && last.slot === slot) {
+      last.data = data;
+      last.lamports = lamports;
+    } else if (!last || Buffer.compare(Buffer.from(last.data), Buffer.from(data)) !== 0) accounts.push({ address: curveAddr, slot, data, lamports, owner: PUMP });
+  };
+  const feeRecipient = () => (era === 2024 ? 'CebN5WGQ4jvEPvsVU4EoHEpgzq1VV7AbicfhtW4xC9iM' : rng.pick(PUMP_FEE_RECIPIENTS));
+
+  // ---- one trade in a tx ------------------------------------------------------------------------------------------
+  interface TradeOpts {
+    spend?: bigint;
+    tokens?: bigint;
+    failCode?: number;
+    router?: boolean;
+    mayhemAgent?: boolean;
+  }
+  const trade = (tx: TxBuilder, w: Wallet, isBuy: boolean, slot: number, o: TradeOpts): Quote | null => {
+    const unit = usdc ? USDC_UNIT : SOL;
+    let ix: TradeIxName = usdc ? (isBuy ? 'buy_v2' : 'sell_v2') : isBuy ? (era === 2026 && o.tokens === undefined && rng.chance(0.5) ? 'buy_exact_sol_in' : 'buy') : 'sell';
+    let q: Quote;
+    let requested = 0n;
+    if (o.failCode === 6005) {
+      // an attempt on a completed curve: priced off the stale virtual reserves, rejected by the program
+      const spend = o.spend ?? unit / 2n;
+      requested = (curve.vT * spend) / (curve.vQ + spend);
+      q = { tokens: requested, quote: spend, fee: 0n, creatorFee: 0n, completes: false };
+    } else if (isBuy) {
+      if (o.tokens !== undefined) {
+        requested = o.tokens;
+        q = quoteBuyTokens(curve, o.tokens, era);
+      } else {
+        let spend = o.spend ?? unit / 2n;
+        if (!usdc && !o.mayhemAgent) {
+          const cap = w.budget - SOL / 20n;
+          if (spend > cap) spend = cap;
+        }
+        if (spend < unit / 1000n) return null;
+        if (ix === 'buy_exact_sol_in') {
+          q = quoteBuyQuoteIn(curve, spend, era);
+          requested = spend;
+        } else {
+          const { feeBps, creatorFeeBps } = feesOf(era);
+          const net = (spend * 10_000n) / (10_000n + feeBps + creatorFeeBps);
+          requested = (curve.vT * net) / (curve.vQ + net);
+          q = quoteBuyTokens(curve, requested, era);
+        }
+      }
+      if (q.tokens <= 0n) return null;
+    } else {
+      const amount = o.tokens ?? w.tokens;
+      if (amount <= 0n || amount > w.tokens) return null;
+      q = quoteSell(curve, amount, era);
+      requested = amount;
+      if (q.quote <= q.fee + q.creatorFee) return null;
+      ix = usdc ? 'sell_v2' : 'sell';
+    }
+    const total = q.quote + q.fee + q.creatorFee;
+    const fail = o.failCode;
+    let args: Record<string, Value>;
+    if (ix === 'buy_exact_sol_in') args = { spendable_sol_in: requested, min_tokens_out: fail ? q.tokens + q.tokens / 10n : (q.tokens * 95n) / 100n, track_volume: [true] };
+    else if (isBuy) args = { amount: requested, max_sol_cost: fail ? total - total / 20n : total + total / 10n, track_volume: [true] };
+    else args = { amount: requested, min_sol_output: fail ? q.quote + q.quote / 10n : ((q.quote - q.fee - q.creatorFee) * 9n) / 10n };
+    const after = { ...curve };
+    if (!fail) applyTrade(after, q, isBuy);
+    const user = o.mayhemAgent ? MAYHEM_AGENT : w.address;
+    const req: TradeReq = {
+      ix, user, isBuy, q, args, feeRecipient: feeRecipient(), buyback: rng.pick(BUYBACK_FEE_RECIPIENTS), timestamp: bt(slot), after,
+      failCode: fail, newAta: isBuy && !w.hasAta,
+    };
+    if (isBuy && !w.hasAta && !o.mayhemAgent) {
+      walletInit.set(ata(w.address, ctx.mint, tokenProgram), 0n);
+      const inv = tx.inv();
+      tx.add('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL', buildCreateAta(w.address, w.address, ctx.mint, tokenProgram, inv), inv);
+    }
+    const inv = tx.inv();
+    if (o.router || o.mayhemAgent) {
+      const program = o.mayhemAgent ? MAYHEM_PROGRAM : ROUTER_PROGRAM;
+      const payer = o.mayhemAgent ? MAYHEM_CRANK : w.address;
+      let built: Built | undefined;
+      inv.invoke(program, 1, () => {
+        inv.log(o.mayhemAgent ? 'Instruction: AgentTrade' : 'Instruction: Swap');
+        built = buildTrade(ctx, req, inv, 2);
+      }, 15000 + rng.int(0, 10000), fail ? { fail } : {});
+      const b = built!;
+      const metas: AccountMeta[] = [
+        { address: payer, signer: true, writable: true },
+        ...b.accounts.map((m) => (m.address === MAYHEM_AGENT ? { address: m.address, writable: true } : m)),
+        { address: PUMP },
+      ];
+      const data = concat(rng.bytes(8), u64(requested));
+      tx.add(program, b, inv, metas, data);
+    } else {
+      const b = buildTrade(ctx, req, inv, 1);
+      tx.add(PUMP, b, inv);
+    }
+    if (fail) {
+      tx.fail(fail);
+      return null;
+    }
+    curve.vT = after.vT;
+    curve.vQ = after.vQ;
+    curve.rT = after.rT;
+    curve.rQ = after.rQ;
+    curve.complete = after.complete;
+    if (!o.mayhemAgent) {
+      w.hasAta = true;
+      w.tokens += isBuy ? q.tokens : -q.tokens;
+      if (!usdc) w.budget += isBuy ? -(total + 2_100_000n) : q.quote - q.fee - q.creatorFee;
+    }
+    return q;
+  };
+
+  // ---- funding transfers before the launch -------------------------------------------------------------------------
+  const bundlers: Wallet[] = [];
+  for (let i = 0; i < plan.bundled; i++) bundlers.push(newWallet(plan.primary === 'taken_in_creation_slot' && i === plan.bundled - 1 ? 130 : rng.int(3, 25)));
+  const snipers: Wallet[] = [];
+  for (let i = 0; i < plan.snipers; i++) snipers.push(newWallet(rng.int(2, 20)));
+  const early = [creatorWallet, ...bundlers, ...snipers];
+  const fund = (funder: Wallet, targets: Wallet[]) => {
+    let total = 0n;
+    for (const t of targets) {
+      walletInit.set(t.address, 0n);
+      const amount = t.budget + SOL / 2n;
+      total += amount;
+      const slot = creationSlot - rng.int(30, 3000);
+      const tx = new TxBuilder(rng, false);
+      tx.transfer(funder.address, t.address, amount);
+      specs.push(tx.finish(keys, slot, funder.address, 'funding', mint, { funding: { from: funder.address, to: t.address, lamports: amount } }));
+    }
+    walletInit.set(funder.address, total + SOL);
+  };
+  if (plan.sharedFunder) {
+    const pool = early.filter((w) => w !== creatorWallet || rng.chance(0.6));
+    const targets = pool.length >= 2 ? pool : early;
+    fund(newWallet(0, true), targets.slice(0, Math.max(2, targets.length)));
+  } else if (plan.distinctFunders) {
+    for (const w of early) fund(newWallet(0, true), [w]);
+  }
+  specs.sort((a, b) => a.slot - b.slot);
+
+  // ---- the create transaction ---------------------------------------------------------------------------------------
+  {
+    const tx = new TxBuilder(rng, true);
+    const inv = tx.inv();
+    tx.add(PUMP, buildCreate(ctx, bt(creationSlot), { ...curve }, inv), inv);
+    if (plan.creatorBuy) {
+      const unit = usdc ? USDC_UNIT : SOL;
+      if (plan.primary === 'creator_majority') trade(tx, creatorWallet, true, creationSlot, { tokens: BigInt(rng.int(505, 720)) * 1_000_000_000_000n });
+      else trade(tx, creatorWallet, true, creationSlot, { spend: (unit * BigInt(Math.round(Math.min(8, rng.logNormal(0.8, 0.9)) * 1000))) / 1000n });
+    }
+    specs.push(tx.finish(keys, creationSlot, ctx.creator, 'create', mint));
+    snapshotCurve(creationSlot);
+  }
+
+  // ---- scheduled trades -------------------------------------------------------------------------------------------
+  interface Intent {
+    slot: number;
+    run: (slot: number) => void;
+    afterComplete?: boolean;
+  }
+  const intents: Intent[] = [];
+  const unit = usdc ? USDC_UNIT : SOL;
+  const sizeOf = (median: number, sigma: number, max: number) => (unit * BigInt(Math.round(Math.min(max, Math.max(0.005, rng.logNormal(median, sigma))) * 1000))) / 1000n;
+  let completion: { slot: number } | null = null;
+  const tradeTx = (w: Wallet, isBuy: boolean, slot: number, o: TradeOpts & { jito?: boolean } = {}) => {
+    const tx = new TxBuilder(rng, rng.chance(0.9));
+    const failCode = o.failCode ?? (rng.chance(plan.failShare) ? (isBuy ? 6002 : 6003) : undefined);
+    const router = o.router ?? rng.chance(plan.routerShare);
+    const q = trade(tx, w, isBuy, slot, { ...o, failCode, router });
+    if (!q && !tx.err) return;
+    if (o.jito && !tx.err) tx.transfer(o.mayhemAgent ? MAYHEM_CRANK : w.address, JITO_TIP_ACCOUNT, BigInt(rng.int(10_000, 5_000_000)));
+    specs.push(tx.finish(keys, slot, o.mayhemAgent ? MAYHEM_CRANK : w.address, 'trade', mint, { viaRouter: router, jitoTip: !!o.jito }));
+    if (q?.completes) completion = { slot };
+  };
+  const takeTx = (w: Wallet, slot: number, multi: boolean) => {
+    const tx = new TxBuilder(rng, true);
+    if (multi) trade(tx, w, true, slot, { tokens: curve.rT / 2n });
+    const q = trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n });
+    specs.push(tx.finish(keys, slot, w.address, 'trade', mint));
+    if (q?.completes) completion = { slot };
+  };
+
+  // bundled buys in the creation slot (the last bundler takes the curve in taken_in_creation_slot)
+  bundlers.forEach((w, i) => {
+    const take = plan.primary === 'taken_in_creation_slot' && i === bundlers.length - 1;
+    intents.push({
+      slot: creationSlot,
+      run: (s) => (take ? takeTx(w, s, plan.multiBuyCompletion) : tradeTx(w, true, s, { spend: sizeOf(1, 0.8, 10), jito: plan.jito && (i === 0 || rng.chance(0.6)), failCode: i === 0 ? undefined : (undefined as number | undefined) })),
+    });
+  });
+  for (const w of snipers) intents.push({ slot: creationSlot + rng.int(1, 70), run: (s) => tradeTx(w, true, s, { spend: sizeOf(0.8, 0.8, 8) }) });
+
+  // organic flow
+  const traders: Wallet[] = [...bundlers, ...snipers];
+  const organicTrade = (s: number, buyBias: number, median: number) => {
+    const holders = traders.filter((w) => w.tokens > 0n);
+    if (holders.length > 0 && !rng.chance(buyBias)) {
+      const w = rng.pick(holders);
+      tradeTx(w, false, s, { tokens: rng.chance(0.5) ? w.tokens : (w.tokens * BigInt(rng.int(20, 90))) / 100n });
+    } else {
+      const w = traders.length > 0 && rng.chance(0.3) ? rng.pick(traders) : newWallet(rng.int(2, 40));
+      if (!traders.includes(w)) traders.push(w);
+      tradeTx(w, true, s, { spend: sizeOf(median, 1, 15) });
+    }
+  };
+  const later = (minSec: number, medianSec: number, maxSec: number) =>
+    creationSlot + Math.round(Math.min(maxSec, Math.max(minSec, minSec + rng.logNormal(medianSec, 1.6))) * 2.5);
+  let count = 0;
+  switch (plan.primary) {
+    case 'dead':
+      count = rng.int(1, 10);
+      break;
+    case 'organic':
+    case 'creator_majority':
+      count = Math.min(400, Math.max(3, Math.round(rng.logNormal(28, 1.1))));
+      break;
+    case 'taken_later':
+      count = rng.int(5, 40);
+      break;
+    default:
+      count = 0;
+  }
+  for (let i = 0; i < count; i++) intents.push({ slot: later(31, 1800, 5 * 86400), run: (s) => organicTrade(s, i === 0 ? 1 : 0.65, 0.4) });
+  if (plan.primary === 'organic_completion') {
+    // a steady stream of buys until the curve completes
+    let t = 35;
+    for (let i = 0; i < 600; i++) {
+      t += rng.exp(90);
+      const last = i === 599;
+      intents.push({ slot: creationSlot + Math.round(t * 2.5), run: (s) => (last ? takeTx(newWallet(130), s, false) : organicTrade(s, 0.85, 1.3)) });
+    }
+  }
+  if (plan.primary === 'taken_later') {
+    const whale = newWallet(130);
+    intents.push({ slot: creationSlot + Math.round(rng.int(1800, 48 * 3600) * 2.5), run: (s) => takeTx(whale, s, plan.multiBuyCompletion) });
+  }
+  if (plan.creatorSells) {
+    const sellSlot = completes(plan.primary) ? creationSlot + rng.int(80, 200) : later(40, 3600, 3 * 86400);
+    intents.push({ slot: sellSlot, run: (s) => tradeTx(creatorWallet, false, s, { tokens: (creatorWallet.tokens * BigInt(rng.int(30, 100))) / 100n, failCode: undefined }) });
+  }
+  if (plan.mayhem) {
+    const agent: Wallet = { address: MAYHEM_AGENT, budget: 10_000n * SOL, tokens: 0n, hasAta: true };
+    const n = rng.int(2, 6);
+    for (let i = 0; i < n; i++) {
+      intents.push({
+        slot: creationSlot + (i === 0 ? rng.int(0, 3) === 0 ? 0 : rng.int(1, 60) : Math.round(rng.int(60, 86400) * 2.5)),
+        run: (s) => {
+          const sell = agent.tokens > 0n && rng.chance(0.4);
+          const tx = new TxBuilder(rng, true);
+          const q = trade(tx, agent, !sell, s, sell ? { tokens: agent.tokens / 2n, mayhemAgent: true } : { spend: sizeOf(0.8, 0.5, 3), mayhemAgent: true });
+          if (q) {
+            agent.tokens += sell ? -q.tokens : q.tokens;
+            specs.push(tx.finish(keys, s, MAYHEM_CRANK, 'trade', mint));
+          }
+        },
+      });
+    }
+  }
+  // attempts after completion that fail with BondingCurveComplete (6005)
+  if (completes(plan.primary) && rng.chance(0.6)) {
+    for (let i = 0; i < rng.int(1, 2); i++) intents.push({ slot: 0, afterComplete: true, run: (s) => tradeTx(newWallet(5), true, s, { spend: sizeOf(0.5, 0.5, 2), failCode: 6005 }) });
+  }
+
+  intents.sort((a, b) => a.slot - b.slot);
+  let lastSlot = creationSlot;
+  for (const it of intents) {
+    if (it.afterComplete) continue;
+    if (completion) break;
+    if (curve.complete) break;
+    it.run(it.slot);
+    snapshotCurve(it.slot);
+    lastSlot = it.slot;
+  }
+  if (curve.complete && !completion) throw new Error('curve completed without a completion record');
+  const done = completion as { slot: number } | null;
+
+  // ---- after completion: failed attempts, graduation ---------------------------------------------------------------
+  if (done) {
+    let s = done.slot;
+    for (const it of intents.filter((x) => x.afterComplete)) {
+      s += rng.int(1, 5);
+      it.run(s);
+    }
+    if (plan.graduation === 'migrate') {
+      const ms = done.slot + rng.int(2, 40);
+      const p0 = poolAddrs(ctx);
+      const tx = new TxBuilder(rng, true);
+      const inv = tx.inv();
+      const built = buildMigrate(ctx, curve, bt(ms), inv, false);
+      tx.add(PUMP, built, inv);
+      specs.push(tx.finish(keys, ms, KEEPER, 'migrate', mint));
+      for (const a of [p0.pool, p0.lpMint, p0.baseVault, p0.quoteVault]) walletInit.set(a, 0n);
+      const p = poolAddrs(ctx);
+      const lastQuote = curve.rQ;
+      curve.vT = 0n;
+      curve.vQ = 0n;
+      curve.rT = 0n;
+      curve.rQ = 0n;
+      snapshotCurve(ms);
+      accounts.push({
+        address: p.pool, slot: ms, owner: PUMP_AMM, lamports: rentExempt(300),
+        data: encodeAccount(AMM_IDL, 'Pool', {
+          pool_bump: bumpOf(p.pool), index: 0, creator: p.poolAuthority, base_mint: ctx.mint, quote_mint: WSOL_MINT, lp_mint: p.lpMint,
+          pool_base_token_account: p.baseVault, pool_quote_token_account: p.quoteVault, lp_supply: built.lpSupply, coin_creator: ctx.creator,
+          is_mayhem_mode: ctx.mayhem, is_cashback_coin: false, virtual_quote_reserves: 0n, creator_fee_bps: 0n, can_edit_creator_fee: false, is_holder_reward: false,
+        }, undefined, 300),
+      });
+      accounts.push({ address: p.baseVault, slot: ms, owner: tokenProgram, lamports: rentExempt(tokenProgram === TOKEN_2022_PROGRAM ? 170 : 165), data: tokenAccountData(ctx.mint, p.pool, built.baseAmount, null, tokenProgram === TOKEN_2022_PROGRAM) });
+      accounts.push({ address: p.quoteVault, slot: ms, owner: TOKEN_PROGRAM, lamports: rentExempt(165) + built.quoteAmount, data: tokenAccountData(WSOL_MINT, p.pool, built.quoteAmount, rentExempt(165), false) });
+      void lastQuote;
+      let rs = ms;
+      for (let i = 0; i < plan.noopRetries; i++) {
+        rs += rng.int(1, 50);
+        const rtx = new TxBuilder(rng, true);
+        const rinv = rtx.inv();
+        rtx.add(PUMP, buildMigrate(ctx, curve, bt(rs), rinv, true), rinv);
+        const spec = rtx.finish(keys, rs, KEEPER, 'noop_migrate', mint);
+        specs.push(spec);
+      }
+    } else if (plan.graduation === 'withdraw') {
+      const ws = done.slot + rng.int(20, 400);
+      const tx = new TxBuilder(rng, true);
+      const inv = tx.inv();
+      tx.add(PUMP, buildWithdraw(ctx, curve, inv), inv);
+      specs.push(tx.finish(keys, ws, KEEPER, 'withdraw', mint, { withdrawMint: ctx.mint }));
+      curve.vT = 0n;
+      curve.vQ = 0n;
+      curve.rT = 0n;
+      curve.rQ = 0n;
+      snapshotCurve(ws);
+    }
+  }
+  void lastSlot;
+  return { plan, ctx, creationSlot, specs, accounts };
+}
+
+/** SPL Token account data (165 B), or Token-2022 with the ImmutableOwner extension (170 B). */
+export function tokenAccountData(mint: string, owner: string, amount: bigint, nativeRent: bigint | null, token2022: boolean): Uint8Array {
+  const out = new Uint8Array(token2022 ? 170 : 165);
+  out.set(fromBase58(mint), 0);
+  out.set(fromBase58(owner), 32);
+  out.set(u64(amount), 64);
+  out[108] = 1; // state: initialized
+  if (nativeRent !== null) {
+    out[109] = 1;
+    out.set(u64(nativeRent), 113);
+  }
+  if (token2022) {
+    out[165] = 2; // account type: Account
+    out[166] = 7; // ImmutableOwner extension, length 0
+  }
+  return out;
+}

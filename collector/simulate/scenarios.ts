@@ -1,0 +1,166 @@
+/**
+ * Launch kinds, their proportions, and the seeded plan of every launch (era, quote, life course,
+ * features). With N ≥ 50 every kind is forced to appear at least once. Pure.
+ */
+import type { Rng } from './prng.ts';
+import type { Era } from './curve.ts';
+
+/** Mutually exclusive life courses of a curve. */
+export const PRIMARY_KINDS = [
+  'dead', 'no_outside_buyer', 'organic', 'creator_majority', 'taken_in_creation_slot', 'taken_later', 'organic_completion',
+] as const;
+export type PrimaryKind = (typeof PRIMARY_KINDS)[number];
+
+/** Proportions of the life courses (like mainnet: most curves die). */
+export const PRIMARY_WEIGHTS: Record<PrimaryKind, number> = {
+  dead: 0.4, no_outside_buyer: 0.2, organic: 0.27, creator_majority: 0.03, taken_in_creation_slot: 0.02, taken_later: 0.03, organic_completion: 0.05,
+};
+
+/** Every kind tag a launch can carry (its `kind` string joins the tags that actually happened). */
+export const ALL_KINDS = [
+  ...PRIMARY_KINDS, 'era2024', 'era2025', 'era2026', 'usdc', 'mayhem', 'creator_buy', 'no_creator_buy', 'bundled', 'jito_tip', 'snipers', 'creator_sold',
+  'shared_funder', 'distinct_funders', 'router', 'failed_tx', 'migrated', 'noop_migrate_retry', 'withdraw_graduation', 'completed_not_migrated',
+  'multi_buy_completion',
+] as const;
+
+/** The plan of one launch. */
+export interface LaunchPlan {
+  index: number;
+  era: Era;
+  usdc: boolean;
+  mayhem: boolean;
+  primary: PrimaryKind;
+  creatorBuy: boolean;
+  bundled: number;
+  jito: boolean;
+  snipers: number;
+  creatorSells: boolean;
+  sharedFunder: boolean;
+  distinctFunders: boolean;
+  routerShare: number;
+  failShare: number;
+  /** completed curves: migrate (2025+), withdraw (2024), or none (completed, not migrated) */
+  graduation: 'migrate' | 'withdraw' | 'none';
+  noopRetries: number;
+  multiBuyCompletion: boolean;
+}
+
+const COMPLETING: ReadonlySet<PrimaryKind> = new Set(['taken_in_creation_slot', 'taken_later', 'organic_completion']);
+
+/** Whether a life course completes the curve. */
+export const completes = (k: PrimaryKind): boolean => COMPLETING.has(k);
+
+function eraOf(index: number, n: number): Era {
+  const f = (index + 0.5) / n;
+  return f < 0.15 ? 2024 : f < 0.4 ? 2025 : 2026;
+}
+
+/** Fill in the features of a plan consistently with its primary kind and era. */
+function shape(p: LaunchPlan, rng: Rng): void {
+  const special = p.usdc || p.mayhem;
+  if (special && completes(p.primary)) p.primary = 'organic';
+  const noOutside = p.primary === 'no_outside_buyer';
+  if (noOutside) {
+    p.bundled = 0;
+    p.snipers = 0;
+    p.jito = false;
+  }
+  if (p.primary === 'creator_majority') p.creatorBuy = true;
+  if (p.primary === 'taken_in_creation_slot' && p.bundled === 0) p.bundled = 1;
+  if (p.sharedFunder && p.bundled + p.snipers === 0 && !noOutside) p.snipers = 2;
+  if (p.sharedFunder && noOutside) p.sharedFunder = false;
+  if (p.bundled === 0) p.jito = false;
+  p.graduation = !completes(p.primary) ? 'none' : p.era === 2024 ? 'withdraw' : p.graduation === 'none' ? 'none' : 'migrate';
+  if (p.graduation !== 'migrate') p.noopRetries = 0;
+  if (!completes(p.primary)) p.multiBuyCompletion = false;
+  void rng;
+}
+
+/** Seeded plans of N launches in chronological order (15% 2024, 25% 2025, 60% 2026). */
+export function planLaunches(n: number, rng: Rng): LaunchPlan[] {
+  const plans: LaunchPlan[] = [];
+  for (let i = 0; i < n; i++) {
+    const era = eraOf(i, n);
+    const usdc = era === 2026 && rng.chance(0.04);
+    const mayhem = era === 2026 && !usdc && rng.chance(0.04);
+    const primary = PRIMARY_KINDS[rng.weighted(PRIMARY_KINDS.map((k) => PRIMARY_WEIGHTS[k]))];
+    const bundledRoll = rng.chance(0.15);
+    const p: LaunchPlan = {
+      index: i, era, usdc, mayhem, primary,
+      creatorBuy: rng.chance(0.85),
+      bundled: bundledRoll ? rng.int(1, 4) : 0,
+      jito: rng.chance(0.5),
+      snipers: rng.chance(0.3) ? rng.int(1, 5) : 0,
+      creatorSells: rng.chance(0.3),
+      sharedFunder: rng.chance(0.05),
+      distinctFunders: rng.chance(0.05),
+      routerShare: rng.chance(0.5) ? 0.2 : 0,
+      failShare: 0.05,
+      graduation: rng.chance(0.9) ? 'migrate' : 'none',
+      noopRetries: rng.chance(0.3) ? rng.int(1, 3) : 0,
+      multiBuyCompletion: rng.chance(0.3),
+    };
+    shape(p, rng);
+    plans.push(p);
+  }
+  if (n >= 50) force(plans, rng);
+  return plans;
+}
+
+/** Templates that guarantee coverage: [name, era constraint, mutate]. */
+const TEMPLATES: [string, Era | null, (p: LaunchPlan) => void][] = [
+  ['withdraw_graduation', 2024, (p) => { p.primary = 'organic_completion'; }],
+  ['noop_migrate_retry', 2025, (p) => { p.primary = 'taken_later'; p.graduation = 'migrate'; p.noopRetries = 2; p.multiBuyCompletion = true; }],
+  ['taken_in_creation_slot', 2026, (p) => { p.primary = 'taken_in_creation_slot'; p.graduation = 'migrate'; p.bundled = 2; p.jito = true; }],
+  ['completed_not_migrated', 2026, (p) => { p.primary = 'organic_completion'; p.graduation = 'none'; }],
+  ['organic_completion', 2026, (p) => { p.primary = 'organic_completion'; p.graduation = 'migrate'; p.routerShare = 0.2; }],
+  ['taken_later', 2026, (p) => { p.primary = 'taken_later'; p.graduation = 'migrate'; }],
+  ['creator_majority', null, (p) => { p.primary = 'creator_majority'; p.creatorSells = true; }],
+  ['no_outside_buyer', null, (p) => { p.primary = 'no_outside_buyer'; }],
+  ['usdc', 2026, (p) => { p.usdc = true; p.mayhem = false; p.primary = 'organic'; p.routerShare = 0.3; p.snipers = 2; }],
+  ['mayhem', 2026, (p) => { p.mayhem = true; p.usdc = false; p.primary = 'no_outside_buyer'; }],
+  ['shared_funder', null, (p) => { p.sharedFunder = true; p.primary = 'organic'; p.bundled = 2; p.jito = true; }],
+  ['distinct_funders', null, (p) => { p.distinctFunders = true; p.primary = 'organic'; p.snipers = 3; }],
+  ['snipers', null, (p) => { p.primary = 'organic'; p.snipers = 3; p.creatorSells = true; p.failShare = 0.2; }],
+  ['multi_buy_completion', 2026, (p) => { p.primary = 'taken_later'; p.graduation = 'migrate'; p.multiBuyCompletion = true; }],
+  ['router', null, (p) => { p.primary = 'organic'; p.routerShare = 0.5; p.failShare = 0.15; }],
+  ['dead', null, (p) => { p.primary = 'dead'; }],
+  ['organic', null, (p) => { p.primary = 'organic'; p.creatorBuy = false; }],
+];
+
+function force(plans: LaunchPlan[], rng: Rng): void {
+  const used = new Set<number>();
+  for (const [name, era, mutate] of TEMPLATES) {
+    if (plans.some((p) => matches(p, name))) continue;
+    // never take the only launch that covers another kind
+    const sole = new Set<number>();
+    for (const [other] of TEMPLATES) {
+      const m = plans.filter((p) => matches(p, other));
+      if (m.length === 1) sole.add(m[0].index);
+    }
+    const candidates = plans.filter(
+      (p) => !used.has(p.index) && !sole.has(p.index) && (era === null || p.era === era) && (p.primary === 'dead' || p.primary === 'organic') && !p.usdc && !p.mayhem,
+    );
+    if (candidates.length === 0) continue;
+    const p = rng.pick(candidates);
+    used.add(p.index);
+    mutate(p);
+    shape(p, rng);
+  }
+}
+
+function matches(p: LaunchPlan, name: string): boolean {
+  switch (name) {
+    case 'usdc': return p.usdc;
+    case 'mayhem': return p.mayhem;
+    case 'shared_funder': return p.sharedFunder;
+    case 'distinct_funders': return p.distinctFunders;
+    case 'snipers': return p.snipers > 0 && p.creatorSells;
+    case 'withdraw_graduation': return p.graduation === 'withdraw';
+    case 'completed_not_migrated': return completes(p.primary) && p.graduation === 'none';
+    case 'noop_migrate_retry': return p.noopRetries > 0;
+    case 'multi_buy_completion': return p.multiBuyCompletion && (p.primary === 'taken_later' || p.primary === 'taken_in_creation_slot');
+    case 'router': return p.routerShare > 0 && (p.primary === 'organic' || completes(p.primary));
+    default: return p.primary === name;
+  }
+}

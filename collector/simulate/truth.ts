@@ -1,0 +1,214 @@
+/**
+ * truth.json: every record field the archive should derive from the simulated chain (methodology
+ * "markers-v1"), computed from what was actually emitted — successful transactions only, events as
+ * encoded — never from the plan. Pure.
+ */
+import { DEFAULT_KEY, PROTOCOL_WALLETS, SYSTEM_PROGRAM } from './keys.ts';
+import type { LaunchResult } from './launch.ts';
+import { completes } from './scenarios.ts';
+import type { TxSpec } from './transactions.ts';
+
+/** One flag of a record. */
+export interface TruthFlag {
+  code: string;
+  class: 'FINDINGS' | 'NOTE';
+  evidence: string[];
+}
+
+/** The expected record of one mint. */
+export interface TruthRecord {
+  creator: string;
+  createdAtMs: number;
+  creationSignature: string;
+  creationSlot: number;
+  quoteMint: string;
+  tokenProgram: string;
+  creatorTokensRaw: string;
+  creatorSupplyPct: number;
+  creatorSold: boolean;
+  curveBuyers: number;
+  buyersFirst30s: number;
+  bundledBuyers: number;
+  completed: boolean;
+  completedAtMs: number | null;
+  graduated: boolean;
+  graduationConfirmedBy: 'migration_event' | 'withdraw' | null;
+  graduatedAtMs: number | null;
+  secondsToGraduate: number | null;
+  graduationSignature: string | null;
+  curveBuyout: null | {
+    wallet: string;
+    signature: string;
+    slot: number;
+    sameBatchAsLaunch: boolean;
+    hoursAfterLaunch: number | null;
+    quoteSpent: string;
+    tokens: string;
+  };
+  flags: TruthFlag[];
+  findingClass: 'FINDINGS' | 'NOTE' | 'NO_MARKERS';
+  cleanAtBirth: boolean;
+  funderSharedCohort: { funder: string; wallets: string[]; signatures: string[] }[];
+  kind: string;
+}
+
+/** truth.json. */
+export interface Truth {
+  methodVersion: 'markers-v1';
+  records: Record<string, TruthRecord>;
+}
+
+const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
+
+interface TradeFact {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  user: string;
+  isBuy: boolean;
+  tokens: bigint;
+  quote: bigint;
+  viaRouter: boolean;
+}
+
+/**
+ * The record of one launch. `blockTime` maps a slot to its blockTime.
+ * Errors: throws if the launch has no successful creation transaction (a simulator bug).
+ */
+export function truthOf(launch: LaunchResult, blockTime: (slot: number) => number): TruthRecord {
+  const { ctx, plan } = launch;
+  const mint = ctx.mint;
+  const ok = launch.specs.filter((s) => s.err === null);
+  const creation = ok.find((s) => s.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint));
+  if (!creation) throw new Error(`no creation tx for ${mint}`);
+  const create = creation.events.find((e) => e.name === 'CreateEvent')!.fields;
+  const creator = String(create.creator ?? create.user);
+  const cTime = blockTime(creation.slot);
+  const sol = ctx.quoteMint === DEFAULT_KEY;
+
+  const trades: TradeFact[] = [];
+  for (const s of ok) {
+    for (const e of s.events) {
+      if (e.name !== 'TradeEvent' || e.fields.mint !== mint) continue;
+      const f = e.fields;
+      trades.push({
+        signature: s.signature, slot: s.slot, blockTime: blockTime(s.slot), user: String(f.user), isBuy: f.is_buy === true,
+        tokens: f.token_amount as bigint, quote: (sol ? f.sol_amount : f.quote_amount) as bigint, viaRouter: !!s.viaRouter,
+      });
+    }
+  }
+  const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
+  const creatorSlotTrades = trades.filter((t) => t.user === creator && t.slot === creation.slot);
+  const creatorNet = creatorSlotTrades.reduce((s, t) => s + (t.isBuy ? t.tokens : -t.tokens), 0n);
+  const supply = 1_000_000_000_000_000n;
+  const creatorSupplyPct = (Number(creatorNet) / Number(supply)) * 100;
+  const creatorSells = trades.filter((t) => t.user === creator && !t.isBuy);
+  const outsideBuys = trades.filter((t) => t.isBuy && isOutside(t.user));
+  const bundled = outsideBuys.filter((t) => t.slot === creation.slot);
+  const first30 = outsideBuys.filter((t) => t.blockTime - cTime <= 30);
+  const curveBuyers = new Set(outsideBuys.map((t) => t.user)).size;
+  const bundledBuyers = new Set(bundled.map((t) => t.user)).size;
+  const buyersFirst30s = new Set(first30.map((t) => t.user)).size;
+
+  // completion
+  const completeTx = ok.find((s) => s.events.some((e) => e.name === 'CompleteEvent' && e.fields.mint === mint));
+  let curveBuyout: TruthRecord['curveBuyout'] = null;
+  if (completeTx) {
+    const user = String(completeTx.events.find((e) => e.name === 'CompleteEvent')!.fields.user);
+    const buys = trades.filter((t) => t.signature === completeTx.signature && t.user === user && t.isBuy);
+    const same = completeTx.slot === creation.slot;
+    curveBuyout = {
+      wallet: user, signature: completeTx.signature, slot: completeTx.slot, sameBatchAsLaunch: same,
+      hoursAfterLaunch: same ? null : (blockTime(completeTx.slot) - cTime) / 3600,
+      quoteSpent: buys.reduce((s, t) => s + t.quote, 0n).toString(), tokens: buys.reduce((s, t) => s + t.tokens, 0n).toString(),
+    };
+  }
+
+  // graduation
+  const gradTx = ok.find(
+    (s) =>
+      s.events.some((e) => (e.name === 'CompletePumpAmmMigrationEvent' && e.fields.mint === mint) || (e.name === 'CreatePoolEvent' && e.fields.base_mint === mint)) ||
+      (s.tag === 'withdraw' && s.withdrawMint === mint),
+  );
+  const confirmedBy = gradTx ? (gradTx.tag === 'withdraw' ? 'withdraw' : 'migration_event') : null;
+
+  // funder cohort: creator + outside wallets that bought in the creation slot or the first 30 s
+  const cohort = new Set<string>([creator, ...bundled.map((t) => t.user), ...first30.map((t) => t.user)]);
+  const byFunder = new Map<string, { wallets: Set<string>; sigs: string[] }>();
+  const firstInbound = new Map<string, TxSpec>();
+  for (const s of [...ok].sort((a, b) => a.slot - b.slot)) {
+    if (s.tag !== 'funding' || !s.funding || !cohort.has(s.funding.to)) continue;
+    if (!firstInbound.has(s.funding.to)) firstInbound.set(s.funding.to, s);
+  }
+  for (const [wallet, s] of firstInbound) {
+    const g = byFunder.get(s.funding!.from) ?? { wallets: new Set<string>(), sigs: [] };
+    g.wallets.add(wallet);
+    g.sigs.push(s.signature);
+    byFunder.set(s.funding!.from, g);
+  }
+  const funderSharedCohort = [...byFunder.entries()]
+    .filter(([, g]) => g.wallets.size >= 2)
+    .map(([funder, g]) => ({ funder, wallets: sortUnique(g.wallets), signatures: sortUnique(g.sigs) }))
+    .sort((a, b) => (a.funder < b.funder ? -1 : 1));
+
+  const flags: TruthFlag[] = [];
+  if (creatorSupplyPct > 50) flags.push({ code: 'creator_kept_majority', class: 'FINDINGS', evidence: sortUnique(creatorSlotTrades.map((t) => t.signature)) });
+  if (curveBuyers === 0) flags.push({ code: 'no_outside_curve_buyer', class: 'FINDINGS', evidence: [creation.signature] });
+  if (bundledBuyers > 0) flags.push({ code: 'bundled_buyers', class: 'FINDINGS', evidence: sortUnique(bundled.map((t) => t.signature)) });
+  if (completeTx && completeTx.slot === creation.slot) flags.push({ code: 'curve_taken_in_creation_slot', class: 'FINDINGS', evidence: [completeTx.signature] });
+  if (funderSharedCohort.length > 0) flags.push({ code: 'shared_funder', class: 'FINDINGS', evidence: sortUnique(funderSharedCohort.flatMap((c) => c.signatures)) });
+  if (creatorSells.length > 0) flags.push({ code: 'creator_sold', class: 'NOTE', evidence: sortUnique(creatorSells.map((t) => t.signature)) });
+  flags.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  const findings = flags.some((f) => f.class === 'FINDINGS');
+  const findingClass = findings ? 'FINDINGS' : flags.length > 0 ? 'NOTE' : 'NO_MARKERS';
+
+  // realized kind tags
+  const tags: string[] = [`era${plan.era}`];
+  if (plan.usdc) tags.push('usdc');
+  if (plan.mayhem) tags.push('mayhem');
+  const primary = completes(plan.primary) && !completeTx ? 'organic' : plan.primary;
+  tags.push(primary);
+  tags.push(creation.events.some((e) => e.name === 'TradeEvent' && e.fields.user === creator) ? 'creator_buy' : 'no_creator_buy');
+  if (bundledBuyers > 0) tags.push('bundled');
+  if (ok.some((s) => s.jitoTip)) tags.push('jito_tip');
+  if (buyersFirst30s > bundledBuyers) tags.push('snipers');
+  if (creatorSells.length > 0) tags.push('creator_sold');
+  if (funderSharedCohort.length > 0) tags.push('shared_funder');
+  if (plan.distinctFunders && funderSharedCohort.length === 0 && launch.specs.some((s) => s.tag === 'funding')) tags.push('distinct_funders');
+  if (trades.some((t) => t.viaRouter)) tags.push('router');
+  if (launch.specs.some((s) => s.err !== null)) tags.push('failed_tx');
+  if (confirmedBy === 'migration_event') tags.push('migrated');
+  if (ok.some((s) => s.tag === 'noop_migrate')) tags.push('noop_migrate_retry');
+  if (confirmedBy === 'withdraw') tags.push('withdraw_graduation');
+  if (completeTx && !gradTx) tags.push('completed_not_migrated');
+  if (curveBuyout && trades.filter((t) => t.signature === curveBuyout!.signature && t.user === curveBuyout!.wallet && t.isBuy).length > 1) tags.push('multi_buy_completion');
+  void SYSTEM_PROGRAM;
+
+  return {
+    creator,
+    createdAtMs: cTime * 1000,
+    creationSignature: creation.signature,
+    creationSlot: creation.slot,
+    quoteMint: ctx.quoteMint,
+    tokenProgram: ctx.tokenProgram,
+    creatorTokensRaw: creatorNet.toString(),
+    creatorSupplyPct,
+    creatorSold: creatorSells.length > 0,
+    curveBuyers,
+    buyersFirst30s,
+    bundledBuyers,
+    completed: !!completeTx,
+    completedAtMs: completeTx ? blockTime(completeTx.slot) * 1000 : null,
+    graduated: !!gradTx,
+    graduationConfirmedBy: confirmedBy,
+    graduatedAtMs: gradTx ? blockTime(gradTx.slot) * 1000 : null,
+    secondsToGraduate: gradTx ? blockTime(gradTx.slot) - cTime : null,
+    graduationSignature: gradTx ? gradTx.signature : null,
+    curveBuyout,
+    flags,
+    findingClass,
+    cleanAtBirth: !findings,
+    funderSharedCohort,
+    kind: tags.join('+'),
+  };
+}
