@@ -113,6 +113,15 @@ keys
     await runKeysRevoke(config(), Number(id));
   });
 
+const accounts = program.command('accounts').description('subscriber accounts of the paid plan (one per Stripe subscription)');
+accounts
+  .command('list')
+  .description('list accounts (id, Stripe customer and subscription, created, ended, keys; never a key)')
+  .action(async () => {
+    const { runAccountsList } = await import('./commands/accounts.ts');
+    await runAccountsList(config());
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

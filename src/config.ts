@@ -26,7 +26,30 @@ const schema = z.object({
   RPC_MAX_RPS: z.coerce.number().min(0).default(0),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Stripe secret API key (`sk_live_…`/`sk_test_…`). With STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID it turns the paid plan on; set all three or none. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** Signing secret of the Stripe webhook endpoint `{PUBLIC_BASE_URL}/billing/webhook` (`whsec_…`). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe price id (`price_…`) of the plan's recurring subscription price. */
+  STRIPE_PRICE_ID: z.string().min(1).optional(),
+  /** Price in words on the pricing page (e.g. "USD 49 per month"); unset: "shown at checkout". */
+  PLAN_PRICE_TEXT: z.string().min(1).optional(),
+  /** Host of the Stripe API (the `stripe` package's `host`); tests point it at a loopback stand-in. Default api.stripe.com. */
+  STRIPE_API_HOST: z.string().min(1).optional(),
+  /** Port of the Stripe API (`port`). Default 443. */
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Protocol of the Stripe API (`protocol`): `https` or `http` (loopback stand-ins only). Default https. */
+  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
 });
+
+/** The paid plan's Stripe settings; present only when all three secrets are set. */
+export interface BillingConfig {
+  secretKey: string;
+  webhookSecret: string;
+  priceId: string;
+  /** Overrides of the Stripe API address (tests); undefined = Stripe's own. */
+  api: { host?: string; port?: number; protocol?: 'http' | 'https' };
+}
 
 export type RawConfig = z.infer<typeof schema>;
 
@@ -41,6 +64,8 @@ export interface Config extends RawConfig {
   siteDir: string;
   /** Base URL used in `source` links: PUBLIC_BASE_URL or http://HOST:PORT. */
   baseUrl: string;
+  /** Stripe settings of the paid plan, or null when subscriptions are not configured. */
+  billing: BillingConfig | null;
 }
 
 /** Every setting name, for docs and the docs test. */
@@ -61,6 +86,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const c = parsed.data;
+  const stripe = { STRIPE_SECRET_KEY: c.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: c.STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: c.STRIPE_PRICE_ID };
+  const missing = Object.entries(stripe).filter(([, v]) => v === undefined).map(([k]) => k);
+  if (missing.length > 0 && missing.length < 3) {
+    throw new ConfigError(`invalid configuration:\n  ${missing.join(', ')}: required when any of STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID is set`);
+  }
   const dataDir = resolve(c.DATA_DIR);
   const wsUrl = c.SOLANA_WS_URL ?? c.SOLANA_RPC_URL.replace(/^http/, 'ws');
   return {
@@ -71,6 +101,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     privateDbPath: resolve(dataDir, 'private.db'),
     siteDir: resolve(dataDir, 'site'),
     baseUrl: (c.PUBLIC_BASE_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, ''),
+    billing:
+      missing.length === 0
+        ? {
+            secretKey: c.STRIPE_SECRET_KEY!,
+            webhookSecret: c.STRIPE_WEBHOOK_SECRET!,
+            priceId: c.STRIPE_PRICE_ID!,
+            api: { host: c.STRIPE_API_HOST, port: c.STRIPE_API_PORT, protocol: c.STRIPE_API_PROTOCOL },
+          }
+        : null,
   };
 }
 

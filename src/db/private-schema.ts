@@ -4,6 +4,8 @@ import type { Migration } from './open.ts';
  * Schema of the private database (`private.db`): service data that is never published.
  * API keys are stored only as HMAC-SHA-256(server secret, key) in hex; `prefix` is the first
  * characters of the key, kept for display (`lpa keys list`) and not enough to use it.
+ * Migration 2 adds the paid plan: accounts (one per subscription), checkouts (the key sealed until
+ * it is shown once) and the payment events already applied.
  */
 export const PRIVATE_MIGRATIONS: Migration[] = [
   {
@@ -25,6 +27,45 @@ export const PRIVATE_MIGRATIONS: Migration[] = [
         day TEXT NOT NULL,
         requests INTEGER NOT NULL,
         PRIMARY KEY (key_id, day)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: 'subscriber accounts, checkout sessions (sealed keys until first display), processed payment events',
+    sql: `
+      -- One account per paid subscription (Stripe ids only: no name, address or card data).
+      CREATE TABLE account (
+        id INTEGER PRIMARY KEY,
+        stripe_customer TEXT,
+        stripe_subscription TEXT NOT NULL UNIQUE,
+        created_at_ms INTEGER NOT NULL,
+        -- Set when the subscription ended or became unpaid; every key of the account is then revoked.
+        ended_at_ms INTEGER,
+        end_reason TEXT
+      );
+
+      -- The account a key belongs to; NULL for keys an operator created with "lpa keys create".
+      ALTER TABLE api_key ADD COLUMN account_id INTEGER REFERENCES account (id);
+      CREATE INDEX api_key_account ON api_key (account_id);
+
+      -- A completed checkout and the key it created. session_ref = HMAC(server secret, session id),
+      -- so the table does not name Stripe's session. sealed = AES-256-GCM of the key under a key derived
+      -- from the server secret AND the session id (never stored); NULL once shown (shown_at_ms set).
+      CREATE TABLE checkout (
+        session_ref TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES account (id),
+        key_id INTEGER NOT NULL REFERENCES api_key (id),
+        sealed BLOB,
+        created_at_ms INTEGER NOT NULL,
+        shown_at_ms INTEGER
+      );
+
+      -- Payment-processor events already applied (webhook idempotency on the event id).
+      CREATE TABLE payment_event (
+        event_id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        received_at_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
     `,
   },

@@ -10,10 +10,39 @@ export interface ApiKeyRow {
   hash: string;
   createdAtMs: number;
   revokedAtMs: number | null;
+  /** The subscriber account of the key; null for operator-created keys. */
+  accountId: number | null;
+}
+
+/** A subscriber account: one per paid subscription (Stripe ids only). */
+export interface AccountRow {
+  id: number;
+  stripeCustomer: string | null;
+  stripeSubscription: string;
+  createdAtMs: number;
+  endedAtMs: number | null;
+  endReason: string | null;
+}
+
+/** An account with its key counts (for `lpa accounts list`). */
+export interface AccountSummary extends AccountRow {
+  keys: number;
+  activeKeys: number;
+}
+
+/** A completed checkout: the key it created, sealed until shown once. */
+export interface CheckoutRow {
+  sessionRef: string;
+  accountId: number;
+  keyId: number;
+  sealed: Buffer | null;
+  createdAtMs: number;
+  shownAtMs: number | null;
 }
 
 /**
- * The private database: API keys (hashes only) and per-key daily usage. Never published.
+ * The private database: API keys (hashes only), per-key daily usage, subscriber accounts,
+ * checkouts and applied payment events. Never published.
  * Prepared statements are made once; every method is synchronous (better-sqlite3).
  */
 export class PrivateStore {
@@ -23,22 +52,55 @@ export class PrivateStore {
   constructor(path: string) {
     this.db = openDatabase(path, PRIVATE_MIGRATIONS);
     const db = this.db;
-    const cols = 'id, label, prefix, hash, created_at_ms AS createdAtMs, revoked_at_ms AS revokedAtMs';
+    // A sealed key, once shown, is overwritten with zeros rather than left in a free page.
+    db.pragma('secure_delete = ON');
+    const cols = 'id, label, prefix, hash, created_at_ms AS createdAtMs, revoked_at_ms AS revokedAtMs, account_id AS accountId';
+    const acols =
+      'id, stripe_customer AS stripeCustomer, stripe_subscription AS stripeSubscription, created_at_ms AS createdAtMs, ended_at_ms AS endedAtMs, end_reason AS endReason';
     this.s = {
-      insertKey: db.prepare('INSERT INTO api_key (label, prefix, hash, created_at_ms) VALUES (?, ?, ?, ?)'),
+      insertKey: db.prepare('INSERT INTO api_key (label, prefix, hash, created_at_ms, account_id) VALUES (?, ?, ?, ?, ?)'),
       keyByHash: db.prepare(`SELECT ${cols} FROM api_key WHERE hash = ?`),
       keys: db.prepare(`SELECT ${cols} FROM api_key ORDER BY id`),
       revoke: db.prepare('UPDATE api_key SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL'),
+      revokeAccountKeys: db.prepare('UPDATE api_key SET revoked_at_ms = ? WHERE account_id = ? AND revoked_at_ms IS NULL'),
       keyById: db.prepare(`SELECT ${cols} FROM api_key WHERE id = ?`),
+      // One statement decides and counts: the row is incremented only while under the quota, so no
+      // request over it is admitted and none under it refused, whatever the concurrency (SQLite
+      // serialises writers; each statement is atomic). No row returned = refused.
       countUse: db.prepare(
-        'INSERT INTO key_usage (key_id, day, requests) VALUES (?, ?, 1) ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + 1 RETURNING requests',
+        `INSERT INTO key_usage (key_id, day, requests) VALUES (@keyId, @day, 1)
+         ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + 1 WHERE requests < @quota
+         RETURNING requests`,
       ),
+      usage: db.prepare('SELECT requests FROM key_usage WHERE key_id = ? AND day = ?'),
+      setUsage: db.prepare(
+        'INSERT INTO key_usage (key_id, day, requests) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET requests = excluded.requests',
+      ),
+      insertAccount: db.prepare(
+        'INSERT INTO account (stripe_customer, stripe_subscription, created_at_ms) VALUES (?, ?, ?) ON CONFLICT (stripe_subscription) DO NOTHING',
+      ),
+      accountBySubscription: db.prepare(`SELECT ${acols} FROM account WHERE stripe_subscription = ?`),
+      accountById: db.prepare(`SELECT ${acols} FROM account WHERE id = ?`),
+      endAccount: db.prepare('UPDATE account SET ended_at_ms = ?, end_reason = ? WHERE id = ? AND ended_at_ms IS NULL'),
+      accounts: db.prepare(
+        `SELECT a.id, a.stripe_customer AS stripeCustomer, a.stripe_subscription AS stripeSubscription,
+                a.created_at_ms AS createdAtMs, a.ended_at_ms AS endedAtMs, a.end_reason AS endReason,
+                (SELECT count(*) FROM api_key k WHERE k.account_id = a.id) AS keys,
+                (SELECT count(*) FROM api_key k WHERE k.account_id = a.id AND k.revoked_at_ms IS NULL) AS activeKeys
+         FROM account a ORDER BY a.id`,
+      ),
+      insertCheckout: db.prepare('INSERT INTO checkout (session_ref, account_id, key_id, sealed, created_at_ms) VALUES (?, ?, ?, ?, ?)'),
+      checkout: db.prepare(
+        'SELECT session_ref AS sessionRef, account_id AS accountId, key_id AS keyId, sealed, created_at_ms AS createdAtMs, shown_at_ms AS shownAtMs FROM checkout WHERE session_ref = ?',
+      ),
+      markShown: db.prepare('UPDATE checkout SET sealed = NULL, shown_at_ms = ? WHERE session_ref = ? AND shown_at_ms IS NULL'),
+      insertEvent: db.prepare('INSERT INTO payment_event (event_id, type, received_at_ms) VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING'),
     };
   }
 
   /** Store a new key's hash; returns its id. Errors: throws on a duplicate hash (a 2^-256 event). */
-  insertKey(label: string, prefix: string, hash: string, nowMs: number): number {
-    return Number(this.s.insertKey.run(label, prefix, hash, nowMs).lastInsertRowid);
+  insertKey(label: string, prefix: string, hash: string, nowMs: number, accountId: number | null = null): number {
+    return Number(this.s.insertKey.run(label, prefix, hash, nowMs, accountId).lastInsertRowid);
   }
 
   keyByHash(hash: string): ApiKeyRow | undefined {
@@ -59,9 +121,71 @@ export class PrivateStore {
     return this.s.revoke.run(nowMs, id).changes === 1;
   }
 
-  /** Count one request of a key on a UTC day ('YYYY-MM-DD'); returns the day's count including this one. */
-  countRequest(keyId: number, day: string): number {
-    return (this.s.countUse.get(keyId, day) as { requests: number }).requests;
+  /**
+   * Admit and count one request of a key on a UTC day ('YYYY-MM-DD') if the day's count is below
+   * `quota`. Returns the day's count including this request, or null when refused (count unchanged).
+   */
+  admitRequest(keyId: number, day: string, quota: number): number | null {
+    const row = this.s.countUse.get({ keyId, day, quota }) as { requests: number } | undefined;
+    return row ? row.requests : null;
+  }
+
+  /** Requests counted for a key on a UTC day (0 when none). */
+  usage(keyId: number, day: string): number {
+    return (this.s.usage.get(keyId, day) as { requests: number } | undefined)?.requests ?? 0;
+  }
+
+  /** Set a key's count for a day (rotation carries the count over; tests and benchmarks pre-set it). */
+  setUsage(keyId: number, day: string, requests: number): void {
+    this.s.setUsage.run(keyId, day, requests);
+  }
+
+  /** The account of a subscription, created when new. Returns it and whether it was created now. */
+  ensureAccount(stripeSubscription: string, stripeCustomer: string | null, nowMs: number): { account: AccountRow; created: boolean } {
+    const created = this.s.insertAccount.run(stripeCustomer, stripeSubscription, nowMs).changes === 1;
+    return { account: this.accountBySubscription(stripeSubscription)!, created };
+  }
+
+  accountBySubscription(stripeSubscription: string): AccountRow | undefined {
+    return this.s.accountBySubscription.get(stripeSubscription) as AccountRow | undefined;
+  }
+
+  accountById(id: number): AccountRow | undefined {
+    return this.s.accountById.get(id) as AccountRow | undefined;
+  }
+
+  /** End an account (first end wins) and revoke all its keys; returns the number of keys revoked. */
+  endAccount(id: number, reason: string, nowMs: number): number {
+    this.s.endAccount.run(nowMs, reason, id);
+    return this.s.revokeAccountKeys.run(nowMs, id).changes;
+  }
+
+  /** Every account with its key counts, oldest first. */
+  listAccounts(): AccountSummary[] {
+    return this.s.accounts.all() as AccountSummary[];
+  }
+
+  insertCheckout(sessionRef: string, accountId: number, keyId: number, sealed: Buffer, nowMs: number): void {
+    this.s.insertCheckout.run(sessionRef, accountId, keyId, sealed, nowMs);
+  }
+
+  checkout(sessionRef: string): CheckoutRow | undefined {
+    return this.s.checkout.get(sessionRef) as CheckoutRow | undefined;
+  }
+
+  /** Drop a checkout's sealed key and mark it shown; false when it was already shown. */
+  markCheckoutShown(sessionRef: string, nowMs: number): boolean {
+    return this.s.markShown.run(nowMs, sessionRef).changes === 1;
+  }
+
+  /** Record a payment event id; false when it was recorded before (a replay). */
+  recordEvent(eventId: string, type: string, nowMs: number): boolean {
+    return this.s.insertEvent.run(eventId, type, nowMs).changes === 1;
+  }
+
+  /** Run `fn` in one IMMEDIATE transaction (takes the write lock first: no other writer interleaves). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   close(): void {

@@ -238,11 +238,13 @@ export function renderIndexPage(): string {
 <li>Token page: <code>/t/{mint}.html</code></li>
 <li>Launch document (JSON): <code>/d/{mint}</code></li>
 <li>Keyed API: <code>/api/v1/token/{mint}</code> with <code>Authorization: Bearer &lt;API_KEY&gt;</code></li>
+<li>Plan and API keys: <a href="/pricing">/pricing</a></li>
 </ul>`,
   );
 }
 
-function renderMessagePage(heading: string, body: unknown): string {
+/** A short page of the site's style: a heading, a body (already escaped by `html`), a link to the status. */
+export function renderMessagePage(heading: string, body: unknown): string {
   const page = html`<!doctype html>
 <html lang="en">
 <head>

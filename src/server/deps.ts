@@ -1,35 +1,59 @@
+import type Stripe from 'stripe';
 import { loadConfig, type Config } from '../config.ts';
 import { PublicStore } from '../db/public-store.ts';
 import { PrivateStore } from '../db/private-store.ts';
 import { createCurveStatus, type CurveStatusFn } from '../chain/curve-status.ts';
 import { createLogger, type Logger } from '../log.ts';
+import { BillingService } from './billing.ts';
 import { KeyService, loadKeySecret } from './keys.ts';
+import { createStripe } from './stripe.ts';
 
 /** Everything a handler needs; tests build their own with temporary databases and fakes. */
 export interface Deps {
   config: Config;
   publicStore: PublicStore;
   keys: KeyService;
+  /** Subscriber accounts, checkouts and payment events (src/server/billing.ts). */
+  billing: BillingService;
+  /** Stripe API client; null when subscriptions are not configured (config.billing null). */
+  stripe: Stripe | null;
   /** Chain check for mints the archive does not hold (src/chain/curve-status.ts). */
   curveStatus: CurveStatusFn;
-  /** Clock, epoch ms. */
+  /** Clock, epoch ms. Every time-dependent rule (quota day, reset, webhook tolerance) reads it. */
   now: () => number;
   log: Logger;
-  /** Requests per key per UTC day; default DAILY_QUOTA (spec §8). */
+  /** Requests per key per UTC day (a positive whole number); default DAILY_QUOTA (spec §8). */
   dailyQuota?: number;
+  /**
+   * Count keyed requests against the daily quota (default true). `false` is for benchmarks only:
+   * it compares the keyed endpoint with and without the counting write; nothing is refused then.
+   */
+  countUsage?: boolean;
 }
 
 /** Build the deps of a server process from a config (opens both databases). */
 export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
   const now = overrides.now ?? Date.now;
+  const log = overrides.log ?? createLogger(config.LOG_LEVEL, 'server');
+  let keys = overrides.keys;
+  let billing = overrides.billing;
+  if (!keys || !billing) {
+    const privateStore = new PrivateStore(config.privateDbPath);
+    const secret = loadKeySecret(config);
+    keys ??= new KeyService(privateStore, secret, now);
+    billing ??= new BillingService(privateStore, keys, secret, now);
+  }
   return {
     config,
     publicStore: overrides.publicStore ?? new PublicStore(config.publicDbPath),
-    keys: overrides.keys ?? new KeyService(new PrivateStore(config.privateDbPath), loadKeySecret(config), now),
+    keys,
+    billing,
+    stripe: overrides.stripe !== undefined ? overrides.stripe : config.billing ? createStripe(config.billing) : null,
     curveStatus: overrides.curveStatus ?? createCurveStatus(config.SOLANA_RPC_URL),
     now,
-    log: overrides.log ?? createLogger(config.LOG_LEVEL, 'server'),
+    log,
     dailyQuota: overrides.dailyQuota,
+    countUsage: overrides.countUsage,
   };
 }
 

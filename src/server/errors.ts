@@ -73,6 +73,18 @@ export const ERRORS = {
     message: 'Nothing is held at this path. For a mint, the archive holds no record for it; absence of a record is not a clean record. Check the path against the API documentation.',
     why: 'Nothing is held here, so nothing about any token is established.',
   },
+  invalid_signature: {
+    status: 400,
+    label: 'Signature not verified',
+    message: 'The payment webhook was refused: its Stripe-Signature header is missing, malformed, too old, or does not match the body under the endpoint secret. Nothing was changed.',
+    why: 'This is a payment notification, not a record; nothing about any token was looked up.',
+  },
+  billing_not_configured: {
+    status: 503,
+    label: 'Subscriptions not configured',
+    message: 'Subscriptions are not configured on this archive (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID are unset). Nothing was changed.',
+    why: 'This is a payment request, not a record; nothing about any token was looked up.',
+  },
   internal: {
     status: 500,
     label: 'Internal error',
@@ -81,7 +93,7 @@ export const ERRORS = {
   },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `internal`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

@@ -21,15 +21,16 @@ export function corsHeaders(): Record<string, string> {
 }
 
 /**
- * Answer to a CORS preflight (`OPTIONS`) on any API path: 204, GET only, a day of caching.
+ * Answer to a CORS preflight (`OPTIONS`) on any API path: 204, GET only (or the given methods),
+ * `Authorization` allowed, a day of caching.
  * @example preflightResponse().status // 204
  */
-export function preflightResponse(): Response {
+export function preflightResponse(methods = 'GET, OPTIONS'): Response {
   return new Response(null, {
     status: 204,
     headers: {
       ...corsHeaders(),
-      'Access-Control-Allow-Methods': 'GET, OPTIONS',
+      'Access-Control-Allow-Methods': methods,
       'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match',
       'Access-Control-Max-Age': '86400',
     },

@@ -4,19 +4,20 @@ import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
 import type { Config } from '../config.ts';
 import type { ApiKeyRow, PrivateStore } from '../db/private-store.ts';
+import { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota.ts';
 
 /**
  * API keys: format `lpa_` + base58 of 32 random bytes (256 bits). The service stores only
  * HMAC-SHA-256(server secret, key); a stolen private.db without the secret gives no usable key.
- * Keys are never logged, and never stored or printed after creation.
+ * Keys are never logged and never stored in plain text; a key created by a checkout is kept only
+ * sealed (seal.ts) until its one display.
  */
 
 /** Every key starts with this. */
 export const KEY_PREFIX = 'lpa_';
 /** Characters of a key kept for display (`lpa_` + 6 base58 characters ≈ 35 bits: not usable). */
 export const DISPLAY_PREFIX_LENGTH = 10;
-/** Requests per key per UTC day (spec §5 rule 5, §8). */
-export const DAILY_QUOTA = 10_000;
+export { DAILY_QUOTA } from './quota.ts';
 
 const base58 = getBase58Decoder();
 
@@ -75,11 +76,14 @@ export class KeyService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Create a key; the returned `key` exists nowhere else afterwards (show it once). */
-  create(label: string): { id: number; key: string; prefix: string } {
+  /**
+   * Create a key (in a subscriber account when `accountId` is given); the returned `key` exists
+   * nowhere else afterwards (show it once).
+   */
+  create(label: string, accountId: number | null = null): { id: number; key: string; prefix: string } {
     const key = generateKey();
     const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
-    const id = this.store.insertKey(label, prefix, hashKey(this.secret, key), this.now());
+    const id = this.store.insertKey(label, prefix, hashKey(this.secret, key), this.now(), accountId);
     return { id, key, prefix };
   }
 
@@ -106,15 +110,43 @@ export class KeyService {
   }
 
   /**
-   * Count one request of a key against its daily quota (UTC day). Returns the count so far today,
-   * the quota, and seconds until the quota resets (00:00 UTC).
+   * Admit and count one request of a key against its daily quota (UTC day, spec §8). Exact under
+   * concurrency: one SQLite statement increments the day's count only while it is below `quota`;
+   * a refused request is not counted. Returns the count today (including this request when
+   * admitted), the quota, seconds until the reset at 00:00 UTC, and whether it was refused.
    */
-  countRequest(keyId: number, quota: number = DAILY_QUOTA): { used: number; quota: number; resetSeconds: number; exceeded: boolean } {
+  countRequest(keyId: number, quota: number = DAILY_QUOTA): Usage {
     const nowMs = this.now();
-    const day = new Date(nowMs).toISOString().slice(0, 10);
-    const used = this.store.countRequest(keyId, day);
-    const nextMidnight = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
-    return { used, quota, resetSeconds: Math.max(1, Math.ceil((nextMidnight - nowMs) / 1000)), exceeded: used > quota };
+    const day = utcDay(nowMs);
+    const admitted = this.store.admitRequest(keyId, day, quota);
+    const used = admitted ?? Math.max(quota, this.store.usage(keyId, day));
+    return { used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: admitted === null };
+  }
+
+  /** Today's usage of a key without counting a request. */
+  peekUsage(keyId: number, quota: number = DAILY_QUOTA): Usage {
+    const nowMs = this.now();
+    const used = this.store.usage(keyId, utcDay(nowMs));
+    return { used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: used >= quota };
+  }
+
+  /**
+   * Rotate a key: check `current`; if it is usable, create a new key with the same label and
+   * account, carry today's request count over (rotation never resets the daily quota), and revoke
+   * `current` — all in one transaction. The new key exists nowhere else afterwards (show it once).
+   */
+  rotate(current: string): KeyCheck | { status: 'rotated'; id: number; key: string; prefix: string; oldId: number; oldPrefix: string } {
+    return this.store.transaction(() => {
+      const check = this.verify(current);
+      if (check.status !== 'ok') return check;
+      const old = this.store.keyById(check.keyId)!;
+      const created = this.create(old.label, old.accountId);
+      const day = utcDay(this.now());
+      const used = this.store.usage(old.id, day);
+      if (used > 0) this.store.setUsage(created.id, day, used);
+      this.store.revokeKey(old.id, this.now());
+      return { status: 'rotated' as const, ...created, oldId: old.id, oldPrefix: old.prefix };
+    });
   }
 
   list(): Omit<ApiKeyRow, 'hash'>[] {

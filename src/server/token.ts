@@ -4,7 +4,7 @@ import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, notModified } from './http.ts';
-import { DAILY_QUOTA } from './keys.ts';
+import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
 
 /** Retry-After (s) of 503 `busy` when the curve exists but no record is held yet: a rebuild arrives later. */
 export const RETRY_AFTER_EXISTS_S = 300;
@@ -31,12 +31,9 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
 
   const key = deps.keys.check(request);
   if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
-  const usage = deps.keys.countRequest(key.keyId, deps.dailyQuota ?? DAILY_QUOTA);
-  const rate = {
-    'RateLimit-Policy': `"daily";q=${usage.quota};w=86400`,
-    RateLimit: `"daily";r=${Math.max(0, usage.quota - usage.used)};t=${usage.resetSeconds}`,
-  };
-  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: { ...rate, 'Retry-After': String(usage.resetSeconds) } });
+  const usage = admitKeyed(deps, key.keyId);
+  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) });
+  const rate = rateLimitHeaders(usage);
 
   const row = deps.publicStore.getLaunch(mint);
   if (!row) {

@@ -124,3 +124,40 @@ describe('lpa keys create|list|revoke', () => {
     expect(after[1]).toMatch(/\t\d{4}-[^\t]*Z$/);
   });
 });
+
+describe('keys of the paid plan (private schema v2)', () => {
+  it('a private.db at schema version 1 upgrades in place: its keys keep working and belong to no account', async () => {
+    const { openDatabase } = await import('../../src/db/open.ts');
+    const { PRIVATE_MIGRATIONS } = await import('../../src/db/private-schema.ts');
+    const secret = 'z'.repeat(32);
+    const key = generateKey();
+    const v1 = openDatabase(config.privateDbPath, PRIVATE_MIGRATIONS.filter((m) => m.version === 1));
+    v1.prepare('INSERT INTO api_key (label, prefix, hash, created_at_ms) VALUES (?, ?, ?, ?)').run('old', key.slice(0, 10), hashKey(secret, key), 1);
+    v1.close();
+    const store = new PrivateStore(config.privateDbPath);
+    const keys = new KeyService(store, secret);
+    expect(keys.verify(key)).toMatchObject({ status: 'ok' });
+    expect(keys.list()[0]).toMatchObject({ label: 'old', accountId: null });
+    store.close();
+  });
+
+  it('rotate: same label and account, today’s count carried over, the old key revoked; only a usable key rotates', () => {
+    const store = new PrivateStore(config.privateDbPath);
+    const now = Date.parse('2026-11-20T10:00:00.000Z');
+    const keys = new KeyService(store, 'x'.repeat(32), () => now);
+    const { id, key } = keys.create('acme');
+    for (let i = 0; i < 5; i++) keys.countRequest(id);
+    const r = keys.rotate(key);
+    if (r.status !== 'rotated') throw new Error(r.status);
+    expect(r.key).not.toBe(key);
+    expect(r.oldId).toBe(id);
+    expect(keys.verify(key)).toEqual({ status: 'revoked_key' });
+    expect(keys.verify(r.key)).toEqual({ status: 'ok', keyId: r.id });
+    expect(keys.peekUsage(r.id)).toMatchObject({ used: 5, exceeded: false });
+    expect(store.keyById(r.id)).toMatchObject({ label: 'acme', accountId: null });
+    expect(keys.rotate(key)).toEqual({ status: 'revoked_key' });
+    expect(keys.rotate('lpa_unknown')).toEqual({ status: 'invalid_key' });
+    expect(privateDbBytes()).not.toContain(r.key);
+    store.close();
+  });
+});

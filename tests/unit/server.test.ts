@@ -121,7 +121,8 @@ describe('error vocabulary', () => {
   it('maps every permanent code to its status with a what/why/what-to-do body and finding UNKNOWN', async () => {
     expect(ERROR_CODES).toEqual([
       'not_an_address', 'missing_key', 'invalid_key', 'revoked_key', 'not_a_curve_launch', 'rebuild_failed',
-      'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found', 'internal',
+      'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found',
+      'invalid_signature', 'billing_not_configured', 'internal',
     ]);
     for (const code of ERROR_CODES) {
       await expectError(errorResponse(code, { nowMs: NOW }), ERRORS[code].status, code);

@@ -1,0 +1,124 @@
+import {
+  renderBillingErrorPage,
+  renderKeyAlreadyShownPage,
+  renderKeyPage,
+  renderPaymentPendingPage,
+  renderPricingPage,
+  renderSubscriptionEndedPage,
+} from '../render/billing-pages.ts';
+import { checkoutFacts } from './billing.ts';
+import type { Deps } from './deps.ts';
+import { errorResponse } from './errors.ts';
+import { CACHE_NONE, corsHeaders, jsonResponse } from './http.ts';
+
+/**
+ * The paid plan over HTTP: `GET /pricing`, `POST /billing/checkout`, `GET /billing/success`,
+ * `POST /billing/webhook`. Pages are HTML; the webhook answers JSON in the one error vocabulary.
+ * Nothing here logs a key, a session id or a header.
+ */
+
+/** Success URL given to Stripe; Stripe replaces `{CHECKOUT_SESSION_ID}`. */
+export const SUCCESS_PATH = '/billing/success?session_id={CHECKOUT_SESSION_ID}';
+/** Webhook signatures older than this (seconds) are refused (Stripe's default tolerance). */
+export const WEBHOOK_TOLERANCE_S = 300;
+/** A Checkout Session id as Stripe issues them (`cs_test_…`/`cs_live_…`). */
+const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
+
+function page(body: string, status = 200, extra: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_NONE, ...corsHeaders(), ...extra },
+  });
+}
+
+/** Headers of a page showing a key: never cached, never sent as a referrer, never indexed. */
+const KEY_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' };
+
+/** `GET /pricing`: the plan; a subscribe button only when subscriptions are configured. */
+export function handlePricing(_request: Request, deps: Deps): Response {
+  const configured = deps.config.billing !== null && deps.stripe !== null;
+  return page(renderPricingPage({ configured, priceText: deps.config.PLAN_PRICE_TEXT, contactEmail: deps.config.CONTACT_EMAIL }));
+}
+
+/**
+ * `POST /billing/checkout` (the subscribe button): create a Stripe Checkout Session in
+ * subscription mode for STRIPE_PRICE_ID and redirect (303) to Stripe's hosted page. Errors (HTML):
+ * 503 when not configured, 502 when Stripe cannot be reached.
+ */
+export async function handleCheckout(_request: Request, deps: Deps): Promise<Response> {
+  const { billing, baseUrl } = deps.config;
+  if (!billing || !deps.stripe) return page(renderBillingErrorPage('Subscriptions not configured', 'Subscriptions are not configured on this archive.'), 503);
+  let url: string | null;
+  try {
+    const session = await deps.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: billing.priceId, quantity: 1 }],
+      success_url: `${baseUrl}${SUCCESS_PATH}`,
+      cancel_url: `${baseUrl}/pricing`,
+    });
+    url = session.url;
+  } catch (e) {
+    deps.log.error({ err: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }, 'checkout session not created');
+    url = null;
+  }
+  if (!url) return page(renderBillingErrorPage('Checkout not started', 'The payment provider could not be reached. Nothing was charged; try again in a minute.'), 502);
+  return new Response(null, { status: 303, headers: { Location: url, 'Cache-Control': CACHE_NONE } });
+}
+
+/**
+ * `GET /billing/success?session_id=cs_…`: the new key, shown ONCE. The first visit opens the key
+ * sealed by the webhook; if the webhook has not arrived yet, the session is retrieved from Stripe
+ * and, when paid, fulfilled here (the same idempotent step). Later visits say the key was shown.
+ * An unpaid session gets a self-reloading "waiting" page (202).
+ */
+export async function handleSuccess(request: Request, deps: Deps): Promise<Response> {
+  if (!deps.config.billing || !deps.stripe) return page(renderBillingErrorPage('Subscriptions not configured', 'Subscriptions are not configured on this archive.'), 503);
+  const sessionId = new URL(request.url).searchParams.get('session_id') ?? '';
+  if (!SESSION_ID.test(sessionId)) return page(renderBillingErrorPage('No such checkout', 'This address does not name a checkout.'), 400, KEY_PAGE_HEADERS);
+
+  let shown = deps.billing.reveal(sessionId);
+  if (shown.status === 'unknown') {
+    let facts;
+    try {
+      facts = checkoutFacts(await deps.stripe.checkout.sessions.retrieve(sessionId));
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status === 404) return page(renderBillingErrorPage('No such checkout', 'The payment provider knows no such checkout.'), 404, KEY_PAGE_HEADERS);
+      deps.log.error({ err: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }, 'checkout session not retrieved');
+      return page(renderBillingErrorPage('Payment provider unreachable', 'The checkout could not be checked just now. Reload this page in a minute; your key is kept until it is shown.'), 502, KEY_PAGE_HEADERS);
+    }
+    if (!facts.paid) return page(renderPaymentPendingPage(), 202, KEY_PAGE_HEADERS);
+    const done = deps.billing.fulfil(facts);
+    if (done.status === 'ended') return page(renderSubscriptionEndedPage(), 200, KEY_PAGE_HEADERS);
+    if (done.status === 'created') deps.log.info({ account: done.accountId, keyId: done.keyId }, 'checkout fulfilled at the success page');
+    shown = deps.billing.reveal(sessionId);
+  }
+  if (shown.status === 'shown') return page(renderKeyPage(shown.key, shown.prefix), 200, KEY_PAGE_HEADERS);
+  if (shown.status === 'already_shown') return page(renderKeyAlreadyShownPage(shown.prefix, new Date(shown.shownAtMs).toISOString()), 200, KEY_PAGE_HEADERS);
+  return page(renderPaymentPendingPage(), 202, KEY_PAGE_HEADERS);
+}
+
+/**
+ * `POST /billing/webhook` (Stripe → archive): verify the `Stripe-Signature` header on the RAW body
+ * with `stripe.webhooks.constructEvent` (tolerance 300 s against `deps.now`), then apply the event
+ * at most once per event id. Answers 200 `{received, duplicate}`; 400 `invalid_signature` (nothing
+ * recorded); 503 `billing_not_configured`.
+ */
+export async function handleWebhook(request: Request, deps: Deps): Promise<Response> {
+  const nowMs = deps.now();
+  const billing = deps.config.billing;
+  if (!billing || !deps.stripe) return errorResponse('billing_not_configured', { nowMs });
+  const signature = request.headers.get('Stripe-Signature');
+  const raw = Buffer.from(await request.arrayBuffer());
+  let event;
+  try {
+    if (!signature) throw new Error('no Stripe-Signature header');
+    event = deps.stripe.webhooks.constructEvent(raw, signature, billing.webhookSecret, WEBHOOK_TOLERANCE_S, undefined, nowMs);
+  } catch (e) {
+    deps.log.warn({ reason: e instanceof Error ? e.message.split('\n')[0] : 'unknown' }, 'payment webhook refused: signature not verified');
+    return errorResponse('invalid_signature', { nowMs });
+  }
+  const outcome = deps.billing.applyEvent(event);
+  deps.log.info({ event: outcome.eventId, type: outcome.type, duplicate: outcome.duplicate, action: outcome.action }, 'payment event');
+  return jsonResponse({ received: true, duplicate: outcome.duplicate }, 200, { 'Cache-Control': CACHE_NONE });
+}

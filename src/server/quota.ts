@@ -1,0 +1,69 @@
+import type { Deps } from './deps.ts';
+
+/**
+ * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
+ * Pure functions; the counting itself is one SQLite statement (PrivateStore.admitRequest).
+ *
+ * Header fields follow draft-ietf-httpapi-ratelimit-headers-10 (structured fields, one named
+ * policy): `RateLimit-Policy: "daily";q=10000;w=86400` and `RateLimit: "daily";r=<left>;t=<s>`.
+ * `w` is the nominal window (a UTC day); `t` is the exact number of seconds until 00:00 UTC.
+ */
+
+/** Requests per key per UTC day (spec §5 rule 5, §8). */
+export const DAILY_QUOTA = 10_000;
+
+/** Name of the one quota policy in the RateLimit fields. */
+export const QUOTA_POLICY = 'daily';
+
+/** Seconds in the policy's window (one UTC day). */
+export const QUOTA_WINDOW_S = 86_400;
+
+/** A key's quota state after (or without) counting a request. */
+export interface Usage {
+  /** Requests counted today, including the current one when it was admitted. */
+  used: number;
+  quota: number;
+  /** Whole seconds until the count resets at 00:00 UTC (at least 1). */
+  resetSeconds: number;
+  /** True when the request was refused: the quota was already used. */
+  exceeded: boolean;
+}
+
+/** The UTC day of an instant as 'YYYY-MM-DD' (the key_usage day). */
+export function utcDay(nowMs: number): string {
+  return new Date(nowMs).toISOString().slice(0, 10);
+}
+
+/** Whole seconds from `nowMs` until the next 00:00 UTC, rounded up, at least 1. */
+export function secondsToUtcMidnight(nowMs: number): number {
+  const next = Date.parse(`${utcDay(nowMs)}T00:00:00.000Z`) + 86_400_000;
+  return Math.max(1, Math.ceil((next - nowMs) / 1000));
+}
+
+/**
+ * The IETF rate-limit fields of a keyed response (draft-ietf-httpapi-ratelimit-headers-10).
+ * @example rateLimitHeaders({used: 1, quota: 10000, resetSeconds: 3600, exceeded: false})
+ * // {'RateLimit-Policy': '"daily";q=10000;w=86400', RateLimit: '"daily";r=9999;t=3600'}
+ */
+export function rateLimitHeaders(u: Usage): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"${QUOTA_POLICY}";q=${u.quota};w=${QUOTA_WINDOW_S}`,
+    RateLimit: `"${QUOTA_POLICY}";r=${Math.max(0, u.quota - u.used)};t=${u.resetSeconds}`,
+  };
+}
+
+/** Headers of a 429 `quota_exceeded`: the rate-limit fields and `Retry-After` until 00:00 UTC. */
+export function quotaExceededHeaders(u: Usage): Record<string, string> {
+  return { ...rateLimitHeaders(u), 'Retry-After': String(u.resetSeconds) };
+}
+
+/**
+ * Admit one keyed request against the key's daily quota (deps.dailyQuota, default 10,000) and
+ * count it. Every keyed endpoint calls this right after the key check. With `deps.countUsage ===
+ * false` (benchmarks only) nothing is counted or refused, and the fields report the full quota.
+ */
+export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage' | 'now'>, keyId: number): Usage {
+  const quota = deps.dailyQuota ?? DAILY_QUOTA;
+  if (deps.countUsage === false) return { used: 0, quota, resetSeconds: secondsToUtcMidnight(deps.now()), exceeded: false };
+  return deps.keys.countRequest(keyId, quota);
+}
