@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+
+/**
+ * The archive end to end, as an operator runs it: the replay RPC serves the real mainnet fixtures,
+ * `lpa collect --once` (a separate process, reading through @solana/kit) builds the records into a
+ * fresh DATA_DIR, `lpa keys create` makes a key, and the built Astro server answers over HTTP.
+ * Expected values are read off the fixtures by hand (tests/fixtures/mainnet/README.md), not from
+ * the code under test.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const LPA = join(ROOT, 'bin/lpa.mjs');
+const ENTRY = join(ROOT, 'dist/server/entry.mjs');
+const run = promisify(execFile);
+
+const MINT_2026 = 'CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump'; // FIX/7 create_v2 + buy_exact_sol_in
+const CREATOR_2026 = '5htGpHK2oV9g2BcDqLdRBqjCLdy8mc3fsESfR5DU73eM'; // the fee payer and signer of FIX/7
+const SIG_2026 = '2RoRJxatbF9Qkv87jei19u7ei2ckyjjnrCHZBRRAXi4GFJi68kra2iPSk7aoQ9Ugnf5FK5Mdp274hMaVSzn6SN5M';
+const GRADUATED_NOT_HELD = 'DJGsptd7CEMEKrHdmVPastxKcPNSqGJT5K7HWcn5pump'; // FIX/15: its curve account exists
+const WSOL = 'So11111111111111111111111111111111111111112'; // no bonding curve ever existed
+
+let replay: ReplayRpc;
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let server: ChildProcess;
+let base: string;
+let key: string;
+let serverLog = '';
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function waitFor(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > until) throw new Error(`server did not answer at ${url} within ${ms} ms:\n${serverLog}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers });
+const keyed = (path: string) => get(path, { Authorization: `Bearer ${key}` });
+
+beforeAll(async () => {
+  replay = await startReplayRpc({ chainDir: join(ROOT, 'tests/fixtures/chains/mainnet') });
+  dataDir = mkdtempSync(join(tmpdir(), 'lpa-archive-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  env = {
+    ...process.env,
+    SOLANA_RPC_URL: replay.url,
+    SOLANA_WS_URL: replay.wsUrl,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    COLLECT_START: 'earliest',
+    LOG_LEVEL: 'info',
+  };
+  await run(process.execPath, [LPA, 'collect', '--once'], { env, cwd: ROOT });
+  const created = await run(process.execPath, [LPA, 'keys', 'create', '--label', 'integration'], { env, cwd: ROOT });
+  key = created.stdout.trim().split('\n').at(-1)!;
+  server = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout!.on('data', (d) => (serverLog += d));
+  server.stderr!.on('data', (d) => (serverLog += d));
+  await waitFor(`${base}/api/v1/status`, 30_000);
+}, 120_000);
+
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  await replay?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('lpa collect --once over the real mainnet fixtures', () => {
+  it('the 2026 create_v2 launch: creator, creator supply, no outside buyer (FINDINGS), evidence signature', async () => {
+    const res = await keyed(`/api/v1/token/${MINT_2026}`);
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.apiVersion).toBe('v1');
+    expect(doc.mint).toBe(MINT_2026);
+    expect(doc.launch.creator).toBe(CREATOR_2026);
+    expect(doc.launch.transaction).toEqual({ signature: SIG_2026, slot: 435946190 });
+    // FIX/7: the creator's post-token balance after buy_exact_sol_in is 96,449,438.144093 of 1e9 tokens (6 decimals)
+    expect(doc.launch.creatorTokensRaw).toBe('96449438144093');
+    expect(doc.launch.totalSupplyRaw).toBe('1000000000000000');
+    expect(doc.launch.creatorSupplyPct).toBeCloseTo(9.6449438144093, 10);
+    expect(doc.launch.curveBuyers).toBe(0);
+    expect(doc.finding.class).toBe('FINDINGS');
+    const flag = doc.flags.find((f: { code: string }) => f.code === 'no_outside_curve_buyer');
+    expect(flag).toBeTruthy();
+    expect(flag.evidence).toContain(SIG_2026);
+    expect(doc.methodVersion).toBe('markers-v1');
+  });
+
+  it('a record whose history the archive does not hold completely is UNKNOWN, cleanAtBirth null — never clean', async () => {
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const rows = db.prepare('SELECT mint, finding_class FROM launch').all() as { mint: string; finding_class: string }[];
+    db.close();
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const { mint, finding_class } of rows) {
+      const doc = await (await keyed(`/api/v1/token/${mint}`)).json();
+      expect(doc.finding.class).toBe(finding_class);
+      if (doc.finding.class === 'UNKNOWN') expect(doc.cleanAtBirth).toBeNull();
+      expect(doc.cleanAtBirth).not.toBe(true); // no fixture launch is watched from birth to settlement
+    }
+  });
+
+  it('each record has its static page and canonical document, and the document is what the API serves', async () => {
+    const page = await get(`/t/${MINT_2026}.html`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).toContain('FINDINGS');
+    expect(html).toContain(SIG_2026);
+    const doc = await get(`/d/${MINT_2026}`);
+    expect(doc.status).toBe(200);
+    const body = await doc.text();
+    expect(doc.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('hex')}"`);
+    const files = readdirSync(join(dataDir, 'site/d'));
+    expect(files).toContain(`${MINT_2026}.json`);
+    expect(readFileSync(join(dataDir, 'site/d', `${MINT_2026}.json`), 'utf8')).toBe(body);
+  });
+
+  it('status counts records by origin and class, with the heartbeat and cursor', async () => {
+    const res = await get('/api/v1/status');
+    expect(res.status).toBe(200);
+    const s = await res.json();
+    expect(s.apiVersion).toBe('v1');
+    expect(JSON.stringify(s)).toMatch(/FINDINGS/);
+    expect(s.collector?.lastHeartbeat ?? s.collector?.heartbeat).toBeTruthy();
+  });
+});
+
+describe('API errors: one vocabulary, every body says UNKNOWN', () => {
+  const expectError = async (res: Response, status: number, code: string) => {
+    expect(res.status).toBe(status);
+    const body = await res.json();
+    expect(body.error).toBe(code);
+    expect(body.finding.class).toBe('UNKNOWN');
+    expect(body.apiVersion).toBe('v1');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    return body;
+  };
+
+  it('400 not_an_address for a malformed mint', async () => {
+    await expectError(await keyed('/api/v1/token/not-a-mint'), 400, 'not_an_address');
+  });
+  it('401 missing_key, invalid_key, revoked_key', async () => {
+    await expectError(await get(`/api/v1/token/${MINT_2026}`), 401, 'missing_key');
+    await expectError(await get(`/api/v1/token/${MINT_2026}`, { Authorization: 'Bearer lpa_live_0000000000000000000000000000' }), 401, 'invalid_key');
+    const other = await run(process.execPath, [LPA, 'keys', 'create', '--label', 'to-revoke'], { env, cwd: ROOT });
+    const otherKey = other.stdout.trim().split('\n').at(-1)!;
+    const list = (await run(process.execPath, [LPA, 'keys', 'list'], { env, cwd: ROOT })).stdout;
+    expect(list).not.toContain(otherKey);
+    const line = list.split('\n').find((l) => l.includes('to-revoke'))!;
+    const id = line.trim().split(/\s+/)[0];
+    await run(process.execPath, [LPA, 'keys', 'revoke', id], { env, cwd: ROOT });
+    await expectError(await get(`/api/v1/token/${MINT_2026}`, { Authorization: `Bearer ${otherKey}` }), 401, 'revoked_key');
+  });
+  it('404 not_a_curve_launch only when the chain shows no curve ever existed', async () => {
+    await expectError(await keyed(`/api/v1/token/${WSOL}`), 404, 'not_a_curve_launch');
+  });
+  it('503 busy for a curve that exists on chain but is not held yet', async () => {
+    const res = await keyed(`/api/v1/token/${GRADUATED_NOT_HELD}`);
+    await expectError(res, 503, 'busy');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+  it('CORS preflight allows Authorization from any origin', async () => {
+    const res = await fetch(`${base}/api/v1/token/${MINT_2026}`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect((res.headers.get('access-control-allow-headers') ?? '').toLowerCase()).toContain('authorization');
+  });
+  it('the key never reaches a log line or the public database', async () => {
+    expect(serverLog).not.toContain(key);
+    const pub = readFileSync(join(dataDir, 'public.db'));
+    expect(pub.includes(Buffer.from(key))).toBe(false);
+  });
+});
