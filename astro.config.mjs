@@ -9,10 +9,15 @@ import node from '@astrojs/node';
  */
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'standalone' }),
+  // Standalone: `node dist/server/entry.mjs` is the server. LPA_ASTRO_MODE=middleware is used only by
+  // `npm run bench` to measure the same app in a minimal node:http host (bench/middleware-host.mjs).
+  adapter: node({ mode: process.env.LPA_ASTRO_MODE === 'middleware' ? 'middleware' : 'standalone' }),
   // The API is read-only GET; no HTML forms post here. Astro's origin check only concerns non-GET requests.
   security: { checkOrigin: false },
   devToolbar: { enabled: false },
+  // No sessions: the API is stateless (keys in headers) and pages are static; without this Astro
+  // registers a session provider (filesystem driver) on every request.
+  session: false,
   vite: {
     // Native module: loaded from node_modules at run time, never bundled.
     ssr: { external: ['better-sqlite3'] },

@@ -26,6 +26,10 @@ const schema = z.object({
   RPC_MAX_RPS: z.coerce.number().min(0).default(0),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Keyed requests per key per UTC day (spec §8: 10,000). */
+  DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
+  /** Count keyed requests against the daily quota (spec §8). `off` is for `npm run bench` only: nothing is counted or refused, and the server logs a warning at start. */
+  QUOTA_COUNTING: z.enum(['on', 'off']).default('on'),
   /** Stripe secret API key (`sk_live_…`/`sk_test_…`). With STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID it turns the paid plan on; set all three or none. */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   /** Signing secret of the Stripe webhook endpoint `{PUBLIC_BASE_URL}/billing/webhook` (`whsec_…`). */

@@ -52,8 +52,8 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     curveStatus: overrides.curveStatus ?? createCurveStatus(config.SOLANA_RPC_URL),
     now,
     log,
-    dailyQuota: overrides.dailyQuota,
-    countUsage: overrides.countUsage,
+    dailyQuota: overrides.dailyQuota ?? config.DAILY_QUOTA,
+    countUsage: overrides.countUsage ?? (config.QUOTA_COUNTING === 'off' ? false : undefined),
   };
 }
 
@@ -64,6 +64,9 @@ let deps: Deps | undefined;
  * both databases opened once. Route files call this; handlers receive it.
  */
 export function getDeps(): Deps {
-  deps ??= createDeps(loadConfig());
+  if (!deps) {
+    deps = createDeps(loadConfig());
+    if (deps.countUsage === false) deps.log.warn('QUOTA_COUNTING=off: keyed requests are neither counted nor refused (benchmarks only)');
+  }
   return deps;
 }

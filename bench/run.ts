@@ -1,0 +1,169 @@
+/**
+ * `npm run bench`: performance figures as ratios against a baseline measured in the same run
+ * (the machines are shared and noisy), written to docs/benchmarks.md. Not part of `npm test`.
+ *
+ * Sections: the keyed token endpoint through the Astro server vs a bare node:http server doing the
+ * same work (issue 2); the same endpoint with quota counting on vs off (issue 5); and, when their
+ * modules exist, collector ingest/lag (bench/ingest.ts) and rebuilds (bench/rebuild.ts).
+ * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
+ * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { renameSync } from 'node:fs';
+import { BENCH_MINT, ROOT, buildBenchArchive } from './setup.ts';
+import { compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const wanted = (name: string) => !ONLY || ONLY.includes(name);
+const log = (s: string) => process.stderr.write(s + '\n');
+
+const ENTRY = join(ROOT, 'dist/server/entry.mjs');
+const TARGET_RATIO = 0.5;
+const MIDDLEWARE_DIST = join(ROOT, '.bench/astro-middleware');
+const MIDDLEWARE_VARIANT = 'Astro, middleware mode in node:http';
+
+/** What profiling showed (node --cpu-prof on the standalone server under this load; see README of bench/). */
+const WHERE_THE_TIME_GOES = [
+  '### Where the time goes',
+  '',
+  'A CPU profile of the standalone server under this load (`node --cpu-prof`) put the Astro-only cost in: the adapter\'s static-file',
+  'handler, which runs before the app for every request (`lstat` + `send` of the URL path under dist/client: ~7 % of samples);',
+  'Web `Request`/`Response`/`Headers` objects built and converted back (undici: ~7 %); and Astro\'s pipeline stages',
+  '(FetchState, action/API context, error fallback, `import()` of the route module on every request). The app already',
+  'removes what it can while keeping Astro as the endpoint layer: `src/fetch.ts` sends `/api/*` through Astro\'s router and',
+  'endpoint dispatch only (`pages()`: no middleware, sessions, actions, i18n, which the API does not use), keeps the route',
+  'modules\' import promises, and `session: false` drops the per-request session provider. The remaining adapter cost',
+  '(static lookup) is fixed in standalone mode; the middleware-mode row shows what removing it gives.',
+].join('\n');
+
+async function withServers<T>(starts: Promise<ServerUnderTest>[], fn: (s: ServerUnderTest[]) => Promise<T>): Promise<T> {
+  const servers = await Promise.all(starts);
+  try {
+    return await fn(servers);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(ENTRY)) throw new Error('dist/server/entry.mjs missing: run `npx astro build` (npm run bench does)');
+  const sections: string[] = [];
+  const startedAt = new Date();
+  log('bench: building the archive from the shipped fixtures');
+  const archive = await buildBenchArchive();
+  const path = `/api/v1/token/${BENCH_MINT}`;
+  const headers = { Authorization: `Bearer ${archive.key}` };
+  // A quota no run can exhaust, so every request is a 200 that counts (the counting write is measured).
+  const env = { ...archive.env, DAILY_QUOTA: '1000000000' };
+  const opts = { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, log };
+
+  // Every server must answer the endpoint with 200 and the same record before it is measured.
+  const check = async (s: ServerUnderTest) => {
+    const r = await fetch(s.url + path, { headers });
+    const body = (await r.json()) as { mint?: string };
+    if (r.status !== 200 || body.mint !== BENCH_MINT) throw new Error(`${s.name}: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+  };
+
+  try {
+    if (wanted('token')) {
+      log('bench: building the app once more in @astrojs/node middleware mode (the comparison variant)');
+      execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', MIDDLEWARE_DIST], {
+        cwd: ROOT,
+        env: { ...process.env, LPA_ASTRO_MODE: 'middleware' },
+        stdio: 'ignore',
+      });
+      log('bench: token endpoint, Astro server vs bare node:http (same lookup, same databases)');
+      const c = await withServers(
+        [
+          startServer('bare node:http', ['--import', 'tsx', join(ROOT, 'bench/bare-token-server.ts')], env, '/'),
+          startServer('Astro (@astrojs/node)', [ENTRY], env, '/api/v1/status'),
+          startServer(MIDDLEWARE_VARIANT, [join(ROOT, 'bench/middleware-host.mjs')], { ...env, LPA_BENCH_DIST: MIDDLEWARE_DIST }, '/api/v1/status'),
+        ],
+        async (servers) => {
+          for (const s of servers) await check(s);
+          return compare(servers, path, headers, opts);
+        },
+      );
+      const ratio = ratioOf(c, 'Astro (@astrojs/node)', 'bare node:http');
+      sections.push(
+        [
+          '## Keyed token endpoint: Astro vs bare node:http (issue 2)',
+          '',
+          `\`GET ${path}\` with a valid key, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s (autocannon in the bench process; each server is one Node process). ` +
+            'The baseline (bench/bare-token-server.ts) does the same work on the same databases — address check, HMAC key check, quota count, record lookup, same body — without a framework.',
+          '',
+          comparisonTable(c, 'bare node:http'),
+          '',
+          `**Ratio of the shipped server (standalone): ${ratio.toFixed(3)}** (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}). ` +
+            `The same app built in middleware mode behind a three-line node:http host (bench/middleware-host.mjs): ${ratioOf(c, MIDDLEWARE_VARIANT, 'bare node:http').toFixed(3)}.`,
+          '',
+          WHERE_THE_TIME_GOES,
+        ].join('\n'),
+      );
+    }
+
+    if (wanted('quota')) {
+      log('bench: token endpoint through Astro, quota counting on vs off');
+      const c = await withServers(
+        [
+          startServer('counting off', [ENTRY], { ...env, QUOTA_COUNTING: 'off' }, '/api/v1/status'),
+          startServer('counting on', [ENTRY], env, '/api/v1/status'),
+        ],
+        async (servers) => {
+          for (const s of servers) await check(s);
+          return compare(servers, path, headers, opts);
+        },
+      );
+      const ratio = ratioOf(c, 'counting on', 'counting off');
+      sections.push(
+        [
+          '## Quota counting cost (issue 5)',
+          '',
+          `The same Astro server and endpoint, with the daily-quota count (one SQLite UPSERT per request in private.db) on and off (\`QUOTA_COUNTING=off\`, benchmarks only). ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s.`,
+          '',
+          comparisonTable(c, 'counting off'),
+          '',
+          `**Throughput with counting on = ${ratio.toFixed(3)} × counting off.**`,
+        ].join('\n'),
+      );
+    }
+
+    for (const [name, file, fn] of [
+      ['ingest', 'bench/ingest.ts', 'benchIngest'],
+      ['rebuild', 'bench/rebuild.ts', 'benchRebuild'],
+    ] as const) {
+      if (!wanted(name) || !existsSync(join(ROOT, file))) continue;
+      log(`bench: ${name}`);
+      const mod = (await import(join(ROOT, file))) as Record<string, () => Promise<string>>;
+      sections.push(await mod[fn]());
+    }
+  } finally {
+    rmSync(archive.dataDir, { recursive: true, force: true });
+  }
+
+  const doc = [
+    '# Benchmarks',
+    '',
+    `Written by \`npm run bench\` on ${startedAt.toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB. ` +
+      'Machines here are shared and noisy: compare the ratios, which are measured against a baseline in the same run, not the absolute figures.',
+    '',
+    ...sections.flatMap((s) => [s, '']),
+  ].join('\n');
+  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  const out = join(ROOT, 'docs/benchmarks.md');
+  writeFileSync(out + '.tmp', doc);
+  renameSync(out + '.tmp', out);
+  log(`bench: wrote ${out}`);
+  process.stdout.write(doc);
+}
+
+main().catch((e) => {
+  log(`bench failed: ${e instanceof Error ? e.stack : String(e)}`);
+  process.exit(1);
+});

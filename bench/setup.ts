@@ -1,0 +1,45 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type Config } from '../src/config.ts';
+import { PrivateStore } from '../src/db/private-store.ts';
+import { KeyService, loadKeySecret } from '../src/server/keys.ts';
+import { startReplayRpc } from '../collector/replay/server.ts';
+import { runCollect } from '../collector/commands/collect.ts';
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+/** The mint whose record the token-endpoint benchmarks read (FIX/7, a real 2026 create_v2 launch). */
+export const BENCH_MINT = 'CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump';
+
+/** A data directory filled by the real collector from the shipped mainnet fixtures, and a key. */
+export interface BenchArchive {
+  dataDir: string;
+  config: Config;
+  key: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Build the benchmark archive: replay RPC over tests/fixtures/chains/mainnet → `runCollect --once`
+ * into a fresh temporary DATA_DIR → one API key. The replay RPC is closed afterwards; the servers
+ * under test only read the databases (unknown mints are not requested).
+ */
+export async function buildBenchArchive(): Promise<BenchArchive> {
+  const replay = await startReplayRpc({ chainDir: join(ROOT, 'tests/fixtures/chains/mainnet') });
+  const dataDir = mkdtempSync(join(tmpdir(), 'lpa-bench-'));
+  const env = {
+    SOLANA_RPC_URL: replay.url,
+    DATA_DIR: dataDir,
+    COLLECT_START: 'earliest',
+    LOG_LEVEL: 'warn',
+    KEY_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+  };
+  const config = loadConfig({ ...process.env, ...env });
+  await runCollect(config, { once: true });
+  await replay.close();
+  const store = new PrivateStore(config.privateDbPath);
+  const { key } = new KeyService(store, loadKeySecret(config)).create('bench');
+  store.close();
+  return { dataDir, config, key, env };
+}
