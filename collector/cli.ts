@@ -42,8 +42,8 @@ program
 program
   .command('demo')
   .description('run the archive offline over a replay of the real mainnet fixtures shipped in the project')
-  .option('--port <n>', 'server port', int('port'), 4321)
-  .action(async (o: { port: number }) => {
+  .option('--port <n>', 'server port (default: PORT, else 4321)', int('port'))
+  .action(async (o: { port?: number }) => {
     const { runDemo } = await import('./commands/demo.ts');
     await runDemo({ port: o.port });
   });

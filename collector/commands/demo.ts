@@ -18,7 +18,7 @@ export const DEMO_CHAIN = resolve(ROOT, 'tests/fixtures/chains/mainnet');
  * RPC, runs the collector over them into a fresh `data/demo`, creates a demo key, starts the
  * server, and prints the base URL and the key. Runs until SIGINT/SIGTERM.
  */
-export async function runDemo(opts: { port: number }): Promise<void> {
+export async function runDemo(opts: { port?: number }): Promise<void> {
   const replay = await startReplayRpc({ chainDir: DEMO_CHAIN, port: 0 });
   const dataDir = resolve(ROOT, 'data/demo');
   rmSync(dataDir, { recursive: true, force: true });
@@ -27,7 +27,7 @@ export async function runDemo(opts: { port: number }): Promise<void> {
     SOLANA_RPC_URL: replay.url,
     SOLANA_WS_URL: replay.wsUrl,
     DATA_DIR: dataDir,
-    PORT: String(opts.port),
+    PORT: opts.port !== undefined ? String(opts.port) : (process.env.PORT ?? '4321'),
     HOST: process.env.HOST ?? '127.0.0.1',
     COLLECT_START: 'earliest',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
