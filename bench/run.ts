@@ -43,7 +43,13 @@ const WHERE_THE_TIME_GOES = [
 ].join('\n');
 
 async function withServers<T>(starts: Promise<ServerUnderTest>[], fn: (s: ServerUnderTest[]) => Promise<T>): Promise<T> {
-  const servers = await Promise.all(starts);
+  const started = await Promise.allSettled(starts);
+  const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
+  }
   try {
     return await fn(servers);
   } finally {
