@@ -17,7 +17,10 @@ export default defineConfig({
   devToolbar: { enabled: false },
   // No sessions: the API is stateless (keys in headers) and pages are static; without this Astro
   // registers a session provider (filesystem driver) on every request.
-  session: false,
+  // (LPA_ASTRO_PLAIN=1, used only by `npm run bench`: Astro's defaults — sessions on and no
+  // src/fetch.ts — to measure what this configuration removes.)
+  session: process.env.LPA_ASTRO_PLAIN ? undefined : false,
+  fetchFile: process.env.LPA_ASTRO_PLAIN ? null : undefined,
   vite: {
     // Native module: loaded from node_modules at run time, never bundled.
     ssr: { external: ['better-sqlite3'] },

@@ -26,6 +26,8 @@ const log = (s: string) => process.stderr.write(s + '\n');
 const ENTRY = join(ROOT, 'dist/server/entry.mjs');
 const TARGET_RATIO = 0.5;
 const MIDDLEWARE_DIST = join(ROOT, '.bench/astro-middleware');
+const PLAIN_DIST = join(ROOT, '.bench/astro-plain');
+const PLAIN_VARIANT = 'Astro defaults (no src/fetch.ts, sessions on)';
 const MIDDLEWARE_VARIANT = 'Astro, middleware mode in node:http';
 
 /** What profiling showed (node --cpu-prof on the standalone server under this load; see README of bench/). */
@@ -78,17 +80,21 @@ async function main(): Promise<void> {
 
   try {
     if (wanted('token')) {
-      log('bench: building the app once more in @astrojs/node middleware mode (the comparison variant)');
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', MIDDLEWARE_DIST], {
-        cwd: ROOT,
-        env: { ...process.env, LPA_ASTRO_MODE: 'middleware' },
-        stdio: 'ignore',
-      });
+      log('bench: building the comparison variants (Astro defaults; middleware mode)');
+      const astroBuild = (outDir: string, extra: Record<string, string>) =>
+        execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
+          cwd: ROOT,
+          env: { ...process.env, ...extra },
+          stdio: 'ignore',
+        });
+      astroBuild(PLAIN_DIST, { LPA_ASTRO_PLAIN: '1' });
+      astroBuild(MIDDLEWARE_DIST, { LPA_ASTRO_MODE: 'middleware' });
       log('bench: token endpoint, Astro server vs bare node:http (same lookup, same databases)');
       const c = await withServers(
         [
           startServer('bare node:http', ['--import', 'tsx', join(ROOT, 'bench/bare-token-server.ts')], env, '/'),
           startServer('Astro (@astrojs/node)', [ENTRY], env, '/api/v1/status'),
+          startServer(PLAIN_VARIANT, [join(PLAIN_DIST, 'server/entry.mjs')], env, '/api/v1/status'),
           startServer(MIDDLEWARE_VARIANT, [join(ROOT, 'bench/middleware-host.mjs')], { ...env, LPA_BENCH_DIST: MIDDLEWARE_DIST }, '/api/v1/status'),
         ],
         async (servers) => {
@@ -107,6 +113,7 @@ async function main(): Promise<void> {
           comparisonTable(c, 'bare node:http'),
           '',
           `**Ratio of the shipped server (standalone): ${ratio.toFixed(3)}** (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}). ` +
+            `Before this project's changes (Astro's defaults: no src/fetch.ts, sessions on): ${ratioOf(c, PLAIN_VARIANT, 'bare node:http').toFixed(3)}. ` +
             `The same app built in middleware mode behind a three-line node:http host (bench/middleware-host.mjs): ${ratioOf(c, MIDDLEWARE_VARIANT, 'bare node:http').toFixed(3)}.`,
           '',
           WHERE_THE_TIME_GOES,
