@@ -10,6 +10,9 @@ import { mintsOf } from '../src/core/record/mints-of.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
+import { readChainState } from '../src/chain/chain-state.ts';
+import type { ChainState } from '../src/core/record/build-launch.ts';
+import { completionOf } from './rebuild/rebuild-launch.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -67,7 +70,7 @@ export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, 
  * Fetch and decode one transaction. A `null` answer (not yet available at this commitment) is
  * retried a few times; after that the caller stops the batch before it, so nothing is skipped.
  */
-async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<DecodedTransaction | null> {
+export async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<DecodedTransaction | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const res = await rpc
       .getTransaction(toSignature(sig), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
@@ -144,6 +147,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
     const usable = (firstMissing === -1 ? decoded : decoded.slice(0, firstMissing)) as DecodedTransaction[];
     if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
     const last = batch[usable.length - 1]!;
+    const states = await completedLaunchStates(deps, usable, opts.signal);
     const committed = store.transaction(() => {
       const touched = new Map<string, boolean>();
       for (const tx of usable) {
@@ -155,7 +159,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
       }
       let changed = 0;
       for (const [mint, createdHere] of touched) {
-        const r = recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: createdHere, nowMs: now() });
+        const r = recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: createdHere, nowMs: now(), state: states.get(mint) });
         if (r.changed) changed++;
       }
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
@@ -167,6 +171,26 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
     log.info({ done, total: sigs.length, cursorSlot: last.slot, recordsChanged: committed }, 'batch committed');
     if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
   }
+}
+
+/**
+ * The chain state now (curve `complete`, canonical pool) of every launch in these transactions whose
+ * curve has completed — in this batch or before — read before the batch's SQLite transaction, so a
+ * completed launch's record always carries its pool (methodology "graduation"). Other launches
+ * need no account reads.
+ */
+async function completedLaunchStates(deps: CollectDeps, txs: DecodedTransaction[], signal?: AbortSignal): Promise<Map<string, ChainState>> {
+  const out = new Map<string, ChainState>();
+  const byMint = new Map<string, DecodedTransaction[]>();
+  for (const tx of txs) for (const mint of mintsOf(tx)) byMint.set(mint, [...(byMint.get(mint) ?? []), tx]);
+  for (const [mint, mintTxs] of byMint) {
+    const held = deps.store.getLaunch(mint);
+    const heldDoc = held ? (JSON.parse(held.document) as { launch?: { completed?: boolean; quoteMint?: string } | null }) : null;
+    const inBatch = completionOf(mint, mintTxs); // an earlier completion is in the held record
+    if (!(heldDoc?.launch?.completed || inBatch.completed)) continue;
+    out.set(mint, await readChainState(deps.rpc, mint, heldDoc?.launch?.quoteMint ?? inBatch.quoteMint, (deps.now ?? Date.now)(), signal));
+  }
+  return out;
 }
 
 async function fetchLatest(rpc: ArchiveRpc, signal?: AbortSignal): Promise<SigInfo[]> {

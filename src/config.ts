@@ -26,6 +26,18 @@ const schema = z.object({
   RPC_MAX_RPS: z.coerce.number().min(0).default(0),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Rebuilds started per UTC day, service-wide (spec §8 "rebuild daily ceiling"); beyond it 503 `rebuild_budget_exhausted`. */
+  REBUILD_DAILY_CEILING: z.coerce.number().int().min(0).default(500),
+  /** Rebuilds queued or running at most; beyond it 503 `busy`. */
+  REBUILD_MAX_QUEUE: z.coerce.number().int().min(1).default(50),
+  /** Rebuilds run at once by the server's worker. */
+  REBUILD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** RPC requests per second one rebuild may send (0 = no limit). */
+  REBUILD_RPC_MAX_RPS: z.coerce.number().min(0).default(20),
+  /** A running rebuild's lease (ms), renewed as it reads; a job whose lease ran out (its server stopped) is resumed. */
+  REBUILD_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Comma-separated addresses of reverse proxies whose `X-Forwarded-For` is trusted to name the caller (rebuild limits). Empty: none. */
+  TRUSTED_PROXIES: z.string().default(''),
   /** Keyed requests per key per UTC day (spec §8: 10,000). */
   DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
   /** Count keyed requests against the daily quota (spec §8). `off` is for `npm run bench` only: nothing is counted or refused, and the server logs a warning at start. */

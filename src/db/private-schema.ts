@@ -69,4 +69,36 @@ export const PRIVATE_MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    name: 'rebuild jobs',
+    sql: `
+      -- On-demand rebuilds (spec §3): one row per mint asked for and not held. A job is claimed with a
+      -- lease (lease_until_ms), renewed while it runs; a job whose lease ran out (its server stopped)
+      -- is claimed again, so a restart resumes it. Finished jobs are deleted: the record is then held.
+      CREATE TABLE rebuild_job (
+        mint TEXT PRIMARY KEY,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'failed')),
+        queued_at_ms INTEGER NOT NULL,
+        started_at_ms INTEGER,
+        lease_until_ms INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        signatures_read INTEGER NOT NULL DEFAULT 0,
+        transactions_read INTEGER NOT NULL DEFAULT 0,
+        error TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX rebuild_job_queue ON rebuild_job (state, queued_at_ms);
+
+      -- Every rebuild start: the per-caller hourly limit and the service-wide daily ceiling count these.
+      -- caller is the originating address (IP), never a key.
+      CREATE TABLE rebuild_start (
+        id INTEGER PRIMARY KEY,
+        mint TEXT NOT NULL,
+        caller TEXT NOT NULL,
+        at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX rebuild_start_caller ON rebuild_start (caller, at_ms);
+      CREATE INDEX rebuild_start_at ON rebuild_start (at_ms);
+    `,
+  },
 ];

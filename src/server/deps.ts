@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { BillingService } from './billing.ts';
 import { KeyService, loadKeySecret } from './keys.ts';
 import { createStripe } from './stripe.ts';
+import { RebuildService } from './rebuilds.ts';
 
 /** Everything a handler needs; tests build their own with temporary databases and fakes. */
 export interface Deps {
@@ -29,6 +30,8 @@ export interface Deps {
    * it compares the keyed endpoint with and without the counting write; nothing is refused then.
    */
   countUsage?: boolean;
+  /** On-demand rebuilds (src/server/rebuilds.ts): queue and worker. The server process starts its worker. */
+  rebuilds: RebuildService;
 }
 
 /** Build the deps of a server process from a config (opens both databases). */
@@ -43,9 +46,10 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     keys ??= new KeyService(privateStore, secret, now);
     billing ??= new BillingService(privateStore, keys, secret, now);
   }
+  const publicStore = overrides.publicStore ?? new PublicStore(config.publicDbPath);
   return {
     config,
-    publicStore: overrides.publicStore ?? new PublicStore(config.publicDbPath),
+    publicStore,
     keys,
     billing,
     stripe: overrides.stripe !== undefined ? overrides.stripe : config.billing ? createStripe(config.billing) : null,
@@ -54,6 +58,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     log,
     dailyQuota: overrides.dailyQuota ?? config.DAILY_QUOTA,
     countUsage: overrides.countUsage ?? (config.QUOTA_COUNTING === 'off' ? false : undefined),
+    rebuilds: overrides.rebuilds ?? new RebuildService({ config, publicStore, log, now }),
   };
 }
 
@@ -67,6 +72,7 @@ export function getDeps(): Deps {
   if (!deps) {
     deps = createDeps(loadConfig());
     if (deps.countUsage === false) deps.log.warn('QUOTA_COUNTING=off: keyed requests are neither counted nor refused (benchmarks only)');
+    deps.rebuilds.startWorker();
   }
   return deps;
 }

@@ -5,11 +5,8 @@ import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, notModified } from './http.ts';
 import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
 
-/** Retry-After (s) of 503 `busy` when the curve exists but no record is held yet: a rebuild arrives later. */
-export const RETRY_AFTER_EXISTS_S = 300;
-/** Retry-After (s) of 503 `busy` when the chain could not be read. */
-export const RETRY_AFTER_UNKNOWN_S = 60;
 
 /** Public token page of a mint: the `source` field. */
 export function sourceUrl(baseUrl: string, mint: string): string {
@@ -21,10 +18,9 @@ export function sourceUrl(baseUrl: string, mint: string): string {
  * `not_an_address`), the key (401 `missing_key`/`invalid_key`/`revoked_key`), the daily quota
  * (429 `quota_exceeded`), then the record: 200 with the stored document plus `coverage`,
  * `generatedAt`, `source`, `license`; strong ETag = sha256 of the document, 304 on a match;
- * settled → cacheable, unsettled → `no-store`. A mint not held: the chain decides between 404
- * `not_a_curve_launch` (curve never existed) and 503 `busy` (exists, or the chain could not be read).
+ * settled → cacheable, unsettled → `no-store`. A mint not held: see {@link notHeld} (spec §3).
  */
-export async function handleToken(request: Request, deps: Deps, params: { mint?: string }): Promise<Response> {
+export async function handleToken(request: Request, deps: Deps, params: { mint?: string; clientAddress?: string }): Promise<Response> {
   const nowMs = deps.now();
   const mint = params.mint;
   if (!isAddressParam(mint)) return errorResponse('not_an_address', { nowMs });
@@ -36,12 +32,7 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const rate = rateLimitHeaders(usage);
 
   const row = deps.publicStore.getLaunch(mint);
-  if (!row) {
-    const status = await deps.curveStatus(mint);
-    if (status === 'never') return errorResponse('not_a_curve_launch', { nowMs, headers: rate });
-    const retry = status === 'exists' ? RETRY_AFTER_EXISTS_S : RETRY_AFTER_UNKNOWN_S;
-    return errorResponse('busy', { nowMs, headers: { ...rate, 'Retry-After': String(retry) } });
-  }
+  if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
   const etag = etagOf(row.sha256);
   const cacheControl = row.settled ? CACHE_SETTLED : CACHE_NONE;
@@ -58,4 +49,53 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
     license: `${config.LICENSE_TEXT} ${config.LICENSE_URL}`,
   };
   return jsonResponse(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
+}
+
+/** The rate-limit fields with the rebuild policy added (draft-ietf-httpapi-ratelimit-headers-10 lists). */
+function withRebuildPolicy(rate: Record<string, string>, a: { callerStarts: number; callerResetS: number }): Record<string, string> {
+  const left = Math.max(0, REBUILDS_PER_CALLER_HOURLY - a.callerStarts);
+  return {
+    ...rate,
+    'RateLimit-Policy': `${rate['RateLimit-Policy']}, "${REBUILD_POLICY}";q=${REBUILDS_PER_CALLER_HOURLY};w=3600`,
+    RateLimit: `${rate.RateLimit}, "${REBUILD_POLICY}";r=${left};t=${a.callerResetS}`,
+  };
+}
+
+/**
+ * A mint the archive does not hold (spec §3, §7): a rebuild already queued or running answers 202
+ * again (polling never counts as a start); one that failed answers 404 `rebuild_failed` once. Else
+ * the chain decides: no curve account and no history → 404 `not_a_curve_launch` (a finding); the
+ * check failed → 404 `rebuild_failed`; the curve exists → start a rebuild (202) unless the caller's
+ * hourly starts (429 `rate_limited`), the daily ceiling (503 `rebuild_budget_exhausted`) or the queue
+ * length (503 `busy`) refuse it. 202 bodies: docs/api.md "Rebuilds".
+ */
+async function notHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response> {
+  const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
+  let answer: RebuildAnswer | null = deps.rebuilds.existing(mint, caller);
+  if (!answer) {
+    const status = await deps.curveStatus(mint);
+    if (status === 'never') return errorResponse('not_a_curve_launch', { nowMs, headers: rate });
+    if (status === 'unknown') return errorResponse('rebuild_failed', { nowMs, headers: rate });
+    answer = deps.rebuilds.start(mint, caller);
+  }
+  if (answer.kind === 'failed') return errorResponse('rebuild_failed', { nowMs, headers: rate });
+  if (answer.kind === 'refused') {
+    const headers = { ...(answer.code === 'rate_limited' ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS) };
+    return errorResponse(answer.code, { nowMs, headers });
+  }
+  const body = {
+    apiVersion: 'v1',
+    mint,
+    finding: {
+      class: 'UNKNOWN',
+      label: 'Rebuild in progress',
+      why: 'The archive did not watch this launch; it is being reconstructed from its complete chain history. Until then its provenance is unknown, not clean.',
+    },
+    cleanAtBirth: null,
+    rebuild: answer.view,
+    generatedAt: instant(nowMs),
+    source: sourceUrl(deps.config.baseUrl, mint),
+  };
+  const headers = { ...(answer.started ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS), 'Cache-Control': CACHE_NONE };
+  return jsonResponse(body, 202, headers);
 }

@@ -241,17 +241,17 @@ describe('token pages in chromium', () => {
     expect(result.status).toBe(200);
     expect(result.etag).toMatch(/^"[0-9a-f]{64}"$/);
     expect(result.body).toMatchObject({ apiVersion: 'v1', mint: FINDINGS_MINT, finding: { class: 'FINDINGS' } });
-    // A mint not held: the curve check cannot reach its RPC, so 503 busy — never a finding it could not check.
-    const busy = await page.evaluate(
+    // A mint not held: the curve check cannot reach its RPC, so 404 rebuild_failed (the service's
+    // failure) — never not_a_curve_launch, a finding it could not check.
+    const failed = await page.evaluate(
       async ([url, k]) => {
         const r = await fetch(url, { headers: { Authorization: `Bearer ${k}` } });
-        return { status: r.status, retryAfter: r.headers.get('Retry-After'), body: await r.json() };
+        return { status: r.status, body: await r.json() };
       },
       [`${other}/api/v1/token/${ABSENT_MINT}`, key],
     );
-    expect(busy.status).toBe(503);
-    expect(busy.retryAfter).toBeTruthy();
-    expect(busy.body).toMatchObject({ error: 'busy', finding: { class: 'UNKNOWN' } });
+    expect(failed.status).toBe(404);
+    expect(failed.body).toMatchObject({ error: 'rebuild_failed', finding: { class: 'UNKNOWN' } });
     await page.close();
   });
 });

@@ -182,10 +182,15 @@ describe('API errors: one vocabulary, every body says UNKNOWN', () => {
   it('404 not_a_curve_launch only when the chain shows no curve ever existed', async () => {
     await expectError(await keyed(`/api/v1/token/${WSOL}`), 404, 'not_a_curve_launch');
   });
-  it('503 busy for a curve that exists on chain but is not held yet', async () => {
+  it('202 rebuild for a curve that exists on chain but is not held yet', async () => {
     const res = await keyed(`/api/v1/token/${GRADUATED_NOT_HELD}`);
-    await expectError(res, 503, 'busy');
+    expect(res.status).toBe(202);
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = await res.json();
+    expect(body.finding.class).toBe('UNKNOWN');
+    expect(body.cleanAtBirth).toBeNull();
+    expect(['queued', 'running']).toContain(body.rebuild.state);
   });
   it('CORS preflight allows Authorization from any origin', async () => {
     const res = await fetch(`${base}/api/v1/token/${MINT_2026}`, {

@@ -220,18 +220,26 @@ describe('GET /api/v1/token/{mint}', () => {
     expect(again.headers.get('Cache-Control')).toBe('no-store');
   });
 
-  it('a mint not held: 404 not_a_curve_launch only when the chain says never; 503 busy for exists and unknown', async () => {
+  it('a mint not held: 404 not_a_curve_launch only when the chain says never; 202 rebuild when it exists (polling is no new start); 404 rebuild_failed when the check fails', async () => {
     const mint = newAddress();
     curve = 'never';
     await expectError(await handleToken(tokenReq(mint), deps, { mint }), 404, 'not_a_curve_launch');
     curve = 'exists';
-    const exists = await handleToken(tokenReq(mint), deps, { mint });
-    await expectError(exists, 503, 'busy');
-    expect(Number(exists.headers.get('Retry-After'))).toBeGreaterThan(0);
+    const first = await handleToken(tokenReq(mint), deps, { mint, clientAddress: '192.0.2.7' });
+    expect(first.status).toBe(202);
+    expect(first.headers.get('Cache-Control')).toBe('no-store');
+    expect(Number(first.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(first.headers.get('RateLimit-Policy')).toContain('"rebuilds";q=5;w=3600');
+    expect(first.headers.get('RateLimit')).toContain('"rebuilds";r=4;');
+    const body = await first.json();
+    expect(body).toMatchObject({ apiVersion: 'v1', mint, cleanAtBirth: null, finding: { class: 'UNKNOWN' }, rebuild: { state: 'queued', position: 0, startedAt: null } });
+    const again = await handleToken(tokenReq(mint), deps, { mint, clientAddress: '192.0.2.7' });
+    expect(again.status).toBe(202);
+    expect((await again.json()).rebuild.queuedAt).toEqual(body.rebuild.queuedAt);
+    expect(deps.rebuilds.jobs.callerStartsInHour('192.0.2.7', deps.now()).count).toBe(1); // polling did not count
     curve = 'unknown';
-    const unknown = await handleToken(tokenReq(mint), deps, { mint });
-    await expectError(unknown, 503, 'busy');
-    expect(Number(unknown.headers.get('Retry-After'))).toBeGreaterThan(0);
+    const other = newAddress();
+    await expectError(await handleToken(tokenReq(other), deps, { mint: other, clientAddress: '192.0.2.7' }), 404, 'rebuild_failed');
   });
 
   it('429 quota_exceeded past the daily quota, with Retry-After until 00:00 UTC', async () => {

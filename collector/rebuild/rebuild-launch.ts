@@ -1,0 +1,138 @@
+import PQueue from 'p-queue';
+import { address, signature as toSignature } from '@solana/kit';
+import type { Config } from '../../src/config.ts';
+import type { Logger } from '../../src/log.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts';
+import type { ArchiveRpc } from '../../src/chain/rpc.ts';
+import { bondingCurveAddress } from '../../src/chain/pda.ts';
+import { readChainState } from '../../src/chain/chain-state.ts';
+import { mintsOf } from '../../src/core/record/mints-of.ts';
+import { fetchDecoded } from '../collect.ts';
+import { recordLaunch } from '../record-launch.ts';
+import { writeSiteFiles } from '../publish.ts';
+
+/** getSignaturesForAddress page size (mainnet maximum). */
+const PAGE = 1000;
+
+/** Progress of one rebuild: signatures listed so far, transactions fetched so far. */
+export interface RebuildProgress {
+  signatures: number;
+  transactions: number;
+  /** true once paging reached the curve's first signature */
+  signaturesComplete: boolean;
+}
+
+/** A chain read failed after the transport's retries: the service's failure (404 `rebuild_failed`). */
+export class RebuildReadError extends Error {
+  override name = 'RebuildReadError';
+}
+
+export interface RebuildDeps {
+  config: Config;
+  store: PublicStore;
+  rpc: ArchiveRpc;
+  log: Logger;
+  now?: () => number;
+}
+
+export interface RebuildOptions {
+  onProgress?: (p: RebuildProgress) => void;
+  signal?: AbortSignal;
+  /** transactions fetched at once (default config.RPC_CONCURRENCY) */
+  concurrency?: number;
+  /** RPC requests per second at most (default config.REBUILD_RPC_MAX_RPS; 0 = no limit) */
+  maxRps?: number;
+}
+
+/**
+ * Rebuild one launch from its complete chain history (spec §3; issue "rebuild on request"):
+ * every signature of its bonding-curve address back to creation (getSignaturesForAddress, 1,000 a
+ * page, paging with `before`), every transaction (getTransaction, `json`, v0), decoded and stored
+ * in launch_tx, the record built by the same builder as the live collector (recordLaunch) with
+ * `origin: "rebuilt"`, `observedAtLaunch: false`, the curve and pool read now when the curve
+ * completed (readChainState), all in one SQLite transaction; then the page and document are
+ * written. RPC calls: ⌈signatures/1000⌉ (+1 when the count is a multiple of 1,000) + transactions
+ * + 0, 2 or 3 account reads.
+ * Errors: RebuildReadError when a chain read fails after retries (nothing is written then).
+ */
+export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: RebuildOptions = {}): Promise<{ doc: LaunchDocument; progress: RebuildProgress }> {
+  const { config, store, rpc, log } = deps;
+  const now = deps.now ?? Date.now;
+  const curve = await bondingCurveAddress(mint);
+  const progress: RebuildProgress = { signatures: 0, transactions: 0, signaturesComplete: false };
+  const report = () => opts.onProgress?.({ ...progress });
+  const read = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      throw new RebuildReadError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const signatures: string[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = (await read('getSignaturesForAddress', () =>
+      rpc
+        .getSignaturesForAddress(address(curve), { limit: PAGE, commitment: 'confirmed', ...(before ? { before: toSignature(before) } : {}) })
+        .send({ abortSignal: opts.signal }),
+    )) as unknown as { signature: string }[];
+    for (const s of page) signatures.push(s.signature);
+    progress.signatures = signatures.length;
+    if (page.length < PAGE) break;
+    before = page[page.length - 1]!.signature;
+    report();
+  }
+  progress.signaturesComplete = true;
+  report();
+
+  const maxRps = opts.maxRps ?? config.REBUILD_RPC_MAX_RPS;
+  const queue = new PQueue({ concurrency: opts.concurrency ?? config.RPC_CONCURRENCY, ...(maxRps > 0 ? { intervalCap: maxRps, interval: 1000 } : {}) });
+  const txs = await Promise.all(
+    signatures.map((sig) =>
+      queue.add(async () => {
+        const tx = await read(`getTransaction ${sig}`, () => fetchDecoded(rpc, sig, opts.signal));
+        if (!tx) throw new RebuildReadError(`getTransaction ${sig}: not available`);
+        progress.transactions++;
+        if (progress.transactions % 50 === 0) report();
+        return tx;
+      }),
+    ),
+  ).catch((e: unknown) => {
+    queue.clear();
+    throw e;
+  });
+  report();
+
+  // Only transactions that touch this launch by its events or accounts are kept for it (the same rule as the collector).
+  const own = (txs as DecodedTransaction[]).filter((tx) => mintsOf(tx).includes(mint));
+  const provisional = completionOf(mint, own);
+  const state = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : undefined;
+
+  const result = store.transaction(() => {
+    for (const tx of own) store.addTransaction(mint, tx);
+    return recordLaunch(store, mint, { origin: 'rebuilt', observedAtLaunch: false, nowMs: now(), bondingCurve: curve, state });
+  });
+  writeSiteFiles(store, config, log);
+  log.info({ mint, signatures: progress.signatures, transactions: progress.transactions, class: result.doc.finding.class }, 'launch rebuilt');
+  return { doc: result.doc, progress };
+}
+
+/**
+ * Whether these transactions show the launch's curve completing (CompleteEvent), and its quote mint
+ * from the CreateEvent: a completed curve is the one whose pool is read (methodology "graduation").
+ */
+export function completionOf(mint: string, txs: DecodedTransaction[]): { completed: boolean; quoteMint: string } {
+  let completed = false;
+  let quoteMint = 'So11111111111111111111111111111111111111112';
+  for (const tx of txs) {
+    if (tx.err !== null) continue;
+    for (const e of tx.events) {
+      if (e.name === 'CompleteEvent' && e.fields.mint === mint) completed = true;
+      if (e.name === 'CreateEvent' && e.fields.mint === mint && typeof e.fields.quote_mint === 'string') quoteMint = e.fields.quote_mint;
+    }
+  }
+  return { completed, quoteMint };
+}

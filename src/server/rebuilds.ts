@@ -1,0 +1,160 @@
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { PublicStore } from '../db/public-store.ts';
+import { RebuildJobs, type RebuildJob } from '../db/rebuild-jobs.ts';
+import { createArchiveRpc } from '../chain/rpc.ts';
+import { instant } from '../core/canonical.ts';
+import type { Instant } from '../core/types.ts';
+import { RebuildReadError, rebuildLaunch } from '../../collector/rebuild/rebuild-launch.ts';
+
+/** Rebuild starts per caller per hour (spec §8). */
+export const REBUILDS_PER_CALLER_HOURLY = 5;
+/** Name of the rebuild policy in the RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10). */
+export const REBUILD_POLICY = 'rebuilds';
+
+/** The `rebuild` object of a 202 answer (docs/api.md "Rebuilds"). */
+export interface RebuildView {
+  state: 'queued' | 'running';
+  queuedAt: Instant;
+  startedAt: Instant | null;
+  /** jobs ahead of this one in the queue (0 when running or next) */
+  position: number;
+  progress: { signatures: number; transactions: number };
+  /** rough seconds until the record is served, from the rate so far; null before anything is known */
+  estimate: { secondsRemaining: number | null };
+}
+
+/** Outcome of a token request for a mint not held (the handler maps it to HTTP). */
+export type RebuildAnswer =
+  | { kind: 'in_progress'; view: RebuildView; retryAfterS: number; started: boolean; callerStarts: number; callerResetS: number }
+  | { kind: 'failed' }
+  | { kind: 'refused'; code: 'rate_limited' | 'rebuild_budget_exhausted' | 'busy'; retryAfterS: number; callerStarts: number; callerResetS: number };
+
+/**
+ * On-demand rebuilds (spec §3): the queue in private.db (RebuildJobs) and the server's worker, which
+ * claims jobs with a lease and runs them through rebuildLaunch (same builder as the collector) with
+ * bounded concurrency. A restarted server resumes jobs whose lease ran out; a finished job's record is
+ * permanent (origin "rebuilt").
+ */
+export class RebuildService {
+  readonly jobs: RebuildJobs;
+  private timer: NodeJS.Timeout | null = null;
+  private running = new Set<string>();
+
+  constructor(
+    private readonly d: { config: Config; publicStore: PublicStore; log: Logger; now: () => number },
+    jobs?: RebuildJobs,
+  ) {
+    this.jobs = jobs ?? new RebuildJobs(d.config.privateDbPath);
+  }
+
+  /** The answer for an active or failed job of `mint`, or null when there is none (the caller decides whether to start one). */
+  existing(mint: string, caller: string): RebuildAnswer | null {
+    const job = this.jobs.get(mint);
+    if (!job) return null;
+    if (job.state === 'failed') {
+      this.jobs.clearFailed(mint); // reported once; a later request may start again
+      return { kind: 'failed' };
+    }
+    return this.inProgress(job, false, caller);
+  }
+
+  /** Start a rebuild of `mint` for `caller` under the limits (the curve is known to exist). */
+  start(mint: string, caller: string): RebuildAnswer {
+    const { config } = this.d;
+    const nowMs = this.d.now();
+    const out = this.jobs.start(mint, caller, nowMs, {
+      perCallerHourly: REBUILDS_PER_CALLER_HOURLY,
+      dailyCeiling: config.REBUILD_DAILY_CEILING,
+      maxQueue: config.REBUILD_MAX_QUEUE,
+    });
+    const mine = this.callerWindow(caller, nowMs);
+    if (!out.started) return { kind: 'refused', code: out.refused, retryAfterS: out.retryAfterS, ...mine };
+    this.kick();
+    return this.inProgress(out.job, true, caller);
+  }
+
+  private callerWindow(caller: string, nowMs: number): { callerStarts: number; callerResetS: number } {
+    const w = this.jobs.callerStartsInHour(caller, nowMs);
+    return { callerStarts: w.count, callerResetS: w.oldestMs === null ? 3600 : Math.max(1, Math.ceil((w.oldestMs + 3_600_000 - nowMs) / 1000)) };
+  }
+
+  private inProgress(job: RebuildJob, started: boolean, caller: string): RebuildAnswer {
+    const nowMs = this.d.now();
+    const view = this.view(job, nowMs);
+    const retryAfterS = Math.min(60, Math.max(1, Math.ceil(view.estimate.secondsRemaining ?? 2 + view.position * 5)));
+    return { kind: 'in_progress', view, retryAfterS, started, ...this.callerWindow(caller, nowMs) };
+  }
+
+  /** The public view of a job. */
+  view(job: RebuildJob, nowMs: number): RebuildView {
+    const running = job.state === 'running';
+    let secondsRemaining: number | null = null;
+    if (running && job.startedAtMs !== null && job.transactionsRead > 0 && job.signaturesRead >= job.transactionsRead) {
+      const rate = job.transactionsRead / Math.max(1, nowMs - job.startedAtMs); // per ms
+      secondsRemaining = Math.ceil((job.signaturesRead - job.transactionsRead) / rate / 1000) + 1;
+    }
+    return {
+      state: running ? 'running' : 'queued',
+      queuedAt: instant(job.queuedAtMs),
+      startedAt: job.startedAtMs !== null && running ? instant(job.startedAtMs) : null,
+      position: running ? 0 : this.jobs.position(job),
+      progress: { signatures: job.signaturesRead, transactions: job.transactionsRead },
+      estimate: { secondsRemaining },
+    };
+  }
+
+  /** Start the worker: claims queued jobs (and ones whose lease ran out) every `intervalMs`. */
+  startWorker(intervalMs = 250): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.kick(), intervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  stopWorker(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Claim and run as many jobs as there are free slots (no-op when the worker is not started). */
+  private kick(): void {
+    if (!this.timer) return;
+    const { config } = this.d;
+    const free = config.REBUILD_CONCURRENCY - this.running.size;
+    if (free <= 0) return;
+    for (const job of this.jobs.claim(this.d.now(), config.REBUILD_LEASE_MS, free)) void this.run(job);
+  }
+
+  private async run(job: RebuildJob): Promise<void> {
+    const { config, publicStore, log } = this.d;
+    this.running.add(job.mint);
+    const rpc = createArchiveRpc({ url: config.SOLANA_RPC_URL });
+    try {
+      await rebuildLaunch({ config, store: publicStore, rpc, log, now: this.d.now }, job.mint, {
+        onProgress: (p) => this.jobs.progress(job.mint, p.signatures, p.transactions, this.d.now() + config.REBUILD_LEASE_MS),
+      });
+      this.jobs.finish(job.mint);
+    } catch (e) {
+      const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      log.warn({ mint: job.mint, err: reason, readFailure: e instanceof RebuildReadError }, 'rebuild failed');
+      this.jobs.fail(job.mint, reason);
+    } finally {
+      this.running.delete(job.mint);
+    }
+  }
+}
+
+/**
+ * The originating address of a request (spec §8 "tracked by originating address"): the socket's
+ * address, or — only when that address is a configured trusted proxy — the right-most address of
+ * `X-Forwarded-For` that is not itself a trusted proxy.
+ */
+export function callerAddress(request: Request, clientAddress: string | undefined, trustedProxies: string): string {
+  const socket = clientAddress ?? 'unknown';
+  const trusted = new Set(trustedProxies.split(',').map((s) => s.trim()).filter(Boolean));
+  if (!trusted.has(socket)) return socket;
+  const hops = (request.headers.get('X-Forwarded-For') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i]!)) return hops[i]!;
+  return socket;
+}
