@@ -58,6 +58,16 @@ program
   });
 
 program
+  .command('rebuild [mint]')
+  .description('rebuild launches now from their complete chain history (held mints are skipped, so --file resumes)')
+  .option('--file <file>', 'a file of mints, one per line')
+  .option('--force', 'rebuild mints already held')
+  .action(async (mint: string | undefined, o: { file?: string; force?: boolean }) => {
+    const { runRebuildCommand } = await import('./commands/rebuild.ts');
+    process.exitCode = await runRebuildCommand(config(), { mint, file: o.file, force: o.force });
+  });
+
+program
   .command('decode <file>')
   .description('print the decode of one transaction file (getTransaction json/jsonParsed/base64, blockSubscribe element, logsNotification) as JSON')
   .action(async (file: string) => {

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { writeChain } from '../../collector/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { bondingCurveAddress } from '../../src/chain/pda.ts';
+
+/**
+ * Rebuild on request (spec §3), end to end: a simulated chain with known truth served by the replay
+ * RPC (with latency, so a rebuild takes long enough to be seen running), the built server answering
+ * over HTTP, the collector and `lpa rebuild` as separate processes.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const LPA = join(ROOT, 'bin/lpa.mjs');
+const ENTRY = join(ROOT, 'dist/server/entry.mjs');
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let tmp: string;
+let chain: SimulatedChain;
+let slowRpc: ReplayRpc; // 30 ms per answer: rebuilds are observable while they run
+let fastRpc: ReplayRpc;
+let failingCurve: string | null = null; // getSignaturesForAddress(limit 1000) of this address answers HTTP 500
+let observedDir: string;
+/** Mints by descending transaction count, as the collector stored them. */
+let bigMints: string[];
+let allMints: string[];
+const servers: ChildProcess[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+interface Server {
+  base: string;
+  key: string;
+  dataDir: string;
+  proc: ChildProcess;
+  env: NodeJS.ProcessEnv;
+  log: () => string;
+}
+
+async function spawnServer(env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; log: () => string }> {
+  let log = '';
+  const proc = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d) => (log += d));
+  proc.stderr!.on('data', (d) => (log += d));
+  servers.push(proc);
+  const base = `http://${env.HOST}:${env.PORT}`;
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`${base}/api/v1/status`);
+      return { proc, log: () => log };
+    } catch {
+      if (i > 300) throw new Error(`server did not start:\n${log}`);
+      await sleep(100);
+    }
+  }
+}
+
+/** A server over its own fresh DATA_DIR (nothing held), its key, and the given settings. */
+async function startArchive(settings: Record<string, string>): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmp, 'srv-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    SOLANA_RPC_URL: slowRpc.url,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    TRUSTED_PROXIES: '127.0.0.1,::1,::ffff:127.0.0.1',
+    RPC_CONCURRENCY: '2',
+    REBUILD_RPC_MAX_RPS: '0',
+    REBUILD_LEASE_MS: '1500',
+    ...settings,
+  };
+  const created = await run(process.execPath, [LPA, 'keys', 'create', '--label', 'rebuild-test'], { env, cwd: ROOT });
+  const key = created.stdout.trim().split('\n').at(-1)!;
+  const { proc, log } = await spawnServer(env);
+  return { base: `http://127.0.0.1:${port}`, key, dataDir, proc, env, log };
+}
+
+function token(s: Server, mint: string, caller = '198.51.100.1'): Promise<Response> {
+  return fetch(`${s.base}/api/v1/token/${mint}`, { headers: { Authorization: `Bearer ${s.key}`, 'X-Forwarded-For': caller } });
+}
+
+/** Poll until the answer is not 202; returns the last answer and how many 202s were seen. */
+async function pollUntilDone(s: Server, mint: string, caller = '198.51.100.1', timeoutMs = 90_000): Promise<{ res: Response; accepted: number }> {
+  const until = Date.now() + timeoutMs;
+  let accepted = 0;
+  for (;;) {
+    const res = await token(s, mint, caller);
+    if (res.status !== 202) return { res, accepted };
+    accepted++;
+    await res.body?.cancel();
+    if (Date.now() > until) throw new Error(`still 202 after ${timeoutMs} ms:\n${s.log()}`);
+    await sleep(150);
+  }
+}
+
+/** Fields that legitimately differ between an observed and a rebuilt document (issue 4 "Agreement"). */
+const VOLATILE = new Set(['origin', 'observedAtLaunch', 'asOf', 'checkedAt']);
+function flatten(v: unknown, path = '', out: Map<string, string> = new Map()): Map<string, string> {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    for (const [k, x] of Object.entries(v)) if (!VOLATILE.has(k)) flatten(x, path ? `${path}.${k}` : k, out);
+  } else out.set(path, JSON.stringify(v));
+  return out;
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-rebuild-'));
+  const chainDir = join(tmp, 'chain');
+  chain = writeChain({ launches: 60, seed: 777, out: chainDir });
+  const inject = (method: string, params: unknown[]) =>
+    method === 'getSignaturesForAddress' && failingCurve !== null && params[0] === failingCurve && (params[1] as { limit?: number } | undefined)?.limit === 1000
+      ? { httpStatus: 500 }
+      : null;
+  slowRpc = await startReplayRpc({ chainDir, latencyMs: 30, inject });
+  fastRpc = await startReplayRpc({ chainDir });
+  // The collector observes every launch from its creation (the reference for the agreement test).
+  observedDir = join(tmp, 'observed');
+  await run(process.execPath, [LPA, 'collect', '--once'], {
+    env: { ...process.env, SOLANA_RPC_URL: fastRpc.url, DATA_DIR: observedDir, COLLECT_START: 'earliest', LOG_LEVEL: 'warn' },
+    cwd: ROOT,
+  });
+  const db = new Database(join(observedDir, 'public.db'), { readonly: true });
+  const rows = db.prepare('SELECT mint, COUNT(*) AS n FROM launch_tx GROUP BY mint ORDER BY n DESC, mint').all() as { mint: string; n: number }[];
+  db.close();
+  allMints = Object.keys(chain.truth.records).sort();
+  bigMints = rows.map((r) => r.mint).filter((m) => allMints.includes(m));
+}, 180_000);
+
+afterAll(async () => {
+  for (const p of servers) if (p.exitCode === null) p.kill('SIGKILL');
+  await slowRpc?.close();
+  await fastRpc?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the rebuild lifecycle through HTTP', () => {
+  it('202 → 202 → 200: queued or running with progress, then the permanent record (origin rebuilt), with Retry-After and caching headers', async () => {
+    const s = await startArchive({});
+    const mint = bigMints[0]!;
+    const first = await token(s, mint);
+    expect(first.status).toBe(202);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const b1 = await first.json();
+    expect(b1).toMatchObject({ apiVersion: 'v1', mint, cleanAtBirth: null, finding: { class: 'UNKNOWN' } });
+    expect(['queued', 'running']).toContain(b1.rebuild.state);
+    expect(b1.rebuild.queuedAt.iso).toMatch(/Z$/);
+    const second = await token(s, mint);
+    expect(second.status).toBe(202);
+    const b2 = await second.json();
+    expect(b2.rebuild.queuedAt).toEqual(b1.rebuild.queuedAt);
+    const { res } = await pollUntilDone(s, mint);
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.origin).toBe('rebuilt');
+    expect(doc.observedAtLaunch).toBe(false);
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(res.headers.get('cache-control')).toBe(doc.settled ? 'max-age=3600, stale-while-revalidate=86400' : 'no-store');
+    const truth = chain.truth.records[mint]!;
+    expect(doc.launch.creator).toBe(truth.creator);
+    expect(doc.launch.curveBuyers).toBe(truth.curveBuyers);
+    expect(doc.finding.class).toBe(truth.findingClass);
+    // Polling did not count as new starts: one start for this mint.
+    const priv = new Database(join(s.dataDir, 'private.db'), { readonly: true });
+    expect((priv.prepare('SELECT COUNT(*) AS n FROM rebuild_start WHERE mint = ?').get(mint) as { n: number }).n).toBe(1);
+    priv.close();
+    // The page and document were written.
+    expect((await fetch(`${s.base}/d/${mint}`)).status).toBe(200);
+  });
+
+  it('a server killed mid-rebuild resumes the job after restart; it finishes once', async () => {
+    const s = await startArchive({});
+    const mint = bigMints[1]!;
+    expect((await token(s, mint)).status).toBe(202);
+    // Wait until it is running and has read some transactions.
+    for (let i = 0; ; i++) {
+      const b = await (await token(s, mint)).json();
+      if (b.rebuild?.state === 'running' && b.rebuild.progress.transactions > 0) break;
+      if (i > 400) throw new Error('never seen running');
+      await sleep(25);
+    }
+    s.proc.kill('SIGKILL');
+    await new Promise((r) => s.proc.once('exit', r));
+    const again = await spawnServer(s.env);
+    const restarted = { ...s, proc: again.proc, log: again.log };
+    const { res, accepted } = await pollUntilDone(restarted, mint);
+    expect(accepted).toBeGreaterThan(0); // the job was still there after the restart
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.origin).toBe('rebuilt');
+    const priv = new Database(join(s.dataDir, 'private.db'), { readonly: true });
+    expect((priv.prepare('SELECT COUNT(*) AS n FROM rebuild_start WHERE mint = ?').get(mint) as { n: number }).n).toBe(1);
+    expect((priv.prepare('SELECT COUNT(*) AS n FROM rebuild_job').get() as { n: number }).n).toBe(0);
+    priv.close();
+    const pub = new Database(join(s.dataDir, 'public.db'), { readonly: true });
+    const stored = (pub.prepare('SELECT COUNT(*) AS n FROM launch_tx WHERE mint = ?').get(mint) as { n: number }).n;
+    pub.close();
+    const obs = new Database(join(observedDir, 'public.db'), { readonly: true });
+    const expected = (obs.prepare('SELECT COUNT(*) AS n FROM launch_tx WHERE mint = ?').get(mint) as { n: number }).n;
+    obs.close();
+    expect(stored).toBe(expected); // nothing lost, nothing duplicated
+  });
+
+  it('429 rate_limited after 5 starts by one caller in an hour (polling never counts); 503 busy when the queue is full', async () => {
+    const s = await startArchive({ REBUILD_MAX_QUEUE: '6', REBUILD_CONCURRENCY: '1' });
+    const caller = '203.0.113.9';
+    const five = bigMints.slice(2, 7);
+    for (const [i, mint] of five.entries()) {
+      const res = await token(s, mint, caller);
+      expect(res.status).toBe(202);
+      expect(res.headers.get('ratelimit')).toContain(`"rebuilds";r=${4 - i};`);
+      // polling the same mint is not a start
+      expect((await token(s, mint, caller)).status).toBe(202);
+    }
+    const sixth = await token(s, bigMints[7]!, caller);
+    expect(sixth.status).toBe(429);
+    const body = await sixth.json();
+    expect(body).toMatchObject({ error: 'rate_limited', finding: { class: 'UNKNOWN' } });
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect(sixth.headers.get('ratelimit')).toContain('"rebuilds";r=0;');
+    // Another caller may start: the sixth job fills the queue (6); a seventh is refused as busy.
+    expect((await token(s, bigMints[7]!, '203.0.113.10')).status).toBe(202);
+    const busy = await token(s, bigMints[8]!, '203.0.113.10');
+    expect(busy.status).toBe(503);
+    expect((await busy.json()).error).toBe('busy');
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('503 rebuild_budget_exhausted past the daily ceiling; records already held are still served', async () => {
+    const s = await startArchive({ REBUILD_DAILY_CEILING: '1' });
+    const held = bigMints[9]!;
+    expect((await token(s, held, '192.0.2.1')).status).toBe(202);
+    const refused = await token(s, bigMints[10]!, '192.0.2.2');
+    expect(refused.status).toBe(503);
+    expect((await refused.json())).toMatchObject({ error: 'rebuild_budget_exhausted', finding: { class: 'UNKNOWN' } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const { res } = await pollUntilDone(s, held, '192.0.2.1');
+    expect(res.status).toBe(200);
+    expect((await token(s, held, '192.0.2.3')).status).toBe(200);
+  });
+
+  it('404 rebuild_failed when chain reads fail after retries; a later request starts again; 404 not_a_curve_launch for a mint with no curve', async () => {
+    const s = await startArchive({});
+    const mint = bigMints[11]!;
+    failingCurve = await bondingCurveAddress(mint);
+    try {
+      const { res } = await pollUntilDone(s, mint, '192.0.2.50', 60_000);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: 'rebuild_failed', finding: { class: 'UNKNOWN' } });
+    } finally {
+      failingCurve = null;
+    }
+    const retry = await token(s, mint, '192.0.2.50');
+    expect(retry.status).toBe(202); // may try again
+    expect((await pollUntilDone(s, mint, '192.0.2.50')).res.status).toBe(200);
+    const noCurve = await token(s, 'So11111111111111111111111111111111111111112', '192.0.2.51');
+    expect(noCurve.status).toBe(404);
+    expect((await noCurve.json()).error).toBe('not_a_curve_launch');
+  });
+});
+
+describe('agreement: a rebuild from history equals the record the collector observed', () => {
+  it('for 100% of the simulated launches, documents are identical apart from origin, observedAtLaunch and asOf (lpa rebuild --file)', async () => {
+    const dataDir = join(tmp, 'rebuilt');
+    const file = join(tmp, 'mints.txt');
+    writeFileSync(file, `# every launch of the simulated chain\n${allMints.join('\n')}\n`);
+    const env = { ...process.env, SOLANA_RPC_URL: fastRpc.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', REBUILD_RPC_MAX_RPS: '0' };
+    // Interrupted after the first 10 mints, then resumed: held mints are skipped.
+    writeFileSync(join(tmp, 'first.txt'), allMints.slice(0, 10).join('\n'));
+    await run(process.execPath, [LPA, 'rebuild', '--file', join(tmp, 'first.txt')], { env, cwd: ROOT });
+    const resumed = await run(process.execPath, [LPA, 'rebuild', '--file', file], { env, cwd: ROOT, maxBuffer: 1 << 24 });
+    expect(resumed.stderr.match(/held already, skipped/g)?.length).toBe(10);
+
+    const read = (dir: string) => {
+      const db = new Database(join(dir, 'public.db'), { readonly: true });
+      const rows = db.prepare('SELECT mint, document FROM launch').all() as { mint: string; document: string }[];
+      db.close();
+      return new Map(rows.map((r) => [r.mint, JSON.parse(r.document) as Record<string, unknown>]));
+    };
+    const observed = read(observedDir);
+    const rebuilt = read(dataDir);
+    const perField = new Map<string, { same: number; total: number }>();
+    const mismatches: string[] = [];
+    for (const mint of allMints) {
+      const a = observed.get(mint);
+      const b = rebuilt.get(mint);
+      expect(a, `observed ${mint}`).toBeDefined();
+      expect(b, `rebuilt ${mint}`).toBeDefined();
+      expect(b!.origin).toBe('rebuilt');
+      const fa = flatten(a);
+      const fb = flatten(b);
+      for (const k of new Set([...fa.keys(), ...fb.keys()])) {
+        const f = perField.get(k) ?? { same: 0, total: 0 };
+        f.total++;
+        if (fa.get(k) === fb.get(k)) f.same++;
+        else mismatches.push(`${mint} ${k}: observed ${fa.get(k)} rebuilt ${fb.get(k)}`);
+        perField.set(k, f);
+      }
+    }
+    const report = [...perField].map(([k, f]) => `${k} ${f.same}/${f.total}`).join('\n');
+    expect(mismatches, `per field:\n${report}\nmismatches:\n${mismatches.slice(0, 30).join('\n')}`).toEqual([]);
+    expect(perField.get('launch.creator')?.total).toBe(allMints.length);
+  }, 180_000);
+});
