@@ -95,7 +95,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   store.setMetaOnce('coverage_from_ms', String(now()));
   const beat = setInterval(() => store.heartbeat(runId, now()), HEARTBEAT_MS);
   beat.unref();
-  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: config.RPC_MAX_RPS, interval: 1000 } : {}) });
+  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   try {
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
     for (;;) {

@@ -89,7 +89,8 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   report();
 
   const maxRps = opts.maxRps ?? config.REBUILD_RPC_MAX_RPS;
-  const queue = new PQueue({ concurrency: opts.concurrency ?? config.RPC_CONCURRENCY, ...(maxRps > 0 ? { intervalCap: maxRps, interval: 1000 } : {}) });
+  // Paced evenly (one start per 1000/maxRps ms), so no sliding second ever holds more than maxRps.
+  const queue = new PQueue({ concurrency: opts.concurrency ?? config.RPC_CONCURRENCY, ...(maxRps > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / maxRps) } : {}) });
   const txs = await Promise.all(
     signatures.map((sig) =>
       queue.add(async () => {
