@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -150,6 +150,41 @@ describe('lpa collect --once over the real mainnet fixtures', () => {
     expect(s.apiVersion).toBe('v1');
     expect(JSON.stringify(s)).toMatch(/FINDINGS/);
     expect(s.collector?.lastHeartbeat ?? s.collector?.heartbeat).toBeTruthy();
+  });
+});
+
+describe('lpa rebuild over the real fixtures (2024 legacy create and 2026 create_v2)', () => {
+  it('rebuilds every collected launch from its curve history to the same document, apart from origin, observedAtLaunch and asOf', async () => {
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const rows = db.prepare("SELECT mint, document FROM launch WHERE document LIKE '%\"creator\":%'").all() as { mint: string; document: string }[];
+    db.close();
+    const launches = rows.filter((r) => JSON.parse(r.document).launch !== null);
+    expect(launches.length).toBeGreaterThanOrEqual(2); // FIX/1 (2024) and FIX/7 (2026) at least
+    const rebuiltDir = mkdtempSync(join(tmpdir(), 'lpa-rebuilt-'));
+    try {
+      const file = join(rebuiltDir, 'mints.txt');
+      writeFileSync(file, launches.map((r) => r.mint).join('\n'));
+      const out = await run(process.execPath, [LPA, 'rebuild', '--file', file], { env: { ...env, DATA_DIR: rebuiltDir, REBUILD_RPC_MAX_RPS: '0' }, cwd: ROOT });
+      expect(out.stdout.trim().split('\n')).toHaveLength(launches.length);
+      const rb = new Database(join(rebuiltDir, 'public.db'), { readonly: true });
+      const strip = (doc: string) => {
+        const { origin, observedAtLaunch, asOf, ...rest } = JSON.parse(doc);
+        void asOf;
+        return { origin, observedAtLaunch, rest };
+      };
+      for (const r of launches) {
+        const got = rb.prepare('SELECT document FROM launch WHERE mint = ?').get(r.mint) as { document: string } | undefined;
+        expect(got, r.mint).toBeDefined();
+        const a = strip(r.document);
+        const b = strip(got!.document);
+        expect(b.origin).toBe('rebuilt');
+        expect(b.observedAtLaunch).toBe(false);
+        expect(b.rest).toEqual(a.rest);
+      }
+      rb.close();
+    } finally {
+      rmSync(rebuiltDir, { recursive: true, force: true });
+    }
   });
 });
 
