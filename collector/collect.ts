@@ -13,6 +13,7 @@ import { writeSiteFiles } from './publish.ts';
 import { readChainState } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
+import { ensureFunders, FunderBudget } from './funding.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -147,7 +148,12 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
     const usable = (firstMissing === -1 ? decoded : decoded.slice(0, firstMissing)) as DecodedTransaction[];
     if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
     const last = batch[usable.length - 1]!;
-    const states = await completedLaunchStates(deps, usable, opts.signal);
+    const byMint = groupByMint(usable);
+    const states = await completedLaunchStates(deps, byMint, opts.signal);
+    await ensureFunders(
+      { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
+      byMint,
+    );
     const committed = store.transaction(() => {
       const touched = new Map<string, boolean>();
       for (const tx of usable) {
@@ -179,10 +185,8 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
  * completed launch's record always carries its pool (methodology "graduation"). Other launches
  * need no account reads.
  */
-async function completedLaunchStates(deps: CollectDeps, txs: DecodedTransaction[], signal?: AbortSignal): Promise<Map<string, ChainState>> {
+async function completedLaunchStates(deps: CollectDeps, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
   const out = new Map<string, ChainState>();
-  const byMint = new Map<string, DecodedTransaction[]>();
-  for (const tx of txs) for (const mint of mintsOf(tx)) byMint.set(mint, [...(byMint.get(mint) ?? []), tx]);
   for (const [mint, mintTxs] of byMint) {
     const held = deps.store.getLaunch(mint);
     const heldDoc = held ? (JSON.parse(held.document) as { launch?: { completed?: boolean; quoteMint?: string } | null }) : null;
@@ -191,6 +195,19 @@ async function completedLaunchStates(deps: CollectDeps, txs: DecodedTransaction[
     out.set(mint, await readChainState(deps.rpc, mint, heldDoc?.launch?.quoteMint ?? inBatch.quoteMint, (deps.now ?? Date.now)(), signal));
   }
   return out;
+}
+
+/** The transactions of a batch by the mints they touch. */
+export function groupByMint(txs: DecodedTransaction[]): Map<string, DecodedTransaction[]> {
+  const byMint = new Map<string, DecodedTransaction[]>();
+  for (const tx of txs) {
+    for (const mint of mintsOf(tx)) {
+      const list = byMint.get(mint);
+      if (list) list.push(tx);
+      else byMint.set(mint, [tx]);
+    }
+  }
+  return byMint;
 }
 
 async function fetchLatest(rpc: ArchiveRpc, signal?: AbortSignal): Promise<SigInfo[]> {

@@ -18,7 +18,7 @@ export function recordLaunch(
   const existing = store.getOrigin(mint);
   // A record's origin is fixed by how the archive first got its creation transaction.
   const origin = existing?.observedAtLaunch ? existing.origin : opts.origin;
-  const analysis = analyzeLaunch(mint, txs, true, opts.state);
+  const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
   const newest = txs.reduce((m, t) => Math.max(m, t.blockTime ?? 0), 0);
   const asOfMs = Math.max(newest * 1000, opts.state?.checkedAtMs ?? 0) || opts.nowMs;
@@ -27,6 +27,11 @@ export function recordLaunch(
   const sha256 = sha256Hex(text);
   const before = store.getLaunch(mint);
   const changed = before?.sha256 !== sha256;
-  if (changed) store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
+  if (changed) {
+    store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
+    store.putWalletRoles(mint, complete(doc) ? analysis.roles : []);
+  }
   return { doc, sha256, changed };
 }
+
+const complete = (doc: LaunchDocument): boolean => doc.history.complete;

@@ -25,6 +25,14 @@ const schema = z.object({
   RPC_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   RPC_MAX_RPS: z.coerce.number().min(0).default(0),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
+  /** Signature pages (1,000 each) read per wallet when looking up its first funder; a longer history leaves it unknown. */
+  FUNDER_PAGE_CAP: z.coerce.number().int().min(1).default(3),
+  /** Oldest transactions of a wallet read when looking for its first inbound SOL transfer; beyond it unknown. */
+  FUNDER_TX_CAP: z.coerce.number().int().min(1).default(25),
+  /** RPC calls per UTC day spent on funder lookups (0 = no lookups: every cohort stays unknown). */
+  FUNDER_DAILY_RPC_BUDGET: z.coerce.number().int().min(0).default(100_000),
+  /** A pause between collector runs longer than this (ms) is a coverage gap (downtime); cron every minute stays under it. */
+  COVERAGE_GAP_MS: z.coerce.number().int().min(1000).default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Rebuilds started per UTC day, service-wide (spec §8 "rebuild daily ceiling"); beyond it 503 `rebuild_budget_exhausted`. */
   REBUILD_DAILY_CEILING: z.coerce.number().int().min(0).default(500),

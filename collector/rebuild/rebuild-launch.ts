@@ -11,6 +11,7 @@ import { mintsOf } from '../../src/core/record/mints-of.ts';
 import { fetchDecoded } from '../collect.ts';
 import { recordLaunch } from '../record-launch.ts';
 import { writeSiteFiles } from '../publish.ts';
+import { ensureFunders, FunderBudget } from '../funding.ts';
 
 /** getSignaturesForAddress page size (mainnet maximum). */
 const PAGE = 1000;
@@ -111,6 +112,10 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   const own = (txs as DecodedTransaction[]).filter((tx) => mintsOf(tx).includes(mint));
   const provisional = completionOf(mint, own);
   const state = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : undefined;
+  await ensureFunders(
+    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
+    new Map([[mint, own]]),
+  );
 
   const result = store.transaction(() => {
     for (const tx of own) store.addTransaction(mint, tx);

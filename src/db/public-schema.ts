@@ -64,4 +64,43 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
   },
+  {
+    version: 2,
+    name: 'wallet funders, wallet roles, coverage gaps',
+    sql: `
+      -- First funding source of a wallet (its oldest inbound SOL transfer), looked up once: the
+      -- oldest transfer never changes. state 'none': the wallet's complete history has no inbound
+      -- SOL transfer. Wallets whose lookup could not be completed have no row (unknown).
+      CREATE TABLE wallet_funder (
+        wallet TEXT PRIMARY KEY,
+        state TEXT NOT NULL CHECK (state IN ('found','none')),
+        funder TEXT,
+        signature TEXT,
+        slot INTEGER,
+        checked_at_ms INTEGER NOT NULL
+      );
+
+      -- Every role a wallet played in a launch held (creator, bundled, early, buyout), rewritten with
+      -- the launch's record: the wallet endpoint (spec §2.4) reads it by wallet.
+      CREATE TABLE wallet_role (
+        wallet TEXT NOT NULL,
+        mint TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('creator','bundled','early','buyout')),
+        signature TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        detail TEXT NOT NULL,
+        PRIMARY KEY (wallet, mint, role)
+      );
+      CREATE INDEX wallet_role_mint ON wallet_role (mint);
+
+      -- Intervals the collector was not watching (a run started more than the allowed gap after the
+      -- previous run's last heartbeat), written once when the next run starts. downtimeMinutes sums them.
+      CREATE TABLE coverage_gap (
+        from_ms INTEGER NOT NULL,
+        to_ms INTEGER NOT NULL,
+        from_slot INTEGER,
+        PRIMARY KEY (from_ms)
+      );
+    `,
+  },
 ];

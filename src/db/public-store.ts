@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DecodedTransaction, FindingClass, LaunchDocument, Origin } from '../core/types.ts';
+import type { FunderFact } from '../core/funding.ts';
+import type { WalletRole } from '../core/record/build-launch.ts';
 import { openDatabase } from './open.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 
@@ -23,6 +25,19 @@ export interface ArchiveCounts {
   byOrigin: Record<string, number>;
   byClass: Record<string, number>;
   byOriginAndClass: Record<string, Record<string, number>>;
+}
+
+/** A role row of the wallet endpoint (detail parsed). */
+export interface StoredWalletRole extends WalletRole {
+  mint: string;
+}
+
+/** An interval the collector was not watching (coverage_gap). */
+export interface CoverageGap {
+  fromMs: number;
+  toMs: number;
+  /** the program cursor's slot when the gap began (the scanner reads history from there) */
+  fromSlot: number | null;
 }
 
 export interface CollectorRun {
@@ -80,6 +95,19 @@ export class PublicStore {
       addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
       listPending: db.prepare('SELECT mint FROM pending_page'),
       clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ?'),
+      getFunder: db.prepare('SELECT state, funder, signature, slot FROM wallet_funder WHERE wallet = ?'),
+      putFunder: db.prepare(
+        'INSERT INTO wallet_funder (wallet, state, funder, signature, slot, checked_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wallet) DO NOTHING',
+      ),
+      deleteRoles: db.prepare('DELETE FROM wallet_role WHERE mint = ?'),
+      insertRole: db.prepare('INSERT OR REPLACE INTO wallet_role (wallet, mint, role, signature, slot, detail) VALUES (?, ?, ?, ?, ?, ?)'),
+      rolesOfWallet: db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? ORDER BY slot, mint, role'),
+      insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot) VALUES (?, ?, ?)'),
+      gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot FROM coverage_gap ORDER BY from_ms'),
+      gapTotal: db.prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
+      lastRun: db.prepare(
+        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs FROM collector_run ORDER BY last_beat_ms DESC, id DESC LIMIT 1',
+      ),
     };
   }
 
@@ -185,6 +213,53 @@ export class PublicStore {
 
   clearPending(mint: string): void {
     this.s.clearPending.run(mint);
+  }
+
+  /** A wallet's first funding source, or undefined when not established. */
+  funderOf(wallet: string): FunderFact | undefined {
+    const r = this.s.getFunder.get(wallet) as { state: 'found' | 'none'; funder: string | null; signature: string | null; slot: number | null } | undefined;
+    if (!r) return undefined;
+    return r.state === 'found' ? { state: 'found', funder: r.funder!, signature: r.signature!, slot: r.slot! } : { state: 'none' };
+  }
+
+  /** Keep a wallet's first funding source (the first answer stays: the oldest transfer never changes). */
+  putFunder(wallet: string, fact: FunderFact, nowMs: number): void {
+    if (fact.state === 'found') this.s.putFunder.run(wallet, 'found', fact.funder, fact.signature, fact.slot, nowMs);
+    else this.s.putFunder.run(wallet, 'none', null, null, null, nowMs);
+  }
+
+  /** Replace the wallet roles of one launch (inside the caller's transaction). */
+  putWalletRoles(mint: string, roles: WalletRole[]): void {
+    this.s.deleteRoles.run(mint);
+    for (const r of roles) this.s.insertRole.run(r.wallet, mint, r.role, r.signature, r.slot, JSON.stringify(r.detail));
+  }
+
+  /** Every role of a wallet across the launches held, oldest slot first. */
+  rolesOfWallet(wallet: string): StoredWalletRole[] {
+    return (this.s.rolesOfWallet.all(wallet) as (Omit<StoredWalletRole, 'detail'> & { detail: string })[]).map((r) => ({
+      ...r,
+      detail: JSON.parse(r.detail) as Record<string, unknown>,
+    }));
+  }
+
+  /** Record an interval the collector was not watching (once per start). */
+  addGap(gap: CoverageGap): void {
+    this.s.insertGap.run(gap.fromMs, gap.toMs, gap.fromSlot);
+  }
+
+  gaps(): CoverageGap[] {
+    return this.s.gaps.all() as CoverageGap[];
+  }
+
+  /** Total length and number of the coverage gaps. */
+  gapTotal(): { ms: number; count: number } {
+    const r = this.s.gapTotal.get() as { ms: number; n: number };
+    return { ms: r.ms, count: r.n };
+  }
+
+  /** The run with the newest heartbeat. */
+  lastRun(): CollectorRun | undefined {
+    return this.s.lastRun.get() as CollectorRun | undefined;
   }
 
   /** Run `fn` in one SQLite transaction (no awaits inside: better-sqlite3 transactions are synchronous). */

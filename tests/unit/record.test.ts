@@ -14,7 +14,9 @@ const MAYHEM = 'BwWK17cbHxwWBKZkUYvzxLcNQ1YVyaFezduWbtm2de6s';
 const T0 = 1_785_000_000;
 const ctx = { origin: 'observed' as const, observedAtLaunch: true, asOfMs: (T0 + 1000) * 1000 };
 
-const classify = (txs: Parameters<typeof analyzeLaunch>[1], complete = true) => classifyLaunch(analyzeLaunch(MINT, txs, complete), ctx);
+/** Every wallet's funding established, none shared (the funder rule has its own tests below). */
+const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
+const classify = (txs: Parameters<typeof analyzeLaunch>[1], complete = true) => classifyLaunch(analyzeLaunch(MINT, txs, complete, NO_FUNDER), ctx);
 const codes = (d: ReturnType<typeof classify>) => d.flags.map((f) => f.code);
 
 describe('record builder (markers-v1) on simulated launches with known truth', () => {
@@ -165,7 +167,7 @@ describe('record builder (markers-v1) on simulated launches with known truth', (
     const create = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR)] });
     const buy = tx({ slot: 300, blockTime: T0 + 100, events: [trade(MINT, A, true, 1n, 1n), complete(MINT, A)] });
     const mig = tx({ slot: 302, blockTime: T0 + 130, events: migration(MINT, 'PoolAddr') });
-    const d = classifyLaunch(analyzeLaunch(MINT, [create, buy, mig], true, { pool: 'unreadable', checkedAtMs: T0 * 1000 }), ctx);
+    const d = classifyLaunch(analyzeLaunch(MINT, [create, buy, mig], true, { pool: 'unreadable', checkedAtMs: T0 * 1000, ...NO_FUNDER }), ctx);
     expect(d.finding.class).toBe('UNKNOWN');
     expect(d.cleanAtBirth).toBe(false);
   });

@@ -1,6 +1,7 @@
 import type { CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
 import { DEFAULT_KEY, PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
+import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { big, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
 
 /** Seconds after creation within which a buyer counts in `buyersFirst30s` (methodology §buyersFirst30s). */
@@ -17,6 +18,18 @@ export interface ChainState {
   /** the canonical PumpSwap pool now; 'unreadable' when it should exist but could not be read; null when none */
   pool?: PoolNow | 'unreadable' | null;
   checkedAtMs?: number;
+  /** first funding source of a wallet, from the public store; undefined = not (yet) established */
+  funderOf?: (wallet: string) => FunderFact | undefined;
+}
+
+/** One role a wallet played in a launch (the wallet endpoint, spec §2.4). */
+export interface WalletRole {
+  wallet: string;
+  role: 'creator' | 'bundled' | 'early' | 'buyout';
+  /** the first transaction behind the role */
+  signature: string;
+  slot: number;
+  detail: Record<string, unknown>;
 }
 
 /** Everything the builder derives from history; classification happens in classify.ts. */
@@ -29,6 +42,10 @@ export interface LaunchAnalysis {
   curveBuyout: CurveBuyout | null;
   pool: PoolNow | null;
   poolUnreadable: boolean;
+  /** funders shared by ≥ 2 of the cohort (creator, bundled and first-30 s buyers); null = not established */
+  sharedCohort: SharedFunder[] | null;
+  /** wallets and the roles they played (creator, bundled, early, buyout) */
+  roles: WalletRole[];
   flags: Flag[];
   /** history held from the creation transaction on (and the caller says it is complete) */
   historyComplete: boolean;
@@ -72,7 +89,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     }
   }
   if (!creationTx || !create) {
-    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, flags: [], historyComplete: false };
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: [], historyComplete: false };
   }
   const creation = ref(creationTx);
   const c = create as Record<string, never>;
@@ -108,7 +125,11 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const curveBuyers = new Set(outsideBuys.map((t) => t.wallet)).size;
   const bundled = outsideBuys.filter(inCreationSlot);
   const bundledBuyers = new Set(bundled.map((t) => t.wallet)).size;
-  const buyersFirst30s = new Set(outsideBuys.filter(withinFirstWindow).map((t) => t.wallet)).size;
+  const early = outsideBuys.filter(withinFirstWindow);
+  const buyersFirst30s = new Set(early.map((t) => t.wallet)).size;
+  // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s.
+  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet)];
+  const sharedCohort = state.funderOf ? sharedFunders(cohort, state.funderOf) : null;
 
   // Completion: CompleteEvent.user took the curve.
   let completion: { tx: TxRef; user: string } | undefined;
@@ -241,6 +262,15 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       evidence: [completion.tx.signature],
     });
   }
+  if (sharedCohort && sharedCohort.length > 0) {
+    const wallets = sharedCohort.reduce((n, g) => n + g.wallets.length, 0);
+    flags.push({
+      code: 'shared_funder',
+      class: 'FINDINGS',
+      summary: `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers) were first funded by ${sharedCohort.length === 1 ? 'one shared wallet' : `${sharedCohort.length} shared wallets`}.`,
+      evidence: sortUnique(sharedCohort.flatMap((g) => g.signatures)),
+    });
+  }
   if (creatorSells.length > 0) {
     flags.push({
       code: 'creator_sold',
@@ -251,6 +281,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   flags.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 
+  const roles = rolesOf(creator, creation, bundled, early, curveBuyout);
   const c2 = create as Record<string, unknown>;
   return {
     ...base,
@@ -261,8 +292,40 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     curveBuyout,
     pool: statePool,
     poolUnreadable: state.pool === 'unreadable' && graduation?.venue !== 'raydium',
+    sharedCohort,
+    roles,
     flags,
     historyComplete,
   };
 }
 
+
+/**
+ * The roles wallets played in one launch: the creator; each outside wallet that bought in the
+ * creation slot (`bundled`) or else within the first 30 s (`early`), with its buy signatures; the
+ * wallet that took the curve (`buyout`, the curveBuyout fields). Pure.
+ */
+function rolesOf(creator: string, creation: TxRef, bundled: Trade[], early: Trade[], buyout: CurveBuyout | null): WalletRole[] {
+  const roles: WalletRole[] = [
+    { wallet: creator, role: 'creator', signature: creation.signature, slot: creation.slot, detail: {} },
+  ];
+  const byWallet = (trades: Trade[]) => {
+    const m = new Map<string, Trade[]>();
+    for (const t of trades) m.set(t.wallet, [...(m.get(t.wallet) ?? []), t]);
+    return m;
+  };
+  const bundledWallets = byWallet(bundled);
+  for (const [wallet, ts] of bundledWallets) {
+    roles.push({ wallet, role: 'bundled', signature: ts[0]!.signature, slot: ts[0]!.slot, detail: { signatures: sortUnique(ts.map((t) => t.signature)), tokens: ts.reduce((s, t) => s + t.tokens, 0n).toString() } });
+  }
+  for (const [wallet, ts] of byWallet(early)) {
+    if (bundledWallets.has(wallet)) continue;
+    const secondsAfterLaunch = ts[0]!.blockTime !== null && creation.blockTime !== null ? ts[0]!.blockTime - creation.blockTime : null;
+    roles.push({ wallet, role: 'early', signature: ts[0]!.signature, slot: ts[0]!.slot, detail: { secondsAfterLaunch, signatures: sortUnique(ts.map((t) => t.signature)), tokens: ts.reduce((s, t) => s + t.tokens, 0n).toString() } });
+  }
+  if (buyout) {
+    const { wallet, signature, slot, ...rest } = buyout;
+    roles.push({ wallet, role: 'buyout', signature, slot, detail: rest });
+  }
+  return roles;
+}

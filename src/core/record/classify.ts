@@ -17,6 +17,7 @@ export interface ClassifyContext {
  * - history not complete from the creation transaction → UNKNOWN, cleanAtBirth null (never NO_MARKERS);
  * - any FINDINGS marker → FINDINGS, cleanAtBirth false;
  * - graduated to PumpSwap but the pool could not be read → UNKNOWN, cleanAtBirth false (spec §2.3);
+ * - the funding cohort could not be checked (sharedCohort null) → UNKNOWN, cleanAtBirth false;
  * - a NOTE flag only → NOTE, cleanAtBirth true (NOTE facts are about later behaviour, not birth);
  * - otherwise NO_MARKERS, cleanAtBirth true. Not an endorsement.
  * Pure.
@@ -46,6 +47,11 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     clean = false;
     label = 'Pool not readable';
     why = 'The curve graduated but its pool could not be read, so the launch could not be checked against every criterion. Not established; not an accusation.';
+  } else if (a.sharedCohort === null) {
+    cls = 'UNKNOWN';
+    clean = false;
+    label = 'Funding not checked';
+    why = 'The first funding sources of the creator and the earliest buyers could not all be established (a wallet history too long or the daily lookup budget spent), so the shared-funder marker was not checked. Not established; not an accusation.';
   } else if (notes.length > 0) {
     cls = 'NOTE';
     clean = true;
@@ -57,7 +63,7 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     label = 'No recorded markers';
     why = `Checked against every ${METHOD_VERSION} marker over the launch’s complete history; none was present. This is not an endorsement.`;
   }
-  const settled = complete && a.facts !== null && a.facts.graduated;
+  const settled = complete && a.facts !== null && a.facts.graduated && a.sharedCohort !== null;
   return {
     apiVersion: 'v1',
     methodVersion: METHOD_VERSION,
@@ -75,7 +81,7 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     launch: a.facts,
     curveBuyout: a.curveBuyout,
     pool: a.pool,
-    funder: { sharedCohort: null },
+    funder: { sharedCohort: complete ? a.sharedCohort : null },
     flags: a.flags,
     history: {
       complete,

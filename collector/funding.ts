@@ -1,0 +1,146 @@
+import { address, signature as toSignature } from '@solana/kit';
+import type { Config } from '../src/config.ts';
+import type { Logger } from '../src/log.ts';
+import type { PublicStore } from '../src/db/public-store.ts';
+import type { DecodedTransaction } from '../src/core/types.ts';
+import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
+import { inboundTransfer, type FunderFact } from '../src/core/funding.ts';
+import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
+import { FIRST_WINDOW_SECONDS, FIRST_WINDOW_SLOTS } from '../src/core/record/build-launch.ts';
+
+const PAGE = 1000;
+
+/**
+ * The daily RPC budget of funder lookups (`FUNDER_DAILY_RPC_BUDGET`), counted per UTC day in the
+ * public store's meta table so restarts and cron runs share it.
+ */
+export class FunderBudget {
+  constructor(private readonly store: PublicStore, private readonly perDay: number, private readonly now: () => number) {}
+
+  private key(): string {
+    return `funder_rpc_${new Date(this.now()).toISOString().slice(0, 10)}`;
+  }
+
+  /** Take `n` calls from today's budget; false (nothing taken) when it would be exceeded. */
+  take(n: number): boolean {
+    const key = this.key();
+    const used = Number(this.store.getMeta(key) ?? '0');
+    if (used + n > this.perDay) return false;
+    this.store.setMeta(key, String(used + n));
+    return true;
+  }
+}
+
+export interface FunderLookupDeps {
+  rpc: ArchiveRpc;
+  config: Pick<Config, 'FUNDER_PAGE_CAP' | 'FUNDER_TX_CAP'>;
+  budget: FunderBudget;
+  /** runs every RPC call (the collector's p-queue: concurrency and rate limit) */
+  schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
+  signal?: AbortSignal;
+}
+
+/**
+ * The first funding source of a wallet (methodology "shared funder"): its oldest successful
+ * transaction holding an inbound System SOL transfer from another wallet. Pages the wallet's
+ * signatures to the beginning (at most `FUNDER_PAGE_CAP` pages), then reads its oldest successful
+ * transactions (at most `FUNDER_TX_CAP`). Returns undefined — unknown, not "none" — when a cap or
+ * the daily budget stops it, or an RPC call fails after its retries.
+ */
+export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Promise<FunderFact | undefined> {
+  const run = deps.schedule ?? (<T>(fn: () => Promise<T>) => fn());
+  try {
+    const sigs: { signature: string; slot: number; err: unknown }[] = [];
+    let before: string | undefined;
+    for (let page = 0; ; page++) {
+      if (page >= deps.config.FUNDER_PAGE_CAP || !deps.budget.take(1)) return undefined;
+      const got = (await run(() =>
+        deps.rpc
+          .getSignaturesForAddress(address(wallet), { limit: PAGE, commitment: 'confirmed', ...(before ? { before: toSignature(before) } : {}) })
+          .send({ abortSignal: deps.signal }),
+      )) as unknown as { signature: string; slot: bigint; err: unknown }[];
+      for (const s of got) sigs.push({ signature: s.signature, slot: Number(s.slot), err: s.err });
+      if (got.length < PAGE) break;
+      before = got[got.length - 1]!.signature;
+    }
+    const oldestFirst = sigs.filter((s) => s.err === null).reverse();
+    for (let i = 0; i < oldestFirst.length; i++) {
+      if (i >= deps.config.FUNDER_TX_CAP || !deps.budget.take(1)) return undefined;
+      const s = oldestFirst[i]!;
+      const tx = await run(() =>
+        deps.rpc
+          .getTransaction(toSignature(s.signature), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
+          .send({ abortSignal: deps.signal }),
+      );
+      if (!tx) return undefined; // not available yet: unknown, try again later
+      const t = inboundTransfer(toPlainJson(tx), wallet);
+      if (t) return { state: 'found', funder: t.from, signature: s.signature, slot: s.slot };
+    }
+    return { state: 'none' };
+  } catch (err) {
+    if (deps.signal?.aborted) throw err;
+    return undefined;
+  }
+}
+
+/**
+ * Wallets whose first funder the cohort rule may need, from one batch of a launch's transactions:
+ * the creator of a CreateEvent, and the buyers whose buy came within the first 30 s of the creation
+ * (`createdAt` in unix seconds, from the batch or the held record). A superset is harmless; the
+ * builder picks the cohort. Protocol wallets are never looked up.
+ */
+export function cohortCandidates(mint: string, txs: DecodedTransaction[], created: { blockTime: number | null; slot: number } | null): string[] {
+  const out = new Set<string>();
+  let c = created;
+  for (const tx of txs) {
+    if (tx.err !== null) continue;
+    for (const e of tx.events) {
+      if (e.name === 'CreateEvent' && e.fields.mint === mint) {
+        const creator = (e.fields.creator ?? e.fields.user) as string | undefined;
+        if (typeof creator === 'string') out.add(creator);
+        c = { blockTime: tx.blockTime, slot: tx.slot ?? 0 };
+      }
+    }
+  }
+  if (!c) return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));
+  for (const tx of txs) {
+    if (tx.err !== null) continue;
+    const early = tx.blockTime !== null && c.blockTime !== null ? tx.blockTime - c.blockTime <= FIRST_WINDOW_SECONDS : (tx.slot ?? 0) - c.slot <= FIRST_WINDOW_SLOTS;
+    if (!early) continue;
+    for (const e of tx.events) {
+      if (e.name === 'TradeEvent' && e.fields.mint === mint && e.fields.is_buy === true && typeof e.fields.user === 'string') out.add(e.fields.user);
+    }
+  }
+  return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));
+}
+
+export interface EnsureFundersDeps extends FunderLookupDeps {
+  store: PublicStore;
+  log: Logger;
+  now: () => number;
+}
+
+/**
+ * Look up (and keep in the public store) the first funder of every cohort candidate of these
+ * transactions not yet established. Run before the batch's SQLite transaction, so the records built
+ * in it see the funders. Returns how many wallets were looked up and how many stayed unknown.
+ */
+export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string, DecodedTransaction[]>): Promise<{ looked: number; unknown: number }> {
+  const wallets = new Set<string>();
+  for (const [mint, txs] of byMint) {
+    const held = deps.store.getLaunch(mint);
+    const heldDoc = held ? (JSON.parse(held.document) as { launch?: { createdAt: { ms: number }; transaction: { slot: number } } | null }) : null;
+    const created = heldDoc?.launch ? { blockTime: Math.floor(heldDoc.launch.createdAt.ms / 1000), slot: heldDoc.launch.transaction.slot } : null;
+    for (const w of cohortCandidates(mint, txs, created)) if (deps.store.funderOf(w) === undefined) wallets.add(w);
+  }
+  let unknown = 0;
+  const results = await Promise.all([...wallets].map(async (w) => [w, await lookupFunder(deps, w)] as const));
+  deps.store.transaction(() => {
+    for (const [w, fact] of results) {
+      if (fact) deps.store.putFunder(w, fact, deps.now());
+      else unknown++;
+    }
+  });
+  if (unknown > 0) deps.log.warn({ wallets: wallets.size, unknown }, 'first funders not established for some wallets (caps or daily budget); their cohorts stay unknown');
+  return { looked: wallets.size, unknown };
+}

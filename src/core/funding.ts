@@ -1,0 +1,136 @@
+/**
+ * Funding sources (methodology "shared funder"): System program SOL transfers in a
+ * `getTransaction` result, and the shared-funder cohort of a launch. Pure.
+ */
+import { fromBase58 } from './decode/bytes.ts';
+import { unwrapEnvelope } from './decode/transaction.ts';
+
+/** The System program. */
+export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
+
+/** One SOL transfer by the System program (Transfer = 2, TransferWithSeed = 11), any depth. */
+export interface SolTransfer {
+  from: string;
+  to: string;
+  /** lamports, decimal string */
+  lamports: string;
+}
+
+/** What the archive knows of a wallet's first funding source. */
+export type FunderFact =
+  | { state: 'found'; funder: string; signature: string; slot: number }
+  /** the wallet's complete history holds no inbound SOL transfer */
+  | { state: 'none' };
+
+/** One shared funder: the wallets of the cohort it funded first, and the funding signatures. */
+export interface SharedFunder {
+  funder: string;
+  wallets: string[];
+  signatures: string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function u64le(b: Uint8Array, at: number): bigint {
+  let v = 0n;
+  for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(b[at + i]!);
+  return v;
+}
+
+/** Decode one System instruction's transfer, or null when it is not a transfer (or malformed). */
+function transferOf(data: Uint8Array, accounts: string[]): SolTransfer | null {
+  if (data.length < 12) return null;
+  const tag = data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24);
+  if (tag === 2 && accounts.length >= 2) return { from: accounts[0]!, to: accounts[1]!, lamports: u64le(data, 4).toString() };
+  if (tag === 11 && accounts.length >= 3) return { from: accounts[0]!, to: accounts[2]!, lamports: u64le(data, 4).toString() };
+  return null;
+}
+
+function entryTransfer(ix: unknown, keys: string[]): SolTransfer | null {
+  if (!isObj(ix)) return null;
+  if (isObj(ix.parsed)) {
+    // jsonParsed: {program: 'system', parsed: {type: 'transfer'|'transferWithSeed', info: {source, destination, lamports}}}
+    const p = ix.parsed;
+    const info = isObj(p.info) ? p.info : null;
+    if (ix.programId !== SYSTEM_PROGRAM_ID || !info || (p.type !== 'transfer' && p.type !== 'transferWithSeed')) return null;
+    if (typeof info.source !== 'string' || typeof info.destination !== 'string') return null;
+    return { from: info.source, to: info.destination, lamports: String(info.lamports ?? '0') };
+  }
+  const programId = typeof ix.programId === 'string' ? ix.programId : typeof ix.programIdIndex === 'number' ? keys[ix.programIdIndex] : undefined;
+  if (programId !== SYSTEM_PROGRAM_ID || typeof ix.data !== 'string') return null;
+  const accs = (Array.isArray(ix.accounts) ? ix.accounts : []).map((a) => (typeof a === 'number' ? keys[a] : a));
+  if (!accs.every((a): a is string => typeof a === 'string')) return null;
+  try {
+    return transferOf(fromBase58(ix.data), accs);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every System SOL transfer of a successful `getTransaction` result (json or jsonParsed, with or
+ * without the JSON-RPC envelope), top level and inner. A failed transaction (meta.err ≠ null) or
+ * anything unrecognisable yields []: it transferred nothing.
+ */
+export function solTransfersOf(input: unknown): SolTransfer[] {
+  let r: unknown;
+  try {
+    r = unwrapEnvelope(input);
+  } catch {
+    return []; // null result or an RPC error: no transaction
+  }
+  if (!isObj(r) || !isObj(r.transaction)) return [];
+  const meta = isObj(r.meta) ? r.meta : null;
+  if (!meta || (meta.err !== null && meta.err !== undefined)) return [];
+  const msg = isObj(r.transaction.message) ? r.transaction.message : null;
+  if (!msg) return [];
+  const rawKeys = Array.isArray(msg.accountKeys) ? msg.accountKeys : [];
+  const loaded = isObj(meta.loadedAddresses) ? meta.loadedAddresses : {};
+  const keys = [
+    ...rawKeys.map((k) => (isObj(k) ? String(k.pubkey) : String(k))),
+    ...(Array.isArray(loaded.writable) ? loaded.writable.map(String) : []),
+    ...(Array.isArray(loaded.readonly) ? loaded.readonly.map(String) : []),
+  ];
+  const out: SolTransfer[] = [];
+  for (const ix of Array.isArray(msg.instructions) ? msg.instructions : []) {
+    const t = entryTransfer(ix, keys);
+    if (t) out.push(t);
+  }
+  for (const group of Array.isArray(meta.innerInstructions) ? meta.innerInstructions : []) {
+    if (!isObj(group) || !Array.isArray(group.instructions)) continue;
+    for (const ix of group.instructions) {
+      const t = entryTransfer(ix, keys);
+      if (t) out.push(t);
+    }
+  }
+  return out;
+}
+
+/** The first inbound SOL transfer to `wallet` (from another wallet, more than 0 lamports) in this transaction, if any. */
+export function inboundTransfer(input: unknown, wallet: string): SolTransfer | null {
+  return solTransfersOf(input).find((t) => t.to === wallet && t.from !== wallet && t.lamports !== '0') ?? null;
+}
+
+/**
+ * The shared-funder cohort (methodology "shared funder"): funders that funded two or more of the
+ * cohort's wallets first. Returns null when any wallet's funder is unknown (`funderOf` → undefined):
+ * the check could not be completed, which is unknown, not "none". Sorted by funder; wallets and
+ * signatures sorted.
+ */
+export function sharedFunders(cohort: readonly string[], funderOf: (wallet: string) => FunderFact | undefined): SharedFunder[] | null {
+  const groups = new Map<string, { wallets: Set<string>; signatures: Set<string> }>();
+  for (const wallet of new Set(cohort)) {
+    const f = funderOf(wallet);
+    if (f === undefined) return null;
+    if (f.state !== 'found') continue;
+    const g = groups.get(f.funder) ?? { wallets: new Set<string>(), signatures: new Set<string>() };
+    g.wallets.add(wallet);
+    g.signatures.add(f.signature);
+    groups.set(f.funder, g);
+  }
+  return [...groups.entries()]
+    .filter(([, g]) => g.wallets.size >= 2)
+    .map(([funder, g]) => ({ funder, wallets: [...g.wallets].sort(), signatures: [...g.signatures].sort() }))
+    .sort((a, b) => (a.funder < b.funder ? -1 : a.funder > b.funder ? 1 : 0));
+}
