@@ -36,7 +36,7 @@ const server = createServer((req, res) => {
   const body = {
     ...JSON.parse(row.document),
     apiVersion: 'v1',
-    coverage: coverageOf(deps.publicStore),
+    coverage: coverageOf(deps.publicStore, deps.now(), deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(deps.now()),
     source: sourceUrl(config.baseUrl, mint),
     license: `${config.LICENSE_TEXT} ${config.LICENSE_URL}`,

@@ -14,6 +14,7 @@ import { readChainState } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget } from './funding.ts';
+import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -92,9 +93,23 @@ export async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortS
 export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<void> {
   const { store, rpc, log, config } = deps;
   const now = deps.now ?? Date.now;
-  const runId = store.startRun(now());
-  store.setMetaOnce('coverage_from_ms', String(now()));
-  const beat = setInterval(() => store.heartbeat(runId, now()), HEARTBEAT_MS);
+  // Coverage (methodology "Coverage"): the chain tip now, the gap since the previous run's last
+  // heartbeat (when longer than COVERAGE_GAP_MS), and coverage.from on the very first run.
+  const startSlot = await tipSlot(rpc, opts.signal);
+  const startMs = now();
+  const gap = gapOnStart(store.lastRun(), startMs, startSlot, config.COVERAGE_GAP_MS);
+  const runId = store.transaction(() => {
+    if (gap) store.addGap(gap);
+    if (store.getMeta('coverage_from_ms') === undefined) {
+      store.setMeta('coverage_from_ms', String(startMs));
+      if (startSlot !== null) store.setMeta('coverage_from_slot', String(startSlot));
+    }
+    return store.startRun(startMs, startSlot);
+  });
+  if (gap) log.warn({ downFrom: new Date(gap.fromMs).toISOString(), fromSlot: gap.fromSlot, toSlot: gap.toSlot }, 'collector was down; scanning the program history across the gap');
+  const beat = setInterval(() => {
+    void tipSlot(rpc).then((slot) => store.heartbeat(runId, now(), slot));
+  }, HEARTBEAT_MS);
   beat.unref();
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   try {
@@ -107,7 +122,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         if (opts.once || opts.signal?.aborted) throw err;
         log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
       }
-      store.heartbeat(runId, now());
+      store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, config.POLL_INTERVAL_MS);
@@ -154,6 +169,9 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
       { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
       byMint,
     );
+    const fromRaw = store.getMeta('coverage_from_slot');
+    const coverageFromSlot = fromRaw === undefined ? null : Number(fromRaw);
+    const gaps = store.gaps();
     const committed = store.transaction(() => {
       const touched = new Map<string, boolean>();
       for (const tx of usable) {
@@ -165,7 +183,12 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
       }
       let changed = 0;
       for (const [mint, createdHere] of touched) {
-        const r = recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: createdHere, nowMs: now(), state: states.get(mint) });
+        // A creation read while the collector was watching is observed at launch; one created before
+        // coverage began or inside a gap was found later from chain by this catch-up: scanned.
+        const creationSlot = createdHere ? byMint.get(mint)!.find((tx) => tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint))?.slot ?? null : null;
+        const watched = creationSlot !== null && watchedAt(creationSlot, coverageFromSlot, gaps);
+        const origin = createdHere && !watched ? 'scanned' : 'observed';
+        const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs: now(), state: states.get(mint) });
         if (r.changed) changed++;
       }
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
@@ -195,6 +218,15 @@ async function completedLaunchStates(deps: CollectDeps, byMint: Map<string, Deco
     out.set(mint, await readChainState(deps.rpc, mint, heldDoc?.launch?.quoteMint ?? inBatch.quoteMint, (deps.now ?? Date.now)(), signal));
   }
   return out;
+}
+
+/** The chain tip (getSlot), or null when it cannot be read (coverage then cannot place slots). */
+async function tipSlot(rpc: ArchiveRpc, signal?: AbortSignal): Promise<number | null> {
+  try {
+    return Number(await rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal: signal }));
+  } catch {
+    return null;
+  }
 }
 
 /** The transactions of a batch by the mints they touch. */

@@ -16,8 +16,9 @@ export function recordLaunch(
 ): { doc: LaunchDocument; sha256: string; changed: boolean } {
   const txs = store.transactionsFor(mint);
   const existing = store.getOrigin(mint);
-  // A record's origin is fixed by how the archive first got its creation transaction.
-  const origin = existing?.observedAtLaunch ? existing.origin : opts.origin;
+  // A record's origin is fixed by how the archive first got its creation transaction: observed at
+  // launch, scanned or rebuilt stays; only a record still without its creation takes the new origin.
+  const origin = existing && (existing.observedAtLaunch || existing.origin !== 'observed') ? existing.origin : opts.origin;
   const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
   const newest = txs.reduce((m, t) => Math.max(m, t.blockTime ?? 0), 0);

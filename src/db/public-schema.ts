@@ -95,12 +95,19 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
 
       -- Intervals the collector was not watching (a run started more than the allowed gap after the
       -- previous run's last heartbeat), written once when the next run starts. downtimeMinutes sums them.
+      -- Slots: from_slot = the chain tip at the previous run's last heartbeat, to_slot = the tip when
+      -- the next run started; a creation in (from_slot, to_slot] was not watched (origin scanned).
       CREATE TABLE coverage_gap (
         from_ms INTEGER NOT NULL,
         to_ms INTEGER NOT NULL,
         from_slot INTEGER,
+        to_slot INTEGER,
         PRIMARY KEY (from_ms)
       );
+
+      -- The chain tip when a run started and at its latest heartbeat.
+      ALTER TABLE collector_run ADD COLUMN start_slot INTEGER;
+      ALTER TABLE collector_run ADD COLUMN tip_slot INTEGER;
     `,
   },
 ];

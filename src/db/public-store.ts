@@ -36,8 +36,10 @@ export interface StoredWalletRole extends WalletRole {
 export interface CoverageGap {
   fromMs: number;
   toMs: number;
-  /** the program cursor's slot when the gap began (the scanner reads history from there) */
+  /** the chain tip at the previous run's last heartbeat */
   fromSlot: number | null;
+  /** the chain tip when the next run started */
+  toSlot: number | null;
 }
 
 export interface CollectorRun {
@@ -45,6 +47,9 @@ export interface CollectorRun {
   startedAtMs: number;
   lastBeatMs: number;
   stoppedAtMs: number | null;
+  /** chain tip when the run started, and at its latest heartbeat (null when getSlot failed) */
+  startSlot: number | null;
+  tipSlot: number | null;
 }
 
 /**
@@ -86,11 +91,11 @@ export class PublicStore {
       insertMetaOnce: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
       countBy: db.prepare('SELECT origin, finding_class AS findingClass, count(*) AS n FROM launch GROUP BY origin, finding_class'),
       countObserved: db.prepare('SELECT count(*) AS n FROM launch WHERE observed_at_launch = 1'),
-      startRun: db.prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms) VALUES (?, ?)'),
-      beat: db.prepare('UPDATE collector_run SET last_beat_ms = ? WHERE id = ?'),
+      startRun: db.prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms, start_slot, tip_slot) VALUES (?, ?, ?, ?)'),
+      beat: db.prepare('UPDATE collector_run SET last_beat_ms = ?, tip_slot = COALESCE(?, tip_slot) WHERE id = ?'),
       stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
       runs: db.prepare(
-        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs FROM collector_run ORDER BY started_at_ms, id',
+        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs, start_slot AS startSlot, tip_slot AS tipSlot FROM collector_run ORDER BY started_at_ms, id',
       ),
       addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
       listPending: db.prepare('SELECT mint FROM pending_page'),
@@ -102,11 +107,11 @@ export class PublicStore {
       deleteRoles: db.prepare('DELETE FROM wallet_role WHERE mint = ?'),
       insertRole: db.prepare('INSERT OR REPLACE INTO wallet_role (wallet, mint, role, signature, slot, detail) VALUES (?, ?, ?, ?, ?, ?)'),
       rolesOfWallet: db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? ORDER BY slot, mint, role'),
-      insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot) VALUES (?, ?, ?)'),
-      gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot FROM coverage_gap ORDER BY from_ms'),
+      insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot, to_slot) VALUES (?, ?, ?, ?)'),
+      gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
       gapTotal: db.prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
       lastRun: db.prepare(
-        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs FROM collector_run ORDER BY last_beat_ms DESC, id DESC LIMIT 1',
+        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs, start_slot AS startSlot, tip_slot AS tipSlot FROM collector_run ORDER BY last_beat_ms DESC, id DESC LIMIT 1',
       ),
     };
   }
@@ -191,12 +196,14 @@ export class PublicStore {
     return { launches, records, byOrigin, byClass, byOriginAndClass };
   }
 
-  startRun(nowMs: number): number {
-    return Number(this.s.startRun.run(nowMs, nowMs).lastInsertRowid);
+  /** A new collector run starting at `nowMs` with the chain tip `startSlot` (null: unknown). */
+  startRun(nowMs: number, startSlot: number | null = null): number {
+    return Number(this.s.startRun.run(nowMs, nowMs, startSlot, startSlot).lastInsertRowid);
   }
 
-  heartbeat(runId: number, nowMs: number): void {
-    this.s.beat.run(nowMs, runId);
+  /** The run is alive at `nowMs`; `tipSlot` (when known) is the chain tip now. */
+  heartbeat(runId: number, nowMs: number, tipSlot: number | null = null): void {
+    this.s.beat.run(nowMs, tipSlot, runId);
   }
 
   stopRun(runId: number, nowMs: number): void {
@@ -244,7 +251,7 @@ export class PublicStore {
 
   /** Record an interval the collector was not watching (once per start). */
   addGap(gap: CoverageGap): void {
-    this.s.insertGap.run(gap.fromMs, gap.toMs, gap.fromSlot);
+    this.s.insertGap.run(gap.fromMs, gap.toMs, gap.fromSlot, gap.toSlot);
   }
 
   gaps(): CoverageGap[] {

@@ -1,6 +1,7 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { CollectorRun, PublicStore } from '../db/public-store.ts';
+import { downtimeMinutes } from '../core/coverage.ts';
 
 /** A heartbeat newer than this means the collector is running. */
 export const RUNNING_WITHIN_MS = 2 * 60_000;
@@ -9,8 +10,10 @@ export const RUNNING_WITHIN_MS = 2 * 60_000;
 export const COVERAGE_NOTE =
   'Launches outside the observed windows were not observed; until a rebuild succeeds their provenance is unknown, not clean. ' +
   'Coverage is read by comparing launches (observed at the creation transaction) with records (every row held), both in ' +
-  '/api/v1/status under counts; the difference was found later from chain by a scanner. downtimeMinutes counts minutes the ' +
-  'collector process was not running between its runs; it measures process downtime only and is not a measure of coverage.';
+  '/api/v1/status under counts; the difference was found later from chain by a scanner (origin "scanned" for launches created ' +
+  'while the collector was down, "rebuilt" for launches rebuilt on request). downtimeMinutes counts minutes the collector ' +
+  'process was not running (pauses between runs longer than the allowed gap, and the current one); it measures process ' +
+  'downtime only and is not a measure of coverage. The intervals are listed in /api/v1/status under coverage.gaps.';
 
 /** The `coverage` object of token and status responses. */
 export interface Coverage {
@@ -21,41 +24,45 @@ export interface Coverage {
 }
 
 /**
- * Whole minutes the collector was not running: the sum over consecutive runs of
- * `next.startedAtMs − prev.lastBeatMs` (negative gaps, from overlapping runs, count as 0).
+ * The coverage object from the public store at `nowMs` (constant work per request: one meta read,
+ * one SUM over coverage_gap, the newest run). `allowedGapMs` = COVERAGE_GAP_MS.
  */
-export function downtimeMinutes(runs: CollectorRun[]): number {
-  const sorted = [...runs].sort((a, b) => a.startedAtMs - b.startedAtMs || a.id - b.id);
-  let ms = 0;
-  for (let i = 1; i < sorted.length; i++) ms += Math.max(0, sorted[i].startedAtMs - sorted[i - 1].lastBeatMs);
-  return Math.floor(ms / 60_000);
-}
-
-/** The coverage object from the public store. */
-export function coverageOf(store: PublicStore): Coverage {
+export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: number): Coverage {
   const raw = store.getMeta('coverage_from_ms');
   const fromMs = raw === undefined ? NaN : Number(raw);
   return {
     from: Number.isFinite(fromMs) ? instant(fromMs) : null,
-    downtimeMinutes: downtimeMinutes(store.runs()),
+    downtimeMinutes: downtimeMinutes(store.gapTotal().ms, store.lastRun()?.lastBeatMs ?? null, nowMs, allowedGapMs),
     note: COVERAGE_NOTE,
   };
+}
+
+/** The coverage gaps for the status response: each interval in time and slots. */
+export function gapsOf(store: PublicStore): { from: Instant; to: Instant; fromSlot: number | null; toSlot: number | null; minutes: number }[] {
+  return store.gaps().map((g) => ({ from: instant(g.fromMs), to: instant(g.toMs), fromSlot: g.fromSlot, toSlot: g.toSlot, minutes: Math.floor((g.toMs - g.fromMs) / 60_000) }));
 }
 
 /** The `collector` object of the status response. */
 export interface CollectorState {
   lastHeartbeat: Instant | null;
   cursorSlot: number | null;
+  /** chain tip at the latest heartbeat */
+  tipSlot: number | null;
+  /** tipSlot − cursorSlot at the latest heartbeat: how far the records trail the chain */
+  lagSlots: number | null;
   running: boolean;
 }
 
 /** Collector state: last heartbeat of the newest run, the program cursor's slot, and whether it beat within 2 minutes. */
 export function collectorStateOf(store: PublicStore, nowMs: number): CollectorState {
-  const runs = store.runs();
-  const last = runs.reduce<CollectorRun | undefined>((a, r) => (!a || r.lastBeatMs >= a.lastBeatMs ? r : a), undefined);
+  const last: CollectorRun | undefined = store.lastRun();
+  const cursorSlot = store.getCursor('program')?.slot ?? null;
+  const tipSlot = last?.tipSlot ?? null;
   return {
     lastHeartbeat: last ? instant(last.lastBeatMs) : null,
-    cursorSlot: store.getCursor('program')?.slot ?? null,
+    cursorSlot,
+    tipSlot,
+    lagSlots: tipSlot !== null && cursorSlot !== null ? Math.max(0, tipSlot - cursorSlot) : null,
     running: last !== undefined && last.stoppedAtMs === null && nowMs - last.lastBeatMs < RUNNING_WITHIN_MS,
   };
 }

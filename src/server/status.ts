@@ -1,7 +1,7 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { ArchiveCounts } from '../db/public-store.ts';
-import { collectorStateOf, coverageOf, type CollectorState, type Coverage } from './coverage.ts';
+import { collectorStateOf, coverageOf, gapsOf, type CollectorState, type Coverage } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { CACHE_NONE, jsonResponse } from './http.ts';
 
@@ -10,17 +10,17 @@ export interface StatusBody {
   apiVersion: 'v1';
   /** What the archive holds: `launches` observed at creation, `records` every row held, by origin and class. */
   counts: ArchiveCounts;
-  coverage: Coverage;
+  coverage: Coverage & { gaps: ReturnType<typeof gapsOf> };
   collector: CollectorState;
   generatedAt: Instant;
 }
 
 /** The status body at `nowMs`. */
-export function statusBody(deps: Pick<Deps, 'publicStore'>, nowMs: number): StatusBody {
+export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'>, nowMs: number): StatusBody {
   return {
     apiVersion: 'v1',
     counts: deps.publicStore.counts(),
-    coverage: coverageOf(deps.publicStore),
+    coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
     collector: collectorStateOf(deps.publicStore, nowMs),
     generatedAt: instant(nowMs),
   };

@@ -43,7 +43,7 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const body = {
     ...doc,
     apiVersion: 'v1',
-    coverage: coverageOf(deps.publicStore),
+    coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
     source: sourceUrl(config.baseUrl, mint),
     license: `${config.LICENSE_TEXT} ${config.LICENSE_URL}`,

@@ -16,7 +16,7 @@ import { handleToken } from '../../src/server/token.ts';
 import { handleStatus } from '../../src/server/status.ts';
 import { handleDocument, handleTokenPage } from '../../src/server/site.ts';
 import { safely } from '../../src/server/safely.ts';
-import { downtimeMinutes } from '../../src/server/coverage.ts';
+import { downtimeMinutes, gapOnStart, watchedAt } from '../../src/core/coverage.ts';
 import type { CurveStatus } from '../../src/chain/curve-status.ts';
 
 /** Handler tests: plain functions over Request/Response with temporary SQLite files; no server. */
@@ -288,10 +288,11 @@ describe('GET /api/v1/status', () => {
     put(deps.publicStore, makeDoc());
     put(deps.publicStore, makeDoc({ origin: 'scanned', observedAtLaunch: false, finding: { class: 'UNKNOWN', label: 'u', why: 'w' }, cleanAtBirth: null }));
     deps.publicStore.setMeta('coverage_from_ms', String(NOW - 86_400_000));
-    const r1 = deps.publicStore.startRun(NOW - 3_600_000);
+    const r1 = deps.publicStore.startRun(NOW - 3_600_000, 1000);
     deps.publicStore.stopRun(r1, NOW - 3_000_000);
-    const r2 = deps.publicStore.startRun(NOW - 3_000_000 + 10 * 60_000 + 30_000); // 10.5 min gap
-    deps.publicStore.heartbeat(r2, NOW - 30_000);
+    deps.publicStore.addGap({ fromMs: NOW - 3_000_000, toMs: NOW - 3_000_000 + 10 * 60_000 + 30_000, fromSlot: 2000, toSlot: 3575 }); // 10.5 min
+    const r2 = deps.publicStore.startRun(NOW - 3_000_000 + 10 * 60_000 + 30_000, 3575);
+    deps.publicStore.heartbeat(r2, NOW - 30_000, 123460);
     deps.publicStore.setCursor('program', 'sig', 123456, NOW);
     const res = handleStatus(new Request('http://x/api/v1/status'), deps);
     expect(res.status).toBe(200);
@@ -302,25 +303,32 @@ describe('GET /api/v1/status', () => {
     expect(body.counts).toMatchObject({ launches: 1, records: 2, byOrigin: { observed: 1, scanned: 1 }, byClass: { FINDINGS: 1, UNKNOWN: 1 } });
     expect(body.coverage).toMatchObject({ from: instant(NOW - 86_400_000), downtimeMinutes: 10 });
     expect(typeof body.coverage.note).toBe('string');
-    expect(body.collector).toEqual({ lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, running: true });
+    expect(body.coverage.gaps).toEqual([{ from: instant(NOW - 3_000_000), to: instant(NOW - 3_000_000 + 630_000), fromSlot: 2000, toSlot: 3575, minutes: 10 }]);
+    expect(body.collector).toEqual({ lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, tipSlot: 123460, lagSlots: 4, running: true });
   });
 
   it('an empty archive: nulls, not zeros, where nothing is known', async () => {
     const body = await handleStatus(new Request('http://x/'), deps).json();
     expect(body.counts).toMatchObject({ launches: 0, records: 0 });
     expect(body.coverage.from).toBeNull();
-    expect(body.collector).toEqual({ lastHeartbeat: null, cursorSlot: null, running: false });
+    expect(body.collector).toEqual({ lastHeartbeat: null, cursorSlot: null, tipSlot: null, lagSlots: null, running: false });
+    expect(body.coverage.gaps).toEqual([]);
   });
 
-  it('a stale heartbeat is not running; downtime sums gaps between consecutive runs', () => {
-    expect(downtimeMinutes([])).toBe(0);
-    expect(
-      downtimeMinutes([
-        { id: 2, startedAtMs: 10 * 60_000, lastBeatMs: 20 * 60_000, stoppedAtMs: null },
-        { id: 1, startedAtMs: 0, lastBeatMs: 5 * 60_000, stoppedAtMs: 5 * 60_000 },
-        { id: 3, startedAtMs: 19 * 60_000, lastBeatMs: 30 * 60_000, stoppedAtMs: null },
-      ]),
-    ).toBe(5);
+  it('coverage rules: a pause longer than the allowed gap is a gap; a cron minute is not; downtime adds the ongoing outage', () => {
+    const prev = { lastBeatMs: 60_000, tipSlot: 500 };
+    expect(gapOnStart(undefined, 1e9, 1, 120_000)).toBeNull();
+    expect(gapOnStart(prev, 60_000 + 55_000, 640, 120_000)).toBeNull(); // cron: next run 55 s later
+    expect(gapOnStart(prev, 60_000 + 600_000, 2000, 120_000)).toEqual({ fromMs: 60_000, toMs: 660_000, fromSlot: 500, toSlot: 2000 });
+    const gaps = [{ fromMs: 0, toMs: 1, fromSlot: 500, toSlot: 2000 }];
+    expect(watchedAt(450, 400, gaps)).toBe(true);
+    expect(watchedAt(400, 400, gaps)).toBe(false); // at or before the first watched slot: before coverage
+    expect(watchedAt(501, 400, gaps)).toBe(false);
+    expect(watchedAt(2000, 400, gaps)).toBe(false);
+    expect(watchedAt(2001, 400, gaps)).toBe(true);
+    expect(downtimeMinutes(0, null, 1e9, 120_000)).toBe(0);
+    expect(downtimeMinutes(630_000, 1e9 - 60_000, 1e9, 120_000)).toBe(10); // heartbeat fresh: no ongoing outage
+    expect(downtimeMinutes(630_000, 1e9 - 300_000, 1e9, 120_000)).toBe(15); // 5 more minutes and counting
   });
 });
 
