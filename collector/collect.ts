@@ -15,6 +15,7 @@ import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget } from './funding.ts';
 import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
+import { watchProgramLogs } from './live-watch.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -34,6 +35,8 @@ export interface CollectDeps {
 export interface CollectOptions {
   /** catch up and exit (the cron form) */
   once: boolean;
+  /** long-running form: WebSocket URL of the live watch (logsSubscribe); without it the collector only polls */
+  wsUrl?: string;
   signal?: AbortSignal;
   /** called after each committed batch (tests, progress) */
   onBatch?: (info: { transactions: number; records: number; cursorSlot: number | null }) => void;
@@ -112,9 +115,23 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   }, HEARTBEAT_MS);
   beat.unref();
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
+  // Live watch: notifications wake the loop at once; the poll interval is the fallback.
+  let woken = false;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    woken = true;
+    wake?.();
+  };
+  const watchStop = new AbortController();
+  const stopWatch = () => watchStop.abort();
+  opts.signal?.addEventListener('abort', stopWatch, { once: true });
+  const watching = !opts.once && opts.wsUrl
+    ? watchProgramLogs(opts.wsUrl, log, { onNotification: poke, onConnected: poke }, watchStop.signal)
+    : Promise.resolve();
   try {
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
     for (;;) {
+      woken = false;
       try {
         await catchUp(deps, queue, opts);
       } catch (err) {
@@ -124,13 +141,20 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       }
       store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, config.POLL_INTERVAL_MS);
-        opts.signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-      });
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, config.POLL_INTERVAL_MS);
+          wake = () => { clearTimeout(t); resolve(); };
+          opts.signal?.addEventListener('abort', wake, { once: true });
+        });
+        wake = null;
+      }
       if (opts.signal?.aborted) break;
     }
   } finally {
+    watchStop.abort();
+    opts.signal?.removeEventListener('abort', stopWatch);
+    await watching;
     clearInterval(beat);
     store.stopRun(runId, now());
   }

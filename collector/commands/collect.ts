@@ -26,6 +26,7 @@ export async function runCollect(config: Config, opts: { once: boolean }, signal
       { config, store, rpc, log },
       {
         once: opts.once,
+        wsUrl: config.wsUrl,
         signal: ac.signal,
         onBatch: (b) => {
           if (opts.once && process.stderr.isTTY) process.stderr.write(`\rcollect: ${b.transactions} transactions committed, cursor slot ${b.cursorSlot}   `);

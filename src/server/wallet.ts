@@ -1,0 +1,100 @@
+import { instant } from '../core/canonical.ts';
+import type { StoredWalletRole } from '../db/public-store.ts';
+import { coverageOf } from './coverage.ts';
+import type { Deps } from './deps.ts';
+import { errorResponse } from './errors.ts';
+import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
+import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+
+/** One curve the wallet bought outright (spec §2.4 `buyouts[]`). */
+export interface WalletBuyout {
+  mint: string;
+  signature: string;
+  slot: number;
+  /** the completing buy landed in the creation slot (same batch of chain events as the launch) */
+  sameBatchAsLaunch: boolean;
+  /** null (never 0) when sameBatchAsLaunch: timestamps cannot resolve it */
+  hoursAfterLaunch: number | null;
+  /** raw quote units (lamports for SOL) spent in the completing transaction, decimal string */
+  quoteSpent: string;
+  quoteMint: string;
+  /** raw token units bought in the completing transaction, decimal string */
+  tokens: string;
+}
+
+/** A launch the wallet created, or took part in as a bundled (creation-slot) or early (first 30 s) buyer. */
+export interface WalletAppearance {
+  mint: string;
+  signature: string;
+  slot: number;
+  /** bundled/early: every buy signature of the wallet in that window; early: seconds after creation */
+  signatures?: string[];
+  secondsAfterLaunch?: number | null;
+  /** raw token units bought in the window, decimal string */
+  tokens?: string;
+}
+
+/** Body of `GET /api/v1/wallet/{address}` (spec §2.4; docs/api.md "Wallet record"). */
+export interface WalletBody {
+  apiVersion: 'v1';
+  address: string;
+  inArchive: boolean;
+  buyouts: WalletBuyout[] | null;
+  created: WalletAppearance[] | null;
+  bundled: WalletAppearance[] | null;
+  early: WalletAppearance[] | null;
+  coverage: ReturnType<typeof coverageOf>;
+  generatedAt: ReturnType<typeof instant>;
+}
+
+/**
+ * The wallet record (spec §2.4) from the wallet's roles in the launches held: pure over the rows.
+ * A wallet with no role is `inArchive: false` and every other data field is null (not zero, not empty).
+ */
+export function walletRecord(address: string, roles: StoredWalletRole[]): Pick<WalletBody, 'address' | 'inArchive' | 'buyouts' | 'created' | 'bundled' | 'early'> {
+  if (roles.length === 0) return { address, inArchive: false, buyouts: null, created: null, bundled: null, early: null };
+  const of = (role: StoredWalletRole['role']) => roles.filter((r) => r.role === role);
+  const appearance = (r: StoredWalletRole): WalletAppearance => ({ mint: r.mint, signature: r.signature, slot: r.slot, ...(r.detail as object) });
+  return {
+    address,
+    inArchive: true,
+    buyouts: of('buyout').map((r) => {
+      const d = r.detail as Omit<WalletBuyout, 'mint' | 'signature' | 'slot'>;
+      return {
+        mint: r.mint,
+        signature: r.signature,
+        slot: r.slot,
+        sameBatchAsLaunch: d.sameBatchAsLaunch,
+        hoursAfterLaunch: d.sameBatchAsLaunch ? null : d.hoursAfterLaunch,
+        quoteSpent: d.quoteSpent,
+        quoteMint: d.quoteMint,
+        tokens: d.tokens,
+      };
+    }),
+    created: of('creator').map((r) => ({ mint: r.mint, signature: r.signature, slot: r.slot })),
+    bundled: of('bundled').map(appearance),
+    early: of('early').map(appearance),
+  };
+}
+
+/**
+ * `GET /api/v1/wallet/{address}` (key; spec §2.4, §4). Checks in the token endpoint's order: 400
+ * `not_an_address`, 401 `missing_key`/`invalid_key`/`revoked_key`, 429 `quota_exceeded`; then 200
+ * with the wallet record, `Cache-Control: no-store` (it grows with every launch the wallet joins).
+ */
+export function handleWallet(request: Request, deps: Deps, params: { address?: string }): Response {
+  const nowMs = deps.now();
+  const address = params.address;
+  if (!isAddressParam(address)) return errorResponse('not_an_address', { nowMs });
+  const key = deps.keys.check(request);
+  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  const usage = admitKeyed(deps, key.keyId);
+  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) });
+  const body: WalletBody = {
+    apiVersion: 'v1',
+    ...walletRecord(address, deps.publicStore.rolesOfWallet(address)),
+    coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
+    generatedAt: instant(nowMs),
+  };
+  return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(usage) });
+}

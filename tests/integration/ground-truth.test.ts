@@ -1,0 +1,300 @@
+/**
+ * Ground truth (issue 3 "Done when"): 500 simulated launches of every kind, served live by the
+ * replay RPC while the long-running collector (its own process, `lpa collect`) watches over
+ * WebSocket — with a forced disconnect of every socket and a `kill -9` of the collector mid-batch
+ * followed by a restart — and every field of every record equals truth.json, reported per field.
+ * Then the built server answers the wallet endpoint and the caching rules over HTTP.
+ *
+ * The collector's poll interval is 10 minutes: only the live watch (a notification, or the
+ * reconnect after the forced disconnect) can make it read new slots within the test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { writeChain } from '../../collector/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { ALL_KINDS } from '../../collector/simulate/scenarios.ts';
+import type { LaunchDocument } from '../../src/core/types.ts';
+import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const LPA = join(ROOT, 'bin/lpa.mjs');
+const ENTRY = join(ROOT, 'dist/server/entry.mjs');
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let tmp: string;
+let chain: SimulatedChain;
+let rpc: ReplayRpc;
+let dataDir: string;
+const procs: ChildProcess[] = [];
+let collectorLog = '';
+
+function startCollector(env: NodeJS.ProcessEnv): ChildProcess {
+  const p = spawn(process.execPath, [LPA, 'collect'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  p.stdout!.on('data', (d) => (collectorLog += d));
+  p.stderr!.on('data', (d) => (collectorLog += d));
+  procs.push(p);
+  return p;
+}
+
+/** The program cursor's slot and the number of launch_tx rows, read from the collector's database. */
+function progress(): { cursorSlot: number | null; txs: number; fromSlot: string | null } {
+  try {
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true, fileMustExist: true });
+    try {
+      const c = db.prepare("SELECT slot FROM cursor WHERE name = 'program'").get() as { slot: number } | undefined;
+      const n = (db.prepare('SELECT COUNT(*) AS n FROM launch_tx').get() as { n: number }).n;
+      const f = db.prepare("SELECT value FROM meta WHERE key = 'coverage_from_slot'").get() as { value: string } | undefined;
+      return { cursorSlot: c?.slot ?? null, txs: n, fromSlot: f?.value ?? null };
+    } finally {
+      db.close();
+    }
+  } catch {
+    return { cursorSlot: null, txs: 0, fromSlot: null };
+  }
+}
+
+async function waitFor(what: string, ok: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${collectorLog.slice(-3000)}`);
+    await sleep(50);
+  }
+}
+
+/** Slots of the pump program's transactions (what the cursor follows), ascending. */
+let programSlots: number[];
+let events: string[] = [];
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-truth-'));
+  const chainDir = join(tmp, 'chain');
+  chain = writeChain({ launches: 500, seed: 20261123, out: chainDir });
+  const PUMP = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
+  programSlots = [
+    ...new Set(
+      chain.transactions
+        .map((l) => JSON.parse(l) as { slot: number; transaction: { message: { accountKeys: string[] } } })
+        .filter((t) => t.transaction.message.accountKeys.includes(PUMP))
+        .map((t) => t.slot),
+    ),
+  ].sort((a, b) => a - b);
+  rpc = await startReplayRpc({ chainDir, live: true, speed: 1e-6 }); // the test lands slots with advanceTo
+  dataDir = join(tmp, 'data');
+  const env = {
+    ...process.env,
+    SOLANA_RPC_URL: rpc.url,
+    SOLANA_WS_URL: rpc.wsUrl,
+    DATA_DIR: dataDir,
+    COLLECT_START: 'earliest',
+    COLLECT_BATCH: '150',
+    POLL_INTERVAL_MS: '600000',
+    LOG_LEVEL: 'info',
+  };
+  let collector = startCollector(env);
+  await waitFor('the collector to start watching', () => progress().fromSlot !== null);
+
+  // Land the chain in 40 steps; after each, wait until the cursor reaches the newest program slot.
+  const steps = 40;
+  for (let i = 1; i <= steps; i++) {
+    const target = programSlots[Math.min(programSlots.length - 1, Math.floor((i * programSlots.length) / steps) - 1)]!;
+    rpc.advanceTo(target);
+    if (i === 12) {
+      rpc.dropConnections();
+      events.push(`step ${i}: every WebSocket dropped`);
+    }
+    if (i === 25) {
+      // kill -9 mid-batch: once the collector has committed part of this step, before it finishes.
+      const before = progress().txs;
+      await waitFor('a batch of this step to commit', () => progress().txs > before, 60_000);
+      collector.kill('SIGKILL');
+      await new Promise((r) => collector.once('exit', r));
+      events.push(`step ${i}: collector killed with SIGKILL at cursor slot ${progress().cursorSlot} (target ${target})`);
+      collector = startCollector(env);
+    }
+    await waitFor(`cursor at slot ${target} (step ${i})`, () => (progress().cursorSlot ?? 0) >= target, 90_000);
+  }
+  collector.kill('SIGTERM');
+  await new Promise((r) => collector.once('exit', r));
+}, 600_000);
+
+afterAll(async () => {
+  for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  await rpc?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function docs(): Map<string, LaunchDocument> {
+  const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+  const out = new Map((db.prepare('SELECT mint, document FROM launch').all() as { mint: string; document: string }[]).map((r) => [r.mint, JSON.parse(r.document) as LaunchDocument]));
+  db.close();
+  return out;
+}
+
+describe('ground truth: a live collector over 500 simulated launches', () => {
+  it('the chain holds every kind of launch the issue names', () => {
+    const kinds = new Set(Object.values(chain.truth.records).flatMap((r) => r.kind.split('+')));
+    expect(ALL_KINDS.filter((k) => !kinds.has(k))).toEqual([]);
+    expect(Object.keys(chain.truth.records).length).toBe(500);
+    expect(events).toHaveLength(2);
+    expect(collectorLog).toMatch(/live watch connection lost|live watch stream ended/);
+  });
+
+  it('every field of every record equals truth.json (100 %, per field)', () => {
+    const held = docs();
+    const reports = compareWithTruth(chain.truth, (m) => held.get(m));
+    console.log(`ground truth, ${Object.keys(chain.truth.records).length} launches (${events.join('; ')}):\n${formatReport(reports)}`);
+    const mismatches = reports.filter((r) => r.equal !== r.total);
+    expect(mismatches.map((r) => ({ field: r.field, equal: r.equal, total: r.total, examples: r.examples }))).toEqual([]);
+  });
+
+  it('launches seen at their creation transaction while it ran are observed at launch; nothing extra is held', () => {
+    const held = docs();
+    for (const mint of Object.keys(chain.truth.records)) {
+      expect({ mint, origin: held.get(mint)?.origin, observedAtLaunch: held.get(mint)?.observedAtLaunch }).toEqual({ mint, origin: 'observed', observedAtLaunch: true });
+    }
+    // No duplicate transactions after the kill: one row per (mint, signature), each program transaction once per mint.
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const dup = db.prepare('SELECT COUNT(*) AS n FROM (SELECT signature, mint FROM launch_tx GROUP BY signature, mint HAVING COUNT(*) > 1)').get() as { n: number };
+    db.close();
+    expect(dup.n).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The wallet endpoint and the caching rules, through HTTP, over the collected archive.
+
+let base: string;
+let key: string;
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}`, ...headers } });
+
+describe('over HTTP: the wallet endpoint (spec §2.4) and caching (spec §4 rule 7)', () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    const env = { ...process.env, SOLANA_RPC_URL: rpc.url, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' };
+    key = (await run(process.execPath, [LPA, 'keys', 'create', '--label', 'truth'], { env, cwd: ROOT })).stdout.trim().split('\n').at(-1)!;
+    const proc = spawn(process.execPath, [ENTRY], { env, stdio: 'ignore' });
+    procs.push(proc);
+    base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        await fetch(`${base}/api/v1/status`);
+        break;
+      } catch {
+        if (i > 300) throw new Error('server did not start');
+        await sleep(100);
+      }
+    }
+  });
+
+  it('every wallet that took a curve lists exactly those buyouts, with sameBatchAsLaunch and hoursAfterLaunch as truth (null, never 0, in the same batch)', async () => {
+    const expected = new Map<string, { mint: string; signature: string; slot: number; sameBatchAsLaunch: boolean; hoursAfterLaunch: number | null }[]>();
+    for (const [mint, t] of Object.entries(chain.truth.records)) {
+      if (!t.curveBuyout) continue;
+      const b = t.curveBuyout;
+      expected.set(b.wallet, [...(expected.get(b.wallet) ?? []), { mint, signature: b.signature, slot: b.slot, sameBatchAsLaunch: b.sameBatchAsLaunch, hoursAfterLaunch: b.hoursAfterLaunch }]);
+    }
+    expect(expected.size).toBeGreaterThan(10);
+    let sameBatch = 0;
+    for (const [wallet, buyouts] of expected) {
+      const res = await get(`/api/v1/wallet/${wallet}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const body = await res.json();
+      expect(body).toMatchObject({ apiVersion: 'v1', address: wallet, inArchive: true });
+      const got = (body.buyouts as { mint: string; signature: string; slot: number; sameBatchAsLaunch: boolean; hoursAfterLaunch: number | null }[])
+        .map(({ mint, signature, slot, sameBatchAsLaunch, hoursAfterLaunch }) => ({ mint, signature, slot, sameBatchAsLaunch, hoursAfterLaunch }))
+        .sort((a, b) => a.slot - b.slot || (a.mint < b.mint ? -1 : 1));
+      const want = [...buyouts].sort((a, b) => a.slot - b.slot || (a.mint < b.mint ? -1 : 1));
+      expect(got.map((g) => ({ ...g, hoursAfterLaunch: g.hoursAfterLaunch === null ? null : Math.round(g.hoursAfterLaunch * 1e9) }))).toEqual(
+        want.map((w) => ({ ...w, hoursAfterLaunch: w.hoursAfterLaunch === null ? null : Math.round(w.hoursAfterLaunch * 1e9) })),
+      );
+      for (const g of got) {
+        if (g.sameBatchAsLaunch) {
+          sameBatch++;
+          expect(g.hoursAfterLaunch).toBeNull();
+        } else expect(g.hoursAfterLaunch).toBeGreaterThan(0);
+      }
+    }
+    expect(sameBatch).toBeGreaterThan(0);
+  });
+
+  it('a creator lists the launches it created; a wallet never seen is inArchive false with every other data field null', async () => {
+    const byCreator = new Map<string, string[]>();
+    for (const [mint, t] of Object.entries(chain.truth.records)) byCreator.set(t.creator, [...(byCreator.get(t.creator) ?? []), mint]);
+    const [creator, mints] = [...byCreator.entries()][7]!;
+    const body = await (await get(`/api/v1/wallet/${creator}`)).json();
+    expect(body.inArchive).toBe(true);
+    expect(body.created.map((c: { mint: string }) => c.mint).sort()).toEqual([...mints].sort());
+
+    const never = 'Vote111111111111111111111111111111111111111';
+    const res = await get(`/api/v1/wallet/${never}`);
+    expect(res.status).toBe(200);
+    const nb = await res.json();
+    expect(nb).toMatchObject({ address: never, inArchive: false, buyouts: null, created: null, bundled: null, early: null });
+  });
+
+  it('bundled and early appearances add up to each launch’s bundledBuyers and buyersFirst30s', async () => {
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const rows = db.prepare("SELECT mint, role, COUNT(*) AS n FROM wallet_role WHERE role IN ('bundled','early') GROUP BY mint, role").all() as { mint: string; role: string; n: number }[];
+    const sample = (db.prepare("SELECT wallet, mint FROM wallet_role WHERE role = 'bundled' LIMIT 1").get() as { wallet: string; mint: string });
+    db.close();
+    const count = (mint: string, role: string) => rows.find((r) => r.mint === mint && r.role === role)?.n ?? 0;
+    for (const [mint, t] of Object.entries(chain.truth.records)) {
+      expect({ mint, bundled: count(mint, 'bundled'), first30: count(mint, 'bundled') + count(mint, 'early') }).toEqual({ mint, bundled: t.bundledBuyers, first30: t.buyersFirst30s });
+    }
+    const body = await (await get(`/api/v1/wallet/${sample.wallet}`)).json();
+    expect(body.bundled.map((b: { mint: string }) => b.mint)).toContain(sample.mint);
+  });
+
+  it('wallet errors: 400 not_an_address before the key, 401 missing_key', async () => {
+    const bad = await fetch(`${base}/api/v1/wallet/not-an-address`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toBe('not_an_address');
+    const nokey = await fetch(`${base}/api/v1/wallet/Vote111111111111111111111111111111111111111`);
+    expect(nokey.status).toBe(401);
+    expect((await nokey.json()).error).toBe('missing_key');
+  });
+
+  it('settled records are cacheable, unsettled ones no-store; both carry the document sha256 as a strong ETag and answer 304 on If-None-Match', async () => {
+    const held = docs();
+    const settled = [...held.values()].find((d) => d.settled)!;
+    const unsettled = [...held.values()].find((d) => !d.settled && d.launch !== null)!;
+    expect(settled.launch!.graduated).toBe(true);
+    for (const [doc, cache] of [[settled, 'max-age=3600, stale-while-revalidate=86400'], [unsettled, 'no-store']] as const) {
+      const res = await get(`/api/v1/token/${doc.mint}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe(cache);
+      const etag = res.headers.get('etag')!;
+      const file = await (await fetch(`${base}/d/${doc.mint}`)).text();
+      expect(etag).toBe(`"${createHash('sha256').update(file).digest('hex')}"`);
+      const again = await get(`/api/v1/token/${doc.mint}`, { 'If-None-Match': etag });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(again.headers.get('cache-control')).toBe(cache);
+      expect(await again.text()).toBe('');
+      const other = await get(`/api/v1/token/${doc.mint}`, { 'If-None-Match': '"0000"' });
+      expect(other.status).toBe(200);
+    }
+  });
+});
