@@ -7,11 +7,10 @@
  * its record being in the database the server reads (p50/p99), with the long-running collector
  * woken by its WebSocket watch. The replay RPC runs in its own process. Returns a markdown section.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import PQueue from 'p-queue';
 import Database from 'better-sqlite3';
 import { signature as toSignature } from '@solana/kit';
@@ -28,7 +27,6 @@ import { median } from './load.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 const LPA = join(ROOT, 'bin/lpa.mjs');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-void promisify(execFile);
 
 /** Mainnet pump.fun's peak, transactions per second (issue 3: "a few hundred"); the target is 20 × this. */
 const MAINNET_PEAK_TPS = 300;
@@ -136,7 +134,7 @@ export async function benchIngest(): Promise<string> {
     return [
       '## Collector: sustained ingest and lag',
       '',
-      `${programSigs.length.toLocaleString('en')} pump transactions of ${chain.truth ? Object.keys(chain.truth.records).length : 0} simulated launches, served by \`lpa replay-rpc\` in its own process. ` +
+      `${programSigs.length.toLocaleString('en')} pump transactions of ${Object.keys(chain.truth.records).length} simulated launches, served by \`lpa replay-rpc\` in its own process. ` +
         `\`collect --once\` from the first signature: fetch (8 at once), decode, build and classify, funder lookups, commit. Median of ${rounds} rounds, alternating with the baseline.`,
       '',
       '| Measure | Transactions/s |',

@@ -197,20 +197,21 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
     const coverageFromSlot = fromRaw === undefined ? null : Number(fromRaw);
     const gaps = store.gaps();
     const committed = store.transaction(() => {
-      const touched = new Map<string, boolean>();
+      // mint → the slot of its creation transaction in this batch (null: not created here)
+      const touched = new Map<string, number | null>();
       for (const tx of usable) {
         for (const mint of mintsOf(tx)) {
           store.addTransaction(mint, tx);
           const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
-          touched.set(mint, (touched.get(mint) ?? false) || creates);
+          touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
         }
       }
       let changed = 0;
-      for (const [mint, createdHere] of touched) {
+      for (const [mint, creationSlot] of touched) {
         // A creation read while the collector was watching is observed at launch; one created before
         // coverage began or inside a gap was found later from chain by this catch-up: scanned.
-        const creationSlot = createdHere ? byMint.get(mint)!.find((tx) => tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint))?.slot ?? null : null;
-        const watched = creationSlot !== null && watchedAt(creationSlot, coverageFromSlot, gaps);
+        const createdHere = creationSlot !== null;
+        const watched = createdHere && watchedAt(creationSlot, coverageFromSlot, gaps);
         const origin = createdHere && !watched ? 'scanned' : 'observed';
         const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs: now(), state: states.get(mint) });
         if (r.changed) changed++;

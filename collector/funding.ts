@@ -6,7 +6,7 @@ import type { DecodedTransaction } from '../src/core/types.ts';
 import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
-import { FIRST_WINDOW_SECONDS, FIRST_WINDOW_SLOTS } from '../src/core/record/build-launch.ts';
+import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
 const PAGE = 1000;
 
@@ -105,8 +105,7 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
   if (!c) return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));
   for (const tx of txs) {
     if (tx.err !== null) continue;
-    const early = tx.blockTime !== null && c.blockTime !== null ? tx.blockTime - c.blockTime <= FIRST_WINDOW_SECONDS : (tx.slot ?? 0) - c.slot <= FIRST_WINDOW_SLOTS;
-    if (!early) continue;
+    if (!inFirstWindow(c, { slot: tx.slot ?? 0, blockTime: tx.blockTime })) continue;
     for (const e of tx.events) {
       if (e.name === 'TradeEvent' && e.fields.mint === mint && e.fields.is_buy === true && typeof e.fields.user === 'string') out.add(e.fields.user);
     }

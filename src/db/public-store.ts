@@ -94,9 +94,6 @@ export class PublicStore {
       startRun: db.prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms, start_slot, tip_slot) VALUES (?, ?, ?, ?)'),
       beat: db.prepare('UPDATE collector_run SET last_beat_ms = ?, tip_slot = COALESCE(?, tip_slot) WHERE id = ?'),
       stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
-      runs: db.prepare(
-        'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs, start_slot AS startSlot, tip_slot AS tipSlot FROM collector_run ORDER BY started_at_ms, id',
-      ),
       addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
       listPending: db.prepare('SELECT mint FROM pending_page'),
       clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ?'),
@@ -208,10 +205,6 @@ export class PublicStore {
 
   stopRun(runId: number, nowMs: number): void {
     this.s.stopRun.run(nowMs, nowMs, runId);
-  }
-
-  runs(): CollectorRun[] {
-    return this.s.runs.all() as CollectorRun[];
   }
 
   pendingPages(): string[] {

@@ -1,4 +1,5 @@
 import { instant } from '../core/canonical.ts';
+import type { CurveBuyout } from '../core/types.ts';
 import type { StoredWalletRole } from '../db/public-store.ts';
 import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
@@ -6,21 +7,8 @@ import { errorResponse } from './errors.ts';
 import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
 import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
 
-/** One curve the wallet bought outright (spec §2.4 `buyouts[]`). */
-export interface WalletBuyout {
-  mint: string;
-  signature: string;
-  slot: number;
-  /** the completing buy landed in the creation slot (same batch of chain events as the launch) */
-  sameBatchAsLaunch: boolean;
-  /** null (never 0) when sameBatchAsLaunch: timestamps cannot resolve it */
-  hoursAfterLaunch: number | null;
-  /** raw quote units (lamports for SOL) spent in the completing transaction, decimal string */
-  quoteSpent: string;
-  quoteMint: string;
-  /** raw token units bought in the completing transaction, decimal string */
-  tokens: string;
-}
+/** One curve the wallet bought outright (spec §2.4 `buyouts[]`): that launch's `curveBuyout` without the wallet, plus the mint. */
+export type WalletBuyout = Omit<CurveBuyout, 'wallet'> & { mint: string };
 
 /** A launch the wallet created, or took part in as a bundled (creation-slot) or early (first 30 s) buyer. */
 export interface WalletAppearance {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { utcDay } from '../../src/server/quota.ts';
 import { startStripeStandin, type StripeStandin } from '../helpers/stripe-standin.ts';
+import { freePort } from '../helpers/net.ts';
 
 /**
  * The paid plan end to end against the BUILT server (`npx astro build` first), in Debian's
@@ -29,17 +29,6 @@ const ENTRY = join(ROOT, 'dist/server/entry.mjs');
 const MINT = '7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr';
 const KEY_RE = /lpa_[1-9A-HJ-NP-Za-km-z]{43,44}/;
 const T0 = Date.parse('2026-10-01T10:00:00.000Z');
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 let dir: string;
 let server: ChildProcess | undefined;

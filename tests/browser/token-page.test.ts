@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import type { LaunchDocument } from '../../src/core/types.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
+import { freePort } from '../helpers/net.ts';
 
 /**
  * Browser test against the BUILT server (`npx astro build` first; `npm test` does it): the token
@@ -80,17 +80,6 @@ function makeDoc(over: Partial<LaunchDocument>): LaunchDocument {
     history: { complete: true, transactions: 7, failedTransactions: 0, firstSlot: 370000000, lastSlot: 370000300 },
     ...over,
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
 }
 
 let dir: string;

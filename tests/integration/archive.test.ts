@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { freePort } from '../helpers/net.ts';
 
 /**
  * The archive end to end, as an operator runs it: the replay RPC serves the real mainnet fixtures,
@@ -35,17 +35,6 @@ let server: ChildProcess;
 let base: string;
 let key: string;
 let serverLog = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
 
 async function waitFor(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;

@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,12 +22,12 @@ import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts
 import { ALL_KINDS } from '../../collector/simulate/scenarios.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';
+import { freePort, sleep } from '../helpers/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LPA = join(ROOT, 'bin/lpa.mjs');
 const ENTRY = join(ROOT, 'dist/server/entry.mjs');
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let tmp: string;
 let chain: SimulatedChain;
@@ -174,17 +173,6 @@ describe('ground truth: a live collector over 500 simulated launches', () => {
 
 let base: string;
 let key: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}`, ...headers } });
 

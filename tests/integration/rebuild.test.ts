@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +9,7 @@ import { writeChain } from '../../collector/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
+import { freePort, sleep } from '../helpers/net.ts';
 
 /**
  * Rebuild on request (spec §3), end to end: a simulated chain with known truth served by the replay
@@ -21,7 +21,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const LPA = join(ROOT, 'bin/lpa.mjs');
 const ENTRY = join(ROOT, 'dist/server/entry.mjs');
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let tmp: string;
 let chain: SimulatedChain;
@@ -33,17 +32,6 @@ let observedDir: string;
 let bigMints: string[];
 let allMints: string[];
 const servers: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
 
 interface Server {
   base: string;

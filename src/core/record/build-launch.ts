@@ -8,6 +8,16 @@ import { big, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRe
 export const FIRST_WINDOW_SECONDS = 30;
 /** Used only when a transaction has no blockTime: 30 s ≈ 75 slots of ≈400 ms. */
 export const FIRST_WINDOW_SLOTS = 75;
+/**
+ * Whether a transaction at (slot, blockTime) came within the first 30 s of the creation
+ * (methodology "buyersFirst30s"): by blockTime when both have one, else by ≈75 slots. Pure.
+ */
+export function inFirstWindow(creation: { slot: number; blockTime: number | null }, t: { slot: number; blockTime: number | null }): boolean {
+  return t.blockTime !== null && creation.blockTime !== null
+    ? t.blockTime - creation.blockTime <= FIRST_WINDOW_SECONDS
+    : t.slot - creation.slot <= FIRST_WINDOW_SLOTS;
+}
+
 /** Default token supply when the CreateEvent predates `token_total_supply` (2024): 1e9 tokens × 1e6. */
 export const DEFAULT_TOTAL_SUPPLY = 1_000_000_000_000_000n;
 
@@ -105,10 +115,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const trades = tradesOf(mint, ok);
   const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
   const inCreationSlot = (t: { slot: number }) => t.slot === creation.slot;
-  const withinFirstWindow = (t: Trade) =>
-    t.blockTime !== null && creation.blockTime !== null
-      ? t.blockTime - creation.blockTime <= FIRST_WINDOW_SECONDS
-      : t.slot - creation.slot <= FIRST_WINDOW_SLOTS;
+  const withinFirstWindow = (t: Trade) => inFirstWindow(creation, t);
 
   // Creator's net tokens at the end of the creation slot.
   let creatorNet = 0n;
