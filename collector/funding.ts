@@ -127,9 +127,8 @@ export interface EnsureFundersDeps extends FunderLookupDeps {
 export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string, DecodedTransaction[]>): Promise<{ looked: number; unknown: number }> {
   const wallets = new Set<string>();
   for (const [mint, txs] of byMint) {
-    const held = deps.store.getLaunch(mint);
-    const heldDoc = held ? (JSON.parse(held.document) as { launch?: { createdAt: { ms: number }; transaction: { slot: number } } | null }) : null;
-    const created = heldDoc?.launch ? { blockTime: Math.floor(heldDoc.launch.createdAt.ms / 1000), slot: heldDoc.launch.transaction.slot } : null;
+    const c = deps.store.getCreation(mint);
+    const created = c ? { blockTime: Math.floor(c.createdAtMs / 1000), slot: c.slot } : null;
     for (const w of cohortCandidates(mint, txs, created)) if (deps.store.funderOf(w) === undefined) wallets.add(w);
   }
   let unknown = 0;

@@ -77,6 +77,7 @@ export class PublicStore {
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
           document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms`),
+      getCreation: db.prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
       getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch FROM launch WHERE mint = ?'),
       insertTx: db.prepare(
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
@@ -116,6 +117,11 @@ export class PublicStore {
   getLaunch(mint: string): StoredLaunch | undefined {
     const r = this.s.getLaunch.get(mint) as (Omit<StoredLaunch, 'settled'> & { settled: number }) | undefined;
     return r && { ...r, settled: r.settled === 1 };
+  }
+
+  /** The creation slot and time (epoch ms) of a held launch whose creation is known (launch columns, no document parse). */
+  getCreation(mint: string): { slot: number; createdAtMs: number } | undefined {
+    return this.s.getCreation.get(mint) as { slot: number; createdAtMs: number } | undefined;
   }
 
   /** The stored origin of a record, if any (a record's origin never moves from observed to anything else). */
