@@ -16,6 +16,7 @@ import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget } from './funding.ts';
 import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
 import { watchProgramLogs } from './live-watch.ts';
+import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -30,6 +31,8 @@ export interface CollectDeps {
   rpc: ArchiveRpc;
   log: Logger;
   now?: () => number;
+  /** the batched transaction reader (default: one for config.SOLANA_RPC_URL, RPC_BATCH_SIZE calls per request) */
+  reader?: TransactionReader;
 }
 
 export interface CollectOptions {
@@ -87,6 +90,46 @@ export async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortS
 }
 
 /**
+ * Fetch and decode many transactions through the batched reader, in chunks of its batch size
+ * scheduled on `queue` (concurrency = RPC_CONCURRENCY HTTP requests). With RPC_MAX_RPS set, a chunk of
+ * n calls takes n of the queue's interval slots, so the limit counts calls, not HTTP requests
+ * (providers bill each call of a batch). Returns one entry per signature, in order: the decoded
+ * transaction, or `null` when it could not be read (an RPC error — logged — or still `null` after
+ * 5 attempts 200 ms·2^k apart); the caller stops its batch at the first `null`.
+ */
+export async function fetchDecodedMany(reader: TransactionReader, queue: PQueue, rateLimited: boolean, signatures: string[], log: Logger, signal?: AbortSignal): Promise<(DecodedTransaction | null)[]> {
+  const out = new Array<DecodedTransaction | null>(signatures.length).fill(null);
+  const chunks: number[][] = [];
+  const size = reader.batchSize;
+  for (let i = 0; i < signatures.length; i += size) chunks.push(Array.from({ length: Math.min(size, signatures.length - i) }, (_, k) => i + k));
+  await Promise.all(chunks.map(async (chunk) => {
+    let pending = chunk;
+    for (let attempt = 0; attempt < 5 && pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 200 * 2 ** (attempt - 1)));
+      const ask = pending;
+      if (rateLimited) for (let k = 1; k < ask.length; k++) void queue.add(() => undefined);
+      let answers;
+      try {
+        answers = await queue.add(() => reader.getTransactions(ask.map((i) => signatures[i]!), signal));
+      } catch (err) {
+        log.warn({ signatures: ask.length, first: signatures[ask[0]!], err: String(err) }, 'transactions could not be read');
+        return;
+      }
+      pending = [];
+      answers.forEach((a, k) => {
+        const i = ask[k]!;
+        if (a === null) pending.push(i);
+        else if (a instanceof Error) log.warn({ signature: signatures[i], err: a.message }, 'transaction could not be read');
+        else out[i] = decodeTransaction(a);
+      });
+      // an RPC error is final for this catch-up: the batch stops before it and the next run asks again
+      if (answers.some((a) => a instanceof Error)) return;
+    }
+  }));
+  return out;
+}
+
+/**
  * The collector (spec §1, issue "end to end"): reads the pump program's signatures from its
  * cursor, fetches transactions with bounded concurrency, decodes, groups by mint, rebuilds each
  * touched launch's record, and commits each batch in one SQLite transaction together with its
@@ -114,6 +157,12 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     void tipSlot(rpc).then((slot) => store.heartbeat(runId, now(), slot));
   }, HEARTBEAT_MS);
   beat.unref();
+  const reader = deps.reader ?? createTransactionReader({
+    url: config.SOLANA_RPC_URL,
+    batchSize: config.RPC_BATCH_SIZE,
+    onRetry: (i) => log.warn(i, 'RPC call retried'),
+    onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
+  });
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -133,7 +182,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     for (;;) {
       woken = false;
       try {
-        await catchUp(deps, queue, opts);
+        await catchUp(deps, queue, reader, opts);
       } catch (err) {
         // The cron form reports failure through its exit code; the long-running form waits and retries.
         if (opts.once || opts.signal?.aborted) throw err;
@@ -160,7 +209,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   }
 }
 
-async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): Promise<void> {
+async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionReader, opts: CollectOptions): Promise<void> {
   const { store, rpc, log, config } = deps;
   const now = deps.now ?? Date.now;
   let cursor = store.getCursor(PROGRAM_CURSOR);
@@ -178,10 +227,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, opts: CollectOptions): 
   for (let i = 0; i < sigs.length; i += config.COLLECT_BATCH) {
     if (opts.signal?.aborted) return;
     const batch = sigs.slice(i, i + config.COLLECT_BATCH);
-    const decoded = await Promise.all(batch.map((s) => queue.add(() => fetchDecoded(rpc, s.signature, opts.signal).catch((e: unknown) => {
-      log.warn({ signature: s.signature, err: String(e) }, 'transaction could not be read');
-      return null;
-    }))));
+    const decoded = await fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, batch.map((s) => s.signature), log, opts.signal);
     // Stop at the first transaction we could not read: the cursor must not pass it.
     const firstMissing = decoded.findIndex((d) => d === null);
     const usable = (firstMissing === -1 ? decoded : decoded.slice(0, firstMissing)) as DecodedTransaction[];

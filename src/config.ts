@@ -24,6 +24,7 @@ const schema = z.object({
   COLLECT_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
   RPC_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   RPC_MAX_RPS: z.coerce.number().min(0).default(0),
+  RPC_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   /** Signature pages (1,000 each) read per wallet when looking up its first funder; a longer history leaves it unknown. */
   FUNDER_PAGE_CAP: z.coerce.number().int().min(1).default(3),

@@ -50,6 +50,11 @@ export interface ReplayRpcOptions {
   startSlot?: number;
   /** added delay before every HTTP answer, ms */
   latencyMs?: number;
+  /**
+   * refuse JSON-RPC batches as some providers' plans do: HTTP 403 with a JSON-RPC error
+   * (mainnet's own RPC takes them)
+   */
+  refuseBatches?: boolean;
   /** HTTP requests (a batch counts once) per sliding second; beyond it HTTP 429 as mainnet */
   maxRequestsPerSecond?: number;
   /**
@@ -68,8 +73,11 @@ export interface ReplayRpc {
   /** ws://host:port */
   wsUrl: string;
   port: number;
-  /** calls received per method (HTTP and WebSocket, including rate-limited and injected ones; not kit's `ping`) */
-  stats: { calls: Record<string, number> };
+  /**
+   * `calls`: calls received per method (HTTP and WebSocket, including rate-limited and injected ones;
+   * not kit's `ping`); `httpRequests`: HTTP requests received (a batch counts once)
+   */
+  stats: { calls: Record<string, number>; httpRequests: number };
   /** the current (newest landed) slot */
   slot(): number;
   /** transactions held and distinct account addresses */
@@ -110,7 +118,7 @@ interface CallOutcome {
 export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<ReplayRpc> {
   const chain: LoadedChain = opts.chain ?? (opts.chainDir ? loadChain(opts.chainDir) : { dir: null, transactions: [], accounts: [], slot: null, blockTimes: new Map() });
   const index = new ChainIndex({ transactions: chain.transactions, accounts: chain.accounts, blockTimes: chain.blockTimes });
-  const stats = { calls: {} as Record<string, number> };
+  const stats = { calls: {} as Record<string, number>, httpRequests: 0 };
   const count = (method: string) => (stats.calls[method] = (stats.calls[method] ?? 0) + 1);
   const hub = new SubscriptionHub(count);
   const live = opts.live === true;
@@ -172,6 +180,7 @@ export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<Repla
       res.writeHead(200).end();
       return;
     }
+    stats.httpRequests++;
     if (req.method !== 'POST') {
       res.writeHead(405, { 'content-type': 'text/plain' }).end('Used HTTP Method is not allowed. POST or OPTIONS is required');
       return;
@@ -202,6 +211,10 @@ export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<Repla
       for (const m of Array.isArray(payload) ? payload : [payload]) if (typeof (m as { method?: unknown })?.method === 'string') count((m as { method: string }).method);
       const id = !Array.isArray(payload) ? ((payload as { id?: unknown })?.id ?? null) : null;
       send(res, 429, stringifyJson({ jsonrpc: '2.0', error: TOO_MANY_REQUESTS, id }));
+      return;
+    }
+    if (Array.isArray(payload) && opts.refuseBatches) {
+      send(res, 403, stringifyJson({ jsonrpc: '2.0', error: { code: -32403, message: 'Batch requests are not available on this plan' }, id: null }));
       return;
     }
     let body: string | null;

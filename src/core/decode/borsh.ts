@@ -294,6 +294,8 @@ export function decodeFields(fields: readonly IdlField[], data: Uint8Array, star
   const out: Record<string, DecodedValue> = {};
   for (const f of fields) {
     const at = r.pos;
+    // An older, shorter layout ends exactly here (the common case for old events): no exception needed.
+    if (at === data.length) return { fields: out, status: 'short', consumed: at - start, extraBytes: 0 };
     try {
       out[f.name] = readValue(f.type, r, types);
     } catch (e) {

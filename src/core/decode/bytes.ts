@@ -1,14 +1,13 @@
 /**
- * Byte helpers for the decoder: base58 (via @solana/kit codecs), base64, hex. Pure.
+ * Byte helpers for the decoder: base58 (`@scure/base`: measured 5× faster than bs58 and far
+ * faster than kit's BigInt codec on the collector's hot path, where every pump instruction and
+ * self-CPI event arrives as base58), base64, hex. Pure.
  */
-import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
-
-const b58dec = getBase58Decoder();
-const b58enc = getBase58Encoder();
+import { base58 } from '@scure/base';
 
 /** Bytes → base58 string (addresses, signatures). */
 export function toBase58(bytes: Uint8Array): string {
-  return b58dec.decode(bytes);
+  return base58.encode(bytes);
 }
 
 /**
@@ -17,7 +16,7 @@ export function toBase58(bytes: Uint8Array): string {
  */
 export function fromBase58(s: string): Uint8Array {
   if (!/^[1-9A-HJ-NP-Za-km-z]*$/.test(s)) throw new Error('invalid base58');
-  return new Uint8Array(b58enc.encode(s));
+  return base58.decode(s);
 }
 
 /** Strict standard base64 (with padding, as Solana RPC and `Program data:` logs write it). */

@@ -1,0 +1,128 @@
+/**
+ * The collector's transaction reads: `getTransaction` (encoding `json`, maxSupportedTransactionVersion
+ * 0, commitment `confirmed`) for many signatures at once, as JSON-RPC 2.0 batches — one HTTP request
+ * carrying up to `batchSize` calls — through kit's HTTP transport and the archive's retrying
+ * transport, with answers parsed by {@link parseRpcJson} (plain JSON, no bigints).
+ *
+ * Mainnet's RPC (Agave) accepts batches in request bodies up to 50 KiB (≈250 of these calls). HTTP 413
+ * (body too large) halves the batch size; a provider that refuses batches (an answer that is not an
+ * array, or another HTTP 4xx but 429) makes the reader fall back to one call per request. Either
+ * lasts for the reader's life and is reported once through `onFallback`.
+ */
+import { createHttpTransport } from '@solana/rpc-transport-http';
+import type { RpcTransport } from '@solana/kit';
+import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
+import { createRetryingTransport, parseRpcJson, type RpcClientOptions } from './rpc.ts';
+
+/** JSON-RPC error codes of one call in a batch that are worth asking again (as the transport's). */
+const RETRYABLE_CALL_CODES = new Set([429, -32005, -32603, -32014, -32019]);
+
+/** One signature's answer: the transaction as plain JSON, `null` (not available at this commitment), or the call's error. */
+export type TransactionAnswer = Record<string, unknown> | null | Error;
+
+export interface TransactionReader {
+  /** Calls per HTTP request now (1 after a fallback). */
+  readonly batchSize: number;
+  /**
+   * The transactions of `signatures`, in the same order. A call failing with a retryable JSON-RPC
+   * error is asked again (up to `attempts`); any other call error is returned as an `Error` in its
+   * place. Throws when the HTTP request itself fails after the transport's retries.
+   */
+  getTransactions(signatures: string[], signal?: AbortSignal): Promise<TransactionAnswer[]>;
+}
+
+interface RpcReply {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string };
+}
+
+const callOf = (id: number, signature: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'getTransaction',
+  params: [signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }],
+});
+
+const answerOf = (reply: RpcReply | undefined): TransactionAnswer | 'retry' => {
+  if (!reply) return new Error('the batch answer has no reply for this call');
+  if (reply.error) {
+    if (reply.error.code !== undefined && RETRYABLE_CALL_CODES.has(reply.error.code)) return 'retry';
+    return new Error(`JSON-RPC error ${reply.error.code}: ${reply.error.message}`);
+  }
+  return (reply.result ?? null) as Record<string, unknown> | null;
+};
+
+/** A batched transaction reader for `opts.url` (`batchSize` 1: no batching). */
+export function createTransactionReader(opts: RpcClientOptions & { batchSize: number; onFallback?: (reason: string) => void }): TransactionReader {
+  const transport: RpcTransport = createRetryingTransport(opts, createHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text) as never }));
+  const attempts = opts.attempts ?? 6;
+  const base = opts.baseDelayMs ?? 250;
+  let batchSize = Math.max(1, Math.floor(opts.batchSize));
+
+  const fallBack = (reason: string, to: number) => {
+    if (to >= batchSize) return;
+    batchSize = to;
+    opts.onFallback?.(`${reason}; now ${to} call${to === 1 ? '' : 's'} per request`);
+  };
+
+  /** One HTTP request: a batch array, or a single call when not batching. */
+  async function send(signatures: string[], signal?: AbortSignal): Promise<(TransactionAnswer | 'retry')[]> {
+    if (batchSize === 1 || signatures.length === 1) {
+      const out: (TransactionAnswer | 'retry')[] = [];
+      for (const s of signatures) out.push(answerOf(await transport<RpcReply>({ payload: callOf(0, s), signal })));
+      return out;
+    }
+    if (signatures.length > batchSize) {
+      // the batch size fell while this request waited: send it in pieces of the new size
+      const out: (TransactionAnswer | 'retry')[] = [];
+      for (let i = 0; i < signatures.length; i += batchSize) out.push(...(await send(signatures.slice(i, i + batchSize), signal)));
+      return out;
+    }
+    let replies: unknown;
+    try {
+      replies = await transport<unknown>({ payload: signatures.map((s, i) => callOf(i, s)), signal });
+    } catch (err) {
+      const status = isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR) ? err.context.statusCode : 0;
+      if (status === 413) {
+        fallBack(`a batch of ${signatures.length} calls was too large (HTTP 413)`, Math.max(1, Math.floor(signatures.length / 2)));
+        return send(signatures, signal);
+      }
+      if (status >= 400 && status < 500 && status !== 429) {
+        fallBack(`the RPC refused a batch with HTTP ${status}`, 1);
+        return send(signatures, signal);
+      }
+      throw err;
+    }
+    if (!Array.isArray(replies)) {
+      fallBack(`the RPC answered a batch with ${JSON.stringify(replies).slice(0, 200)}`, 1);
+      return send(signatures, signal);
+    }
+    const byId = new Map<unknown, RpcReply>();
+    for (const r of replies as RpcReply[]) if (r && typeof r === 'object') byId.set(r.id, r);
+    return signatures.map((_, i) => answerOf(byId.get(i)));
+  }
+
+  return {
+    get batchSize() {
+      return batchSize;
+    },
+    async getTransactions(signatures, signal) {
+      const out = new Array<TransactionAnswer>(signatures.length);
+      let pending = signatures.map((_, i) => i);
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        const answers = await send(pending.map((i) => signatures[i]!), signal);
+        const again: number[] = [];
+        answers.forEach((a, k) => {
+          const i = pending[k]!;
+          if (a !== 'retry') out[i] = a;
+          else if (attempt >= attempts) out[i] = new Error('JSON-RPC rate limit or node error persisted');
+          else again.push(i);
+        });
+        pending = again;
+        if (pending.length > 0) await new Promise((r) => setTimeout(r, Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()))));
+      }
+      return out;
+    },
+  };
+}
