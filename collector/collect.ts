@@ -16,12 +16,15 @@ import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget } from './funding.ts';
 import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
 import { watchProgramLogs } from './live-watch.ts';
+import { TransactionCache } from './tx-cache.ts';
 import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
 /** getSignaturesForAddress page size (mainnet maximum). */
 const PAGE = 1000;
+/** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
+export const SITE_WRITE_INTERVAL_MS = 5_000;
 /** How often the collector writes its heartbeat (ms). */
 export const HEARTBEAT_MS = 15_000;
 
@@ -163,6 +166,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onRetry: (i) => log.warn(i, 'RPC call retried'),
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
+  const memory: CollectorMemory = { txs: new TransactionCache(), completed: new Map(), notCompleted: new Set(), siteWrittenMs: now() };
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -182,11 +186,14 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     for (;;) {
       woken = false;
       try {
-        await catchUp(deps, queue, reader, opts);
+        await catchUp(deps, queue, reader, memory, opts);
       } catch (err) {
         // The cron form reports failure through its exit code; the long-running form waits and retries.
         if (opts.once || opts.signal?.aborted) throw err;
         log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
+      } finally {
+        writeSiteFiles(store, config, log); // what the catch-up committed since its last write
+        memory.siteWrittenMs = now();
       }
       store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
@@ -209,7 +216,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   }
 }
 
-async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionReader, opts: CollectOptions): Promise<void> {
+async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, opts: CollectOptions): Promise<void> {
   const { store, rpc, log, config } = deps;
   const now = deps.now ?? Date.now;
   let cursor = store.getCursor(PROGRAM_CURSOR);
@@ -234,7 +241,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
     const last = batch[usable.length - 1]!;
     const byMint = groupByMint(usable);
-    const states = await completedLaunchStates(deps, byMint, opts.signal);
+    const states = await completedLaunchStates(deps, memory, byMint, opts.signal);
     await ensureFunders(
       { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
       byMint,
@@ -247,7 +254,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       const touched = new Map<string, number | null>();
       for (const tx of usable) {
         for (const mint of mintsOf(tx)) {
-          store.addTransaction(mint, tx);
+          if (store.addTransaction(mint, tx)) memory.txs.added(mint, tx);
           const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
           touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
         }
@@ -259,13 +266,19 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
         const createdHere = creationSlot !== null;
         const watched = createdHere && watchedAt(creationSlot, coverageFromSlot, gaps);
         const origin = createdHere && !watched ? 'scanned' : 'observed';
-        const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs: now(), state: states.get(mint) });
+        const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs: now(), state: states.get(mint), cache: memory.txs });
         if (r.changed) changed++;
+        if (r.doc.launch?.completed) memory.completed.set(mint, r.doc.launch.quoteMint);
       }
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
       return changed;
     });
-    writeSiteFiles(store, config, log);
+    // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
+    // by many batches is written once, not once per batch), and always when the catch-up ends.
+    if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
+      writeSiteFiles(store, config, log);
+      memory.siteWrittenMs = now();
+    }
     done += usable.length;
     opts.onBatch?.({ transactions: usable.length, records: committed, cursorSlot: last.slot });
     log.info({ done, total: sigs.length, cursorSlot: last.slot, recordsChanged: committed }, 'batch committed');
@@ -279,16 +292,34 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
  * completed launch's record always carries its pool (methodology "graduation"). Other launches
  * need no account reads.
  */
-async function completedLaunchStates(deps: CollectDeps, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
+async function completedLaunchStates(deps: CollectDeps, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
   const out = new Map<string, ChainState>();
   for (const [mint, mintTxs] of byMint) {
-    const held = deps.store.getLaunch(mint);
-    const heldDoc = held ? (JSON.parse(held.document) as { launch?: { completed?: boolean; quoteMint?: string } | null }) : null;
-    const inBatch = completionOf(mint, mintTxs); // an earlier completion is in the held record
-    if (!(heldDoc?.launch?.completed || inBatch.completed)) continue;
-    out.set(mint, await readChainState(deps.rpc, mint, heldDoc?.launch?.quoteMint ?? inBatch.quoteMint, (deps.now ?? Date.now)(), signal));
+    const inBatch = completionOf(mint, mintTxs);
+    // An earlier completion is in the held record (remembered from this run, or read once from the store).
+    let earlier = memory.completed.get(mint);
+    if (earlier === undefined && !inBatch.completed && !memory.notCompleted.has(mint)) {
+      const held = deps.store.getLaunch(mint);
+      const heldDoc = held ? (JSON.parse(held.document) as { launch?: { completed?: boolean; quoteMint?: string } | null }) : null;
+      if (heldDoc?.launch?.completed) memory.completed.set(mint, (earlier = heldDoc.launch.quoteMint ?? null));
+      else memory.notCompleted.add(mint); // not completed before this run: only a batch's CompleteEvent changes that
+    }
+    if (earlier === undefined && !inBatch.completed) continue;
+    out.set(mint, await readChainState(deps.rpc, mint, earlier ?? inBatch.quoteMint, (deps.now ?? Date.now)(), signal));
   }
   return out;
+}
+
+/**
+ * What the collector remembers across batches of one run: decoded transactions per mint, which
+ * launches have completed (mint → quote mint), which were seen not completed in the store, and when
+ * it last wrote site files.
+ */
+interface CollectorMemory {
+  txs: TransactionCache;
+  completed: Map<string, string | null>;
+  notCompleted: Set<string>;
+  siteWrittenMs: number;
 }
 
 /** The chain tip (getSlot), or null when it cannot be read (coverage then cannot place slots). */

@@ -3,18 +3,20 @@ import type { LaunchDocument, Origin } from '../src/core/types.ts';
 import { analyzeLaunch, type ChainState } from '../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../src/core/record/classify.ts';
 import { canonicalJson, sha256Hex } from '../src/core/canonical.ts';
+import type { TransactionCache } from './tx-cache.ts';
 
 /**
  * Rebuild one launch's record from every transaction the store holds for it, through the one
  * builder (analyzeLaunch + classifyLaunch) used by the live collector, the scanner and rebuilds.
- * Must run inside the caller's SQLite transaction. Returns the document and whether it changed.
+ * Must run inside the caller's SQLite transaction. `cache` (the collector's) saves re-reading the
+ * history from SQLite. Returns the document and whether it changed.
  */
 export function recordLaunch(
   store: PublicStore,
   mint: string,
-  opts: { origin: Origin; observedAtLaunch: boolean; nowMs: number; bondingCurve?: string | null; state?: ChainState },
+  opts: { origin: Origin; observedAtLaunch: boolean; nowMs: number; bondingCurve?: string | null; state?: ChainState; cache?: TransactionCache },
 ): { doc: LaunchDocument; sha256: string; changed: boolean } {
-  const txs = store.transactionsFor(mint);
+  const txs = opts.cache ? opts.cache.transactionsFor(store, mint) : store.transactionsFor(mint);
   const existing = store.getOrigin(mint);
   // A record's origin is fixed by how the archive first got its creation transaction: observed at
   // launch, scanned or rebuilt stays; only a record still without its creation takes the new origin.

@@ -83,6 +83,7 @@ export class PublicStore {
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       txsForMint: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
+      countTxForMint: db.prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
       getCursor: db.prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
       setCursor: db.prepare(
         'INSERT INTO cursor (name, signature, slot, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET signature = excluded.signature, slot = excluded.slot, updated_at_ms = excluded.updated_at_ms',
@@ -152,9 +153,14 @@ export class PublicStore {
     this.s.addPending.run(doc.mint);
   }
 
-  /** Keep a decoded transaction under a mint; a second insert of the same (mint, signature) is ignored. */
-  addTransaction(mint: string, tx: DecodedTransaction): void {
-    this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx));
+  /** Keep a decoded transaction under a mint; a second insert of the same (mint, signature) is ignored. Returns whether it was added. */
+  addTransaction(mint: string, tx: DecodedTransaction): boolean {
+    return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx)).changes === 1;
+  }
+
+  /** How many transactions the store keeps for a mint (rows are only ever added). */
+  transactionCount(mint: string): number {
+    return this.s.countTxForMint.get(mint) as number;
   }
 
   /** Every kept transaction of a mint, oldest slot first (within a slot: the order they were stored). */

@@ -1,0 +1,66 @@
+import type { PublicStore } from '../src/db/public-store.ts';
+import type { DecodedTransaction } from '../src/core/types.ts';
+
+/**
+ * The collector's memory of the decoded transactions it keeps per mint, so that rebuilding a
+ * touched launch's record each batch does not read and JSON-parse its whole history from SQLite
+ * again (which made a long curve's ingest quadratic).
+ *
+ * Always the same list `PublicStore.transactionsFor` would return (slot order, then insertion
+ * order): rows of `launch_tx` are only ever added, the collector records each row it adds, and
+ * before each use the cached length is checked against the store's count for the mint — another
+ * writer (a rebuild in the server process) or an insert out of slot order makes it read the store.
+ * Least recently used mints are dropped beyond `maxTransactions` held in all.
+ */
+export class TransactionCache {
+  private readonly byMint = new Map<string, DecodedTransaction[]>();
+  private held = 0;
+
+  constructor(readonly maxTransactions = 50_000) {}
+
+  /** Transactions held now (all mints). */
+  get size(): number {
+    return this.held;
+  }
+
+  /** Record that `tx` was added to the store under `mint` (call after a successful insert). */
+  added(mint: string, tx: DecodedTransaction): void {
+    const list = this.byMint.get(mint);
+    if (!list) return; // not cached: read whole from the store when needed
+    const last = list[list.length - 1];
+    if (last && (tx.slot ?? 0) < (last.slot ?? 0)) {
+      this.drop(mint); // the store would order it earlier
+      return;
+    }
+    list.push(tx);
+    this.held++;
+  }
+
+  /** Every transaction the store keeps for `mint`, oldest slot first. Reads the store on a miss. */
+  transactionsFor(store: PublicStore, mint: string): DecodedTransaction[] {
+    let list = this.byMint.get(mint);
+    if (list && list.length !== store.transactionCount(mint)) {
+      this.drop(mint);
+      list = undefined;
+    }
+    if (!list) {
+      list = store.transactionsFor(mint);
+      this.held += list.length;
+    } else {
+      this.byMint.delete(mint); // re-insert: most recently used last
+    }
+    this.byMint.set(mint, list);
+    for (const [m, l] of this.byMint) {
+      if (this.held <= this.maxTransactions || m === mint) break;
+      this.drop(m);
+    }
+    return list;
+  }
+
+  private drop(mint: string): void {
+    const list = this.byMint.get(mint);
+    if (!list) return;
+    this.held -= list.length;
+    this.byMint.delete(mint);
+  }
+}
