@@ -195,6 +195,12 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         writeSiteFiles(store, config, log); // what the catch-up committed since its last write
         memory.siteWrittenMs = now();
       }
+      try {
+        if (!opts.signal?.aborted && (await sweepUnknownCohorts(deps, queue, memory, opts.signal)) > 0) writeSiteFiles(store, config, log);
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        log.warn({ err: String(err) }, 'funder sweep failed; it runs again after FUNDER_SWEEP_MS');
+      }
       store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
       if (!woken) {
@@ -284,6 +290,44 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     log.info({ done, total: sigs.length, cursorSlot: last.slot, recordsChanged: committed }, 'batch committed');
     if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
   }
+}
+
+/** Records the funder sweep takes up per run. */
+export const SWEEP_RECORDS = 100;
+
+/**
+ * The funder sweep (methodology "Shared funder"): a cohort left unknown when its launch was
+ * recorded (budget spent, RPC failure) is otherwise never asked again — the cohort's transactions
+ * are all in the launch's first 30 s. At most every FUNDER_SWEEP_MS (kept in meta across cron runs),
+ * it takes the next SWEEP_RECORDS records with `cohort_unknown` (mint order, wrapping around), looks
+ * up the funders still unknown — except wallets stopped by a cap not raised since — and rebuilds
+ * those records. Returns how many records changed.
+ */
+async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, memory: CollectorMemory, signal?: AbortSignal): Promise<number> {
+  const { store, config, log, rpc } = deps;
+  const now = deps.now ?? Date.now;
+  if (now() - Number(store.getMeta('funder_sweep_at_ms') ?? 0) < config.FUNDER_SWEEP_MS) return 0;
+  store.setMeta('funder_sweep_at_ms', String(now()));
+  const after = store.getMeta('funder_sweep_after') ?? '';
+  let mints = store.cohortUnknownMints(after, SWEEP_RECORDS);
+  if (mints.length === 0 && after !== '') mints = store.cohortUnknownMints('', SWEEP_RECORDS);
+  if (mints.length === 0) return 0;
+  const funders = await ensureFunders(
+    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal },
+    new Map(mints.map((m) => [m, memory.txs.transactionsFor(store, m)])),
+  );
+  const states = await completedLaunchStates(deps, memory, new Map(mints.map((m) => [m, []])), signal);
+  const changed = store.transaction(() => {
+    let n = 0;
+    for (const mint of mints) {
+      // origin and observedAtLaunch stay as first recorded (recordLaunch keeps them for a record with its creation)
+      if (recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: false, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) n++;
+    }
+    store.setMeta('funder_sweep_after', mints[mints.length - 1]!);
+    return n;
+  });
+  log.info({ records: mints.length, walletsLooked: funders.looked, stillUnknown: funders.unknown, recordsChanged: changed }, 'funder sweep');
+  return changed;
 }
 
 /**

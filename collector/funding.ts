@@ -4,7 +4,7 @@ import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
 import type { DecodedTransaction } from '../src/core/types.ts';
 import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
-import { inboundTransfer, type FunderFact } from '../src/core/funding.ts';
+import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
@@ -44,16 +44,18 @@ export interface FunderLookupDeps {
  * The first funding source of a wallet (methodology "shared funder"): its oldest successful
  * transaction holding an inbound System SOL transfer from another wallet. Pages the wallet's
  * signatures to the beginning (at most `FUNDER_PAGE_CAP` pages), then reads its oldest successful
- * transactions (at most `FUNDER_TX_CAP`). Returns undefined — unknown, not "none" — when a cap or
- * the daily budget stops it, or an RPC call fails after its retries.
+ * transactions (at most `FUNDER_TX_CAP`). Returns `{state: 'unknown', reason}` — unknown, not
+ * "none" — when a cap or the daily budget stops it, or an RPC call fails after its retries.
  */
-export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Promise<FunderFact | undefined> {
+export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Promise<FunderFact | { state: 'unknown'; reason: FunderUnknownReason }> {
   const run = deps.schedule ?? (<T>(fn: () => Promise<T>) => fn());
+  const unknown = (reason: FunderUnknownReason) => ({ state: 'unknown' as const, reason });
   try {
     const sigs: { signature: string; slot: number; err: unknown }[] = [];
     let before: string | undefined;
     for (let page = 0; ; page++) {
-      if (page >= deps.config.FUNDER_PAGE_CAP || !deps.budget.take(1)) return undefined;
+      if (page >= deps.config.FUNDER_PAGE_CAP) return unknown('page_cap');
+      if (!deps.budget.take(1)) return unknown('budget');
       const got = (await run(() =>
         deps.rpc
           .getSignaturesForAddress(address(wallet), { limit: PAGE, commitment: 'confirmed', ...(before ? { before: toSignature(before) } : {}) })
@@ -65,22 +67,35 @@ export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Prom
     }
     const oldestFirst = sigs.filter((s) => s.err === null).reverse();
     for (let i = 0; i < oldestFirst.length; i++) {
-      if (i >= deps.config.FUNDER_TX_CAP || !deps.budget.take(1)) return undefined;
+      if (i >= deps.config.FUNDER_TX_CAP) return unknown('tx_cap');
+      if (!deps.budget.take(1)) return unknown('budget');
       const s = oldestFirst[i]!;
       const tx = await run(() =>
         deps.rpc
           .getTransaction(toSignature(s.signature), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
           .send({ abortSignal: deps.signal }),
       );
-      if (!tx) return undefined; // not available yet: unknown, try again later
+      if (!tx) return unknown('rpc'); // not available yet: unknown, try again later
       const t = inboundTransfer(toPlainJson(tx), wallet);
       if (t) return { state: 'found', funder: t.from, signature: s.signature, slot: s.slot };
     }
     return { state: 'none' };
   } catch (err) {
     if (deps.signal?.aborted) throw err;
-    return undefined;
+    return unknown('rpc');
   }
+}
+
+/**
+ * Whether a wallet without a known funder is worth looking up now: not when its last lookup
+ * stopped at a cap that has not been raised since (it would stop there again and spend the budget).
+ */
+export function funderLookupDue(store: PublicStore, wallet: string, config: Pick<Config, 'FUNDER_PAGE_CAP' | 'FUNDER_TX_CAP'>): boolean {
+  const a = store.funderAttempt(wallet);
+  if (!a) return true;
+  if (a.reason === 'page_cap') return config.FUNDER_PAGE_CAP > a.pageCap;
+  if (a.reason === 'tx_cap') return config.FUNDER_TX_CAP > a.txCap;
+  return true;
 }
 
 /**
@@ -129,14 +144,18 @@ export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string,
   for (const [mint, txs] of byMint) {
     const c = deps.store.getCreation(mint);
     const created = c ? { blockTime: Math.floor(c.createdAtMs / 1000), slot: c.slot } : null;
-    for (const w of cohortCandidates(mint, txs, created)) if (deps.store.funderOf(w) === undefined) wallets.add(w);
+    for (const w of cohortCandidates(mint, txs, created)) if (deps.store.funderOf(w) === undefined && funderLookupDue(deps.store, w, deps.config)) wallets.add(w);
   }
   let unknown = 0;
   const results = await Promise.all([...wallets].map(async (w) => [w, await lookupFunder(deps, w)] as const));
+  const caps = { pageCap: deps.config.FUNDER_PAGE_CAP, txCap: deps.config.FUNDER_TX_CAP };
   deps.store.transaction(() => {
     for (const [w, fact] of results) {
-      if (fact) deps.store.putFunder(w, fact, deps.now());
-      else unknown++;
+      if (fact.state !== 'unknown') deps.store.putFunder(w, fact, deps.now());
+      else {
+        deps.store.putFunderAttempt(w, fact.reason, caps, deps.now());
+        unknown++;
+      }
     }
   });
   if (unknown > 0) deps.log.warn({ wallets: wallets.size, unknown }, 'first funders not established for some wallets (caps or daily budget); their cohorts stay unknown');

@@ -22,6 +22,13 @@ export type FunderFact =
   /** the wallet's complete history holds no inbound SOL transfer */
   | { state: 'none' };
 
+/**
+ * Why a first-funder lookup could not finish (the wallet stays unknown): a cap (`FUNDER_PAGE_CAP`,
+ * `FUNDER_TX_CAP`) was reached, the daily budget was spent, or an RPC call failed / a transaction was
+ * not yet available.
+ */
+export type FunderUnknownReason = 'page_cap' | 'tx_cap' | 'budget' | 'rpc';
+
 /** One shared funder: the wallets of the cohort it funded first, and the funding signatures. */
 export interface SharedFunder {
   funder: string;

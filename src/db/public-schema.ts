@@ -110,4 +110,30 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       ALTER TABLE collector_run ADD COLUMN tip_slot INTEGER;
     `,
   },
+  {
+    version: 3,
+    name: 'funder lookups that could not finish; records whose cohort is unknown',
+    sql: `
+      -- The latest funder lookup of a wallet that could not finish (it has no wallet_funder row):
+      -- 'page_cap' / 'tx_cap' (FUNDER_PAGE_CAP / FUNDER_TX_CAP, recorded with the caps in force:
+      -- not asked again until a cap is raised), 'budget' (FUNDER_DAILY_RPC_BUDGET spent: asked
+      -- again by the next sweep), 'rpc' (an RPC failure or a transaction not yet available: likewise).
+      CREATE TABLE wallet_funder_attempt (
+        wallet TEXT PRIMARY KEY,
+        reason TEXT NOT NULL CHECK (reason IN ('page_cap','tx_cap','budget','rpc')),
+        page_cap INTEGER NOT NULL,
+        tx_cap INTEGER NOT NULL,
+        attempted_at_ms INTEGER NOT NULL
+      );
+
+      -- 1 when the record holds its creation and complete history but its funding cohort could not
+      -- be checked (funder.sharedCohort null): the collector's funder sweep asks again.
+      ALTER TABLE launch ADD COLUMN cohort_unknown INTEGER NOT NULL DEFAULT 0;
+      UPDATE launch SET cohort_unknown = 1
+        WHERE json_extract(document, '$.launch') IS NOT NULL
+          AND json_extract(document, '$.history.complete') = 1
+          AND json_type(document, '$.funder.sharedCohort') = 'null';
+      CREATE INDEX launch_cohort_unknown ON launch (mint) WHERE cohort_unknown = 1;
+    `,
+  },
 ];

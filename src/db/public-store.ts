@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DecodedTransaction, FindingClass, LaunchDocument, Origin } from '../core/types.ts';
-import type { FunderFact } from '../core/funding.ts';
+import type { FunderFact, FunderUnknownReason } from '../core/funding.ts';
 import type { WalletRole } from '../core/record/build-launch.ts';
 import { openDatabase } from './open.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
@@ -69,14 +69,20 @@ export class PublicStore {
       ),
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
-          finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms)
+          finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown)
         VALUES (@mint, @bondingCurve, @creator, @creationSignature, @creationSlot, @createdAtMs, @origin, @observedAtLaunch,
-          @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs)
+          @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs, @cohortUnknown)
         ON CONFLICT (mint) DO UPDATE SET bonding_curve = excluded.bonding_curve, creator = excluded.creator,
           creation_signature = excluded.creation_signature, creation_slot = excluded.creation_slot, created_at_ms = excluded.created_at_ms,
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
-          document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms`),
+          document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown`),
+      cohortUnknownAfter: db.prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
+      getAttempt: db.prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
+      putAttempt: db.prepare(
+        'INSERT INTO wallet_funder_attempt (wallet, reason, page_cap, tx_cap, attempted_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (wallet) DO UPDATE SET reason = excluded.reason, page_cap = excluded.page_cap, tx_cap = excluded.tx_cap, attempted_at_ms = excluded.attempted_at_ms',
+      ),
+      deleteAttempt: db.prepare('DELETE FROM wallet_funder_attempt WHERE wallet = ?'),
       getCreation: db.prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
       getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch FROM launch WHERE mint = ?'),
       insertTx: db.prepare(
@@ -149,6 +155,7 @@ export class PublicStore {
       document,
       sha256,
       updatedAtMs: nowMs,
+      cohortUnknown: doc.launch !== null && doc.history.complete && doc.funder.sharedCohort === null ? 1 : 0,
     });
     this.s.addPending.run(doc.mint);
   }
@@ -238,6 +245,22 @@ export class PublicStore {
   putFunder(wallet: string, fact: FunderFact, nowMs: number): void {
     if (fact.state === 'found') this.s.putFunder.run(wallet, 'found', fact.funder, fact.signature, fact.slot, nowMs);
     else this.s.putFunder.run(wallet, 'none', null, null, null, nowMs);
+    this.s.deleteAttempt.run(wallet);
+  }
+
+  /** The latest unfinished funder lookup of a wallet (table wallet_funder_attempt), if any. */
+  funderAttempt(wallet: string): { reason: FunderUnknownReason; pageCap: number; txCap: number } | undefined {
+    return this.s.getAttempt.get(wallet) as { reason: FunderUnknownReason; pageCap: number; txCap: number } | undefined;
+  }
+
+  /** Remember why a wallet's funder lookup could not finish, with the caps in force. */
+  putFunderAttempt(wallet: string, reason: FunderUnknownReason, caps: { pageCap: number; txCap: number }, nowMs: number): void {
+    this.s.putAttempt.run(wallet, reason, caps.pageCap, caps.txCap, nowMs);
+  }
+
+  /** Up to `limit` mints whose record's funding cohort is unknown (launch.cohort_unknown), in mint order after `after`. */
+  cohortUnknownMints(after: string, limit: number): string[] {
+    return this.s.cohortUnknownAfter.all(after, limit) as string[];
   }
 
   /** Replace the wallet roles of one launch (inside the caller's transaction). */
