@@ -24,7 +24,7 @@ export const PROGRAM_CURSOR = 'program';
 /** getSignaturesForAddress page size (mainnet maximum). */
 const PAGE = 1000;
 /** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
-export const SITE_WRITE_INTERVAL_MS = 5_000;
+export const SITE_WRITE_INTERVAL_MS = 30_000;
 /** How often the collector writes its heartbeat (ms). */
 export const HEARTBEAT_MS = 15_000;
 
@@ -196,7 +196,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         memory.siteWrittenMs = now();
       }
       try {
-        if (!opts.signal?.aborted && (await sweepUnknownCohorts(deps, queue, memory, opts.signal)) > 0) writeSiteFiles(store, config, log);
+        if (!opts.signal?.aborted && (await sweepUnknownCohorts(deps, queue, reader, memory, opts.signal)) > 0) writeSiteFiles(store, config, log);
       } catch (err) {
         if (opts.signal?.aborted) throw err;
         log.warn({ err: String(err) }, 'funder sweep failed; it runs again after FUNDER_SWEEP_MS');
@@ -249,7 +249,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     const byMint = groupByMint(usable);
     const states = await completedLaunchStates(deps, memory, byMint, opts.signal);
     await ensureFunders(
-      { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
+      { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
       byMint,
     );
     const fromRaw = store.getMeta('coverage_from_slot');
@@ -303,7 +303,7 @@ export const SWEEP_RECORDS = 100;
  * up the funders still unknown — except wallets stopped by a cap not raised since — and rebuilds
  * those records. Returns how many records changed.
  */
-async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, memory: CollectorMemory, signal?: AbortSignal): Promise<number> {
+async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, signal?: AbortSignal): Promise<number> {
   const { store, config, log, rpc } = deps;
   const now = deps.now ?? Date.now;
   if (now() - Number(store.getMeta('funder_sweep_at_ms') ?? 0) < config.FUNDER_SWEEP_MS) return 0;
@@ -313,7 +313,7 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, memory: Col
   if (mints.length === 0 && after !== '') mints = store.cohortUnknownMints('', SWEEP_RECORDS);
   if (mints.length === 0) return 0;
   const funders = await ensureFunders(
-    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal },
+    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal },
     new Map(mints.map((m) => [m, memory.txs.transactionsFor(store, m)])),
   );
   const states = await completedLaunchStates(deps, memory, new Map(mints.map((m) => [m, []])), signal);

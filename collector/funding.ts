@@ -6,6 +6,7 @@ import type { DecodedTransaction } from '../src/core/types.ts';
 import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
+import type { TransactionReader } from '../src/chain/transaction-reader.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
 const PAGE = 1000;
@@ -35,6 +36,8 @@ export interface FunderLookupDeps {
   rpc: ArchiveRpc;
   config: Pick<Config, 'FUNDER_PAGE_CAP' | 'FUNDER_TX_CAP'>;
   budget: FunderBudget;
+  /** reads transactions as plain JSON (the collector's batched reader); without it, through `rpc` */
+  reader?: TransactionReader;
   /** runs every RPC call (the collector's p-queue: concurrency and rate limit) */
   schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
   signal?: AbortSignal;
@@ -70,13 +73,12 @@ export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Prom
       if (i >= deps.config.FUNDER_TX_CAP) return unknown('tx_cap');
       if (!deps.budget.take(1)) return unknown('budget');
       const s = oldestFirst[i]!;
-      const tx = await run(() =>
-        deps.rpc
-          .getTransaction(toSignature(s.signature), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
-          .send({ abortSignal: deps.signal }),
-      );
-      if (!tx) return unknown('rpc'); // not available yet: unknown, try again later
-      const t = inboundTransfer(toPlainJson(tx), wallet);
+      const reader = deps.reader;
+      const tx = reader
+        ? (await run(() => reader.getTransactions([s.signature], deps.signal)))[0]
+        : toPlainJson(await run(() => deps.rpc.getTransaction(toSignature(s.signature), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send({ abortSignal: deps.signal })));
+      if (!tx || tx instanceof Error) return unknown('rpc'); // not available yet or failed: unknown, try again later
+      const t = inboundTransfer(tx, wallet);
       if (t) return { state: 'found', funder: t.from, signature: s.signature, slot: s.slot };
     }
     return { state: 'none' };

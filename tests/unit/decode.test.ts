@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { formatDecode, runDecode } from '../../collector/commands/decode.ts';
+import { programFrameLine } from '../../src/core/decode/events.ts';
 import {
   decodeCpiEvent,
   decodeEventData,
@@ -645,5 +646,36 @@ describe('lpa decode FILE', () => {
     } finally {
       process.exitCode = before;
     }
+  });
+});
+
+describe('log frame lines (programFrameLine)', () => {
+  const INVOKE_RE = /^Program (\S+) invoke \[(\d+)\]/;
+  const END_RE = /^Program (\S+) (success|failed)/;
+  const byRegex = (line: string) => {
+    const inv = INVOKE_RE.exec(line);
+    if (inv) return { program: inv[1], depth: Number(inv[2]) };
+    const end = END_RE.exec(line);
+    return end ? { program: end[1] } : null;
+  };
+  it('reads every log line of the mainnet fixtures, and edge cases, exactly as the invoke/success regular expressions do', () => {
+    const lines: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if ((k === 'logMessages' || k === 'logs') && Array.isArray(x)) lines.push(...x.filter((l): l is string => typeof l === 'string'));
+          else walk(x);
+        }
+      }
+    };
+    for (const f of ['pump_2024-08_buy+sell_getTransaction_jsonParsed.json', 'pump_2024-08_create+buy_getTransaction_jsonParsed.json', 'pump_2026-07_create_v2+extend+buy_exact_sol_in_getTransaction_jsonParsed.json', 'pump_2026-07_create_v2+buy_blockSubscribe_base64.json']) walk(load(f));
+    expect(lines.length).toBeGreaterThan(50);
+    lines.push(
+      'Program 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P invoke [12]', 'Program X invoke []', 'Program X invoke [1', 'Program X invoke [1] extra',
+      'Program  X invoke [1]', 'Program X  invoke [1]', 'Program X\tinvoke [1]', 'Program\u00a0X success', 'Program X failed: custom program error: 0x1771',
+      'Program log: success is near', 'Program X successful', 'Program X', 'Program ', 'program X success', 'Program X consumed 2003 of 275962 compute units', '',
+    );
+    for (const l of lines) expect(programFrameLine(l), l).toEqual(byRegex(l));
   });
 });

@@ -73,8 +73,30 @@ export interface LogScan {
   truncated: boolean;
 }
 
-const INVOKE_RE = /^Program (\S+) invoke \[(\d+)\]/;
-const END_RE = /^Program (\S+) (success|failed)/;
+/**
+ * A `Program X invoke [n]` line (with its depth) or a `Program X success|failed…` line, else null —
+ * the regular expressions `^Program (\S+) invoke \[(\d+)\]` and `^Program (\S+) (success|failed)`
+ * without a regex run on every log line (the collector reads millions of them).
+ */
+export function programFrameLine(line: string): { program: string; depth?: number } | null {
+  if (!line.startsWith('Program ')) return null;
+  let end = 8;
+  while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
+  if (end === 8 || line.charCodeAt(end) !== 32) return null; // \S+ then one space
+  const program = line.slice(8, end);
+  if (line.startsWith('invoke [', end + 1)) {
+    let i = end + 9;
+    while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++;
+    if (i > end + 9 && line.charCodeAt(i) === 93) return { program, depth: Number(line.slice(end + 9, i)) };
+  }
+  if (line.startsWith('success', end + 1) || line.startsWith('failed', end + 1)) return { program };
+  return null;
+}
+
+/** Whitespace as the regex class \s sees it in log lines (ASCII and the common Unicode spaces). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
 /** `CreateV2` → `create_v2`, `BuyExactSolIn` → `buy_exact_sol_in`. */
 export function snakeCase(s: string): string {
@@ -99,20 +121,19 @@ export function scanLogs(logs: readonly unknown[]): LogScan {
       out.truncated = true;
       break;
     }
-    const inv = INVOKE_RE.exec(line);
-    if (inv) {
-      const depth = Number(inv[2]);
+    const frame = programFrameLine(line);
+    if (frame?.depth !== undefined) {
+      const depth = frame.depth;
       if (depth === 1) {
         outer++;
         innerCount = 0;
       } else innerCount++;
       stack.length = Math.max(0, Math.min(stack.length, depth - 1));
-      stack.push(inv[1]);
+      stack.push(frame.program);
       continue;
     }
-    const end = END_RE.exec(line);
-    if (end) {
-      const at = stack.lastIndexOf(end[1]);
+    if (frame) {
+      const at = stack.lastIndexOf(frame.program);
       if (at >= 0) stack.length = at;
       continue;
     }
