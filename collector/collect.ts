@@ -292,6 +292,9 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
   }
 }
 
+/** Mints the collector remembers as completed / not completed before it starts over (see completedLaunchStates). */
+const MEMORY_MINTS = 200_000;
+
 /** Records the funder sweep takes up per run. */
 export const SWEEP_RECORDS = 100;
 
@@ -338,6 +341,9 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
  */
 async function completedLaunchStates(deps: CollectDeps, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
   const out = new Map<string, ChainState>();
+  // Bounded for a collector that runs for months: forgetting only costs one held-document read.
+  if (memory.completed.size > MEMORY_MINTS) memory.completed.clear();
+  if (memory.notCompleted.size > MEMORY_MINTS) memory.notCompleted.clear();
   for (const [mint, mintTxs] of byMint) {
     const inBatch = completionOf(mint, mintTxs);
     // An earlier completion is in the held record (remembered from this run, or read once from the store).

@@ -12,6 +12,9 @@ import { createSolanaRpc, getBase58Decoder, signature } from '@solana/kit';
 import { type ReplayRpc, startReplayRpc } from '../../collector/replay/server.ts';
 import { createTransactionReader } from '../../src/chain/transaction-reader.ts';
 import { parseRpcJson, toPlainJson, createArchiveRpc } from '../../src/chain/rpc.ts';
+import PQueue from 'p-queue';
+import { fetchDecodedMany } from '../../collector/collect.ts';
+import { createLogger } from '../../src/log.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const CHAIN = join(ROOT, 'tests/fixtures/chains/mainnet');
@@ -139,6 +142,29 @@ describe('batched transaction reader, faults', () => {
       const reader = createTransactionReader({ url: srv.url, batchSize: 50, baseDelayMs: 1, onRetry: (i) => retries.push(i.reason) });
       expect(await reader.getTransactions(SIGS)).toEqual(expected);
       expect(retries).toEqual(['truncated or malformed JSON answer']);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe('collector reads through the reader (fetchDecodedMany)', () => {
+  it('decodes a batch in order; with RPC_MAX_RPS a batch of n calls takes n of the limiter\'s slots', async () => {
+    const srv = await startReplayRpc({ chainDir: CHAIN });
+    try {
+      const reader = createTransactionReader({ url: srv.url, batchSize: 10 });
+      const log = createLogger('silent');
+      const before = srv.stats.httpRequests;
+      const free = await fetchDecodedMany(reader, new PQueue({ concurrency: 8 }), false, SIGS, log);
+      expect(free.map((t) => t?.signature)).toEqual(SIGS);
+      expect(srv.stats.httpRequests - before).toBe(1);
+      // 100 ms per call: the one HTTP request of 5 calls may start only after 4 intervals.
+      const limited = new PQueue({ concurrency: 8, intervalCap: 1, interval: 100 });
+      const t0 = performance.now();
+      const got = await fetchDecodedMany(reader, limited, true, SIGS, log);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(390);
+      expect(got.map((t) => t?.signature)).toEqual(SIGS);
+      expect(srv.stats.httpRequests - before).toBe(2);
     } finally {
       await srv.close();
     }
