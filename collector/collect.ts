@@ -17,6 +17,8 @@ import { ensureFunders, FunderBudget } from './funding.ts';
 import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
 import { watchProgramLogs } from './live-watch.ts';
 import { TransactionCache } from './tx-cache.ts';
+import { writeDownloads } from './downloads.ts';
+import { readManifest } from '../src/downloads.ts';
 import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
 
 /** Cursor name of the pump program's signature history. */
@@ -201,6 +203,11 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         if (opts.signal?.aborted) throw err;
         log.warn({ err: String(err) }, 'funder sweep failed; it runs again after FUNDER_SWEEP_MS');
       }
+      try {
+        if (!opts.signal?.aborted) await refreshDownloads(deps);
+      } catch (err) {
+        log.warn({ err: String(err) }, 'bulk downloads could not be written; the previous ones stay served');
+      }
       store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
       if (!woken) {
@@ -290,6 +297,21 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     log.info({ done, total: sigs.length, cursorSlot: last.slot, recordsChanged: committed }, 'batch committed');
     if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
   }
+}
+
+/**
+ * Rewrite the bulk downloads (spec §4; collector/downloads.ts) when none exist yet or the last were
+ * written DOWNLOADS_INTERVAL_MS ago or more (kept in meta across cron runs).
+ */
+async function refreshDownloads(deps: CollectDeps): Promise<void> {
+  const { store, config, log } = deps;
+  const now = deps.now ?? Date.now;
+  const last = Number(store.getMeta('downloads_written_ms') ?? 0);
+  if (readManifest(config.dataDir) !== null && now() - last < config.DOWNLOADS_INTERVAL_MS) return;
+  const t0 = Date.now();
+  const m = await writeDownloads(store, config.dataDir, now());
+  store.setMeta('downloads_written_ms', String(now()));
+  log.info({ ms: Date.now() - t0, recordDbBytes: m.files['record.db']?.bytes, documentsBytes: m.files['documents.ndjson.gz']?.bytes }, 'bulk downloads written');
 }
 
 /** Mints the collector remembers as completed / not completed before it starts over (see completedLaunchStates). */

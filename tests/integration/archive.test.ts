@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
 import { freePort } from '../helpers/net.ts';
@@ -35,6 +36,7 @@ let server: ChildProcess;
 let base: string;
 let key: string;
 let serverLog = '';
+let mintsAtCollect: string[] = [];
 
 async function waitFor(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -68,6 +70,10 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
   };
   await run(process.execPath, [LPA, 'collect', '--once'], { env, cwd: ROOT });
+  // what the bulk downloads written by this run hold (later tests add records by rebuilds)
+  const pub = new Database(join(dataDir, 'public.db'), { readonly: true });
+  mintsAtCollect = pub.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all() as string[];
+  pub.close();
   const created = await run(process.execPath, [LPA, 'keys', 'create', '--label', 'integration'], { env, cwd: ROOT });
   key = created.stdout.trim().split('\n').at(-1)!;
   server = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -229,5 +235,58 @@ describe('API errors: one vocabulary, every body says UNKNOWN', () => {
     expect(serverLog).not.toContain(key);
     const pub = readFileSync(join(dataDir, 'public.db'));
     expect(pub.includes(Buffer.from(key))).toBe(false);
+  });
+});
+
+describe('bulk downloads (spec §4): /data/record.db and /data/documents.ndjson.gz', () => {
+  const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+  it('need a key; the SQLite file holds every record of the collector run that wrote it and no private table; ETag is its sha256; 304 on If-None-Match', async () => {
+    for (const path of ['/data/record.db', '/data/documents.ndjson.gz']) {
+      const anon = await get(path);
+      expect(anon.status).toBe(401);
+      expect(await anon.json()).toMatchObject({ error: 'missing_key', finding: { class: 'UNKNOWN' } });
+    }
+    const res = await keyed('/data/record.db');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.sqlite3');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(body.length);
+    expect(res.headers.get('etag')).toBe(`"${sha(body)}"`);
+    const file = join(dataDir, 'downloaded.db');
+    writeFileSync(file, body);
+    const db = new Database(file, { readonly: true });
+    const priv = new Database(join(dataDir, 'private.db'), { readonly: true });
+    try {
+      const tables = (d: Database.Database) => (d.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).filter((n) => !n.startsWith('sqlite_') && n !== 'schema_migrations');
+      expect(tables(priv).filter((t) => tables(db).includes(t))).toEqual([]);
+      expect(mintsAtCollect.length).toBeGreaterThan(0);
+      expect(db.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all()).toEqual(mintsAtCollect);
+      const doc = db.prepare('SELECT document FROM launch WHERE mint = ?').pluck().get(MINT_2026) as string;
+      expect(doc).toBe(await (await get(`/d/${MINT_2026}`)).text());
+    } finally {
+      db.close();
+      priv.close();
+    }
+    const again = await fetch(`${base}/data/record.db`, { headers: { Authorization: `Bearer ${key}`, 'If-None-Match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+
+  it('the documents file: one gzip JSON line per record, each document exactly /d/{mint} with its sha256', async () => {
+    const res = await keyed('/data/documents.ndjson.gz');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/gzip');
+    const gz = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('etag')).toBe(`"${sha(gz)}"`);
+    const lines = gunzipSync(gz).toString('utf8').trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { mint: string }).mint)).toEqual(mintsAtCollect);
+    for (const line of lines) {
+      const { mint, sha256, document } = JSON.parse(line) as { mint: string; sha256: string; document: { mint: string } };
+      const served = await (await get(`/d/${mint}`)).text();
+      expect(sha256).toBe(sha(served));
+      expect(document).toEqual(JSON.parse(served));
+      expect(document.mint).toBe(mint);
+    }
   });
 });

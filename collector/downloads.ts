@@ -1,0 +1,81 @@
+/**
+ * The bulk downloads of spec §4, written by the collector under `DATA_DIR/downloads/`:
+ * - `record.db` — the public database as one SQLite file (`VACUUM INTO`: a consistent, compacted
+ *   snapshot; the public database holds chain-derived records only — keys, usage and jobs live in
+ *   private.db and are never in it);
+ * - `documents.ndjson.gz` — gzip of one JSON line per launch held, in mint order:
+ *   `{"mint":…,"sha256":…,"document":{…}}`, where `document` is the canonical document exactly as
+ *   captured (the same bytes as `/d/{mint}`) and `sha256` its sha256 (hex);
+ * - `manifest.json` — `{ files: { name: { file, bytes, sha256, writtenAt } } }`: which file on disk
+ *   holds each download now, and its sha256 (the server's ETag).
+ * The files are written under new names (`record.<tag>.db`), fsynced, and published together by an
+ * atomic rename of the manifest; the previous versions are deleted after (a download already
+ * streaming keeps its open file). A reader never sees half a file or a file with another's sha256.
+ */
+import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { createGzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { PublicStore } from '../src/db/public-store.ts';
+import { instant } from '../src/core/canonical.ts';
+import { downloadsDir, type DownloadManifest } from '../src/downloads.ts';
+import { writeFileAtomic } from './write-site.ts';
+
+async function sha256OfFile(path: string): Promise<string> {
+  const h = createHash('sha256');
+  await pipeline(createReadStream(path), h);
+  return h.digest('hex');
+}
+
+function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One NDJSON line per launch held, in mint order, streamed from SQLite (no whole-archive string in memory). */
+function documentLines(store: PublicStore): Readable {
+  const rows = store.db.prepare('SELECT mint, sha256, document FROM launch ORDER BY mint').iterate() as IterableIterator<{ mint: string; sha256: string; document: string }>;
+  return Readable.from((function* () {
+    for (const r of rows) yield `{"mint":${JSON.stringify(r.mint)},"sha256":"${r.sha256}","document":${r.document}}\n`;
+  })());
+}
+
+/**
+ * Write both downloads and the manifest now. Returns the manifest. Throws on an I/O or SQLite
+ * error, leaving the previous files in place (temporary files are removed).
+ */
+export async function writeDownloads(store: PublicStore, dataDir: string, nowMs: number): Promise<DownloadManifest> {
+  const dir = downloadsDir(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const tag = `${nowMs}-${randomBytes(4).toString('hex')}`;
+  const dbFile = `record.${tag}.db`;
+  const ndFile = `documents.${tag}.ndjson.gz`;
+  let published = false;
+  try {
+    store.db.prepare('VACUUM INTO ?').run(join(dir, dbFile));
+    await pipeline(documentLines(store), createGzip(), createWriteStream(join(dir, ndFile)));
+    const files: DownloadManifest['files'] = {};
+    for (const [name, file] of [['record.db', dbFile], ['documents.ndjson.gz', ndFile]] as const) {
+      const path = join(dir, file);
+      fsyncFile(path);
+      files[name] = { file, bytes: statSync(path).size, sha256: await sha256OfFile(path), writtenAt: instant(nowMs) };
+    }
+    const manifest: DownloadManifest = { files };
+    writeFileAtomic(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    published = true;
+    // earlier versions (and leftovers of an interrupted run) go
+    for (const f of readdirSync(dir)) if (f !== 'manifest.json' && f !== dbFile && f !== ndFile) rmSync(join(dir, f), { force: true });
+    return manifest;
+  } finally {
+    if (!published) {
+      rmSync(join(dir, dbFile), { force: true });
+      rmSync(join(dir, ndFile), { force: true });
+    }
+  }
+}

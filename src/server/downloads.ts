@@ -1,0 +1,50 @@
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { DOWNLOADS, downloadsDir, readManifest, type DownloadName } from '../downloads.ts';
+import type { Deps } from './deps.ts';
+import { errorResponse } from './errors.ts';
+import { CACHE_NONE, corsHeaders, etagOf, ifNoneMatch, notModified } from './http.ts';
+import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+
+/**
+ * `GET /data/record.db` and `GET /data/documents.ndjson.gz` (key; spec §4, §5 rule 5): the bulk
+ * downloads the collector writes every DOWNLOADS_INTERVAL_MS (collector/downloads.ts), streamed from
+ * disk. Checks: 401 `missing_key`/`invalid_key`/`revoked_key`, 429 `quota_exceeded` (each request
+ * counts once, a 304 too); 404 `not_found` before the collector has written them. 200 with
+ * `Content-Length`, `ETag` = the file's sha256 (the manifest's), `Last-Modified`, `Content-Disposition:
+ * attachment`, `Cache-Control: no-store` (the files are replaced as the archive grows); 304 on
+ * `If-None-Match`.
+ */
+export async function handleDownload(request: Request, deps: Deps, name: DownloadName): Promise<Response> {
+  const nowMs = deps.now();
+  const key = deps.keys.check(request);
+  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  const usage = admitKeyed(deps, key.keyId);
+  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) });
+  const entry = readManifest(deps.config.dataDir)?.files[name];
+  if (!entry) return errorResponse('not_found', { nowMs });
+  const etag = etagOf(entry.sha256);
+  if (ifNoneMatch(request, etag)) return notModified(etag, CACHE_NONE, rateLimitHeaders(usage));
+  let file;
+  try {
+    file = await open(join(downloadsDir(deps.config.dataDir), entry.file));
+  } catch (e) {
+    // replaced between reading the manifest and opening (the collector removes old versions)
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return errorResponse('not_found', { nowMs });
+    throw e;
+  }
+  return new Response(Readable.toWeb(file.createReadStream()) as ReadableStream, {
+    status: 200,
+    headers: {
+      'Content-Type': DOWNLOADS[name],
+      'Content-Length': String(entry.bytes),
+      'Content-Disposition': `attachment; filename="${name}"`,
+      ETag: etag,
+      'Last-Modified': new Date(entry.writtenAt.ms).toUTCString(),
+      'Cache-Control': CACHE_NONE,
+      ...rateLimitHeaders(usage),
+      ...corsHeaders(),
+    },
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The collector's bulk downloads (collector/downloads.ts, spec §4): written on the first run,
+ * rewritten only every DOWNLOADS_INTERVAL_MS (across cron runs), published as a set by the
+ * manifest with the previous versions removed; the files' sha256 and sizes are the manifest's.
+ * Real mainnet fixture chain through the replay RPC; the collector's clock is the test's.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { collect } from '../../collector/collect.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { createArchiveRpc } from '../../src/chain/rpc.ts';
+import { downloadsDir, readManifest } from '../../src/downloads.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+let tmp: string;
+let rpc: ReplayRpc;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-downloads-'));
+  rpc = await startReplayRpc({ chainDir: join(ROOT, 'tests/fixtures/chains/mainnet') });
+});
+
+afterAll(async () => {
+  await rpc?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('bulk downloads', () => {
+  it('first run writes them; a run within DOWNLOADS_INTERVAL_MS keeps them; a later run replaces them as a set', async () => {
+    let clock = Date.UTC(2026, 10, 23, 9, 0, 0);
+    const run = async () => {
+      const config = loadConfig({ DATA_DIR: tmp, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+      const store = new PublicStore(config.publicDbPath);
+      try {
+        await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent'), now: () => clock }, { once: true });
+      } finally {
+        store.close();
+      }
+    };
+    const dir = downloadsDir(tmp);
+    await run();
+    const first = readManifest(tmp)!;
+    expect(first.files['record.db']!.writtenAt.ms).toBe(clock);
+    for (const entry of Object.values(first.files)) {
+      const bytes = readFileSync(join(dir, entry.file));
+      expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }).toEqual({ bytes: entry.bytes, sha256: entry.sha256 });
+    }
+    const lines = gunzipSync(readFileSync(join(dir, first.files['documents.ndjson.gz']!.file))).toString('utf8').trimEnd().split('\n');
+    const store = new PublicStore(join(tmp, 'public.db'));
+    expect(lines.map((l) => (JSON.parse(l) as { mint: string }).mint)).toEqual(store.db.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all());
+    store.close();
+
+    clock += 60_000; // cron a minute later: not due
+    await run();
+    expect(readManifest(tmp)).toEqual(first);
+
+    clock += 60 * 60_000; // an hour later: due
+    await run();
+    const second = readManifest(tmp)!;
+    expect(second.files['record.db']!.writtenAt.ms).toBe(clock);
+    expect(second.files['record.db']!.file).not.toBe(first.files['record.db']!.file);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', second.files['documents.ndjson.gz']!.file, second.files['record.db']!.file].sort());
+  });
+});
