@@ -168,7 +168,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onRetry: (i) => log.warn(i, 'RPC call retried'),
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
-  const memory: CollectorMemory = { txs: new TransactionCache(), completed: new Map(), notCompleted: new Set(), siteWrittenMs: now() };
+  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), siteWrittenMs: now() };
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;

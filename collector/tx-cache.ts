@@ -10,13 +10,14 @@ import type { DecodedTransaction } from '../src/core/types.ts';
  * order): rows of `launch_tx` are only ever added, the collector records each row it adds, and
  * before each use the cached length is checked against the store's count for the mint — another
  * writer (a rebuild in the server process) or an insert out of slot order makes it read the store.
- * Least recently used mints are dropped beyond `maxTransactions` held in all.
+ * Least recently used mints are dropped beyond `maxTransactions` held in all (TX_CACHE_TRANSACTIONS;
+ * a decoded transaction takes about 5 KB of heap).
  */
 export class TransactionCache {
   private readonly byMint = new Map<string, DecodedTransaction[]>();
   private held = 0;
 
-  constructor(readonly maxTransactions = 50_000) {}
+  constructor(readonly maxTransactions = 20_000) {}
 
   /** Transactions held now (all mints). */
   get size(): number {
@@ -38,6 +39,7 @@ export class TransactionCache {
 
   /** Every transaction the store keeps for `mint`, oldest slot first. Reads the store on a miss. */
   transactionsFor(store: PublicStore, mint: string): DecodedTransaction[] {
+    if (this.maxTransactions === 0) return store.transactionsFor(mint);
     let list = this.byMint.get(mint);
     if (list && list.length !== store.transactionCount(mint)) {
       this.drop(mint);
