@@ -54,6 +54,7 @@ export class RebuildJobs {
       callerStarts: db.prepare('SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM rebuild_start WHERE caller = ? AND at_ms > ?'),
       dayStarts: db.prepare('SELECT COUNT(*) AS n FROM rebuild_start WHERE at_ms >= ?'),
       active: db.prepare("SELECT COUNT(*) AS n FROM rebuild_job WHERE state IN ('queued', 'running')"),
+      byState: db.prepare("SELECT state, COUNT(*) AS n FROM rebuild_job WHERE state IN ('queued', 'running') GROUP BY state"),
       insertJob: db.prepare("INSERT INTO rebuild_job (mint, state, queued_at_ms) VALUES (?, 'queued', ?)"),
       insertStart: db.prepare('INSERT INTO rebuild_start (mint, caller, at_ms) VALUES (?, ?, ?)'),
       deleteJob: db.prepare('DELETE FROM rebuild_job WHERE mint = ?'),
@@ -79,6 +80,13 @@ export class RebuildJobs {
   /** Jobs queued ahead of this one (0 = next). */
   position(job: RebuildJob): number {
     return (this.s.ahead.get(job.queuedAtMs, job.queuedAtMs, job.mint) as { n: number }).n;
+  }
+
+  /** Jobs waiting and jobs being rebuilt now (the status endpoint's `rebuilds`). */
+  queueCounts(): { queued: number; running: number } {
+    const out = { queued: 0, running: 0 };
+    for (const r of this.s.byState.all() as { state: 'queued' | 'running'; n: number }[]) out[r.state] = r.n;
+    return out;
   }
 
   /** Jobs queued or running. */

@@ -12,16 +12,19 @@ export interface StatusBody {
   counts: ArchiveCounts;
   coverage: Coverage & { gaps: ReturnType<typeof gapsOf> };
   collector: CollectorState;
+  /** On-demand rebuilds (spec §3) waiting and running now; null where the status is built without the rebuild queue. */
+  rebuilds: { queued: number; running: number } | null;
   generatedAt: Instant;
 }
 
 /** The status body at `nowMs`. */
-export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'>, nowMs: number): StatusBody {
+export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'> & Partial<Pick<Deps, 'rebuilds'>>, nowMs: number): StatusBody {
   return {
     apiVersion: 'v1',
     counts: deps.publicStore.counts(),
     coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
     collector: collectorStateOf(deps.publicStore, nowMs),
+    rebuilds: deps.rebuilds ? deps.rebuilds.jobs.queueCounts() : null,
     generatedAt: instant(nowMs),
   };
 }

@@ -231,6 +231,10 @@ describe('the rebuild lifecycle through HTTP', () => {
     expect(busy.status).toBe(503);
     expect((await busy.json()).error).toBe('busy');
     expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The status shows the queue: six jobs of long curves, one being rebuilt (REBUILD_CONCURRENCY 1).
+    const st = (await (await fetch(`${s.base}/api/v1/status`)).json()) as { rebuilds: { queued: number; running: number } };
+    expect(st.rebuilds.running).toBeLessThanOrEqual(1);
+    expect(st.rebuilds.queued + st.rebuilds.running).toBe(6);
   });
 
   it('503 rebuild_budget_exhausted past the daily ceiling; records already held are still served', async () => {

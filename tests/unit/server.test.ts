@@ -313,6 +313,7 @@ describe('GET /api/v1/status', () => {
     expect(body.coverage.from).toBeNull();
     expect(body.collector).toEqual({ lastHeartbeat: null, cursorSlot: null, tipSlot: null, lagSlots: null, running: false });
     expect(body.coverage.gaps).toEqual([]);
+    expect(body.rebuilds).toEqual({ queued: 0, running: 0 });
   });
 
   it('coverage rules: a pause longer than the allowed gap is a gap; a cron minute is not; downtime adds the ongoing outage', () => {
