@@ -159,7 +159,9 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   });
   if (gap) log.warn({ downFrom: new Date(gap.fromMs).toISOString(), fromSlot: gap.fromSlot, toSlot: gap.toSlot }, 'collector was down; scanning the program history across the gap');
   const beat = setInterval(() => {
-    void tipSlot(rpc).then((slot) => store.heartbeat(runId, now(), slot));
+    tipSlot(rpc)
+      .then((slot) => store.heartbeat(runId, now(), slot))
+      .catch((err: unknown) => log.warn({ err: String(err) }, 'heartbeat not written; the next one will be'));
   }, HEARTBEAT_MS);
   beat.unref();
   const reader = deps.reader ?? createTransactionReader({

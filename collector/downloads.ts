@@ -38,11 +38,21 @@ function fsyncFile(path: string): void {
   }
 }
 
-/** One NDJSON line per launch held, in mint order, streamed from SQLite (no whole-archive string in memory). */
+/**
+ * One NDJSON line per launch held, in mint order, read from SQLite 500 rows at a time (keyset
+ * pagination: no statement stays open across the stream's awaits, so the collector's heartbeat can
+ * use the connection meanwhile; no whole-archive string in memory).
+ */
 function documentLines(store: PublicStore): Readable {
-  const rows = store.db.prepare('SELECT mint, sha256, document FROM launch ORDER BY mint').iterate() as IterableIterator<{ mint: string; sha256: string; document: string }>;
+  const page = store.db.prepare('SELECT mint, sha256, document FROM launch WHERE mint > ? ORDER BY mint LIMIT 500');
   return Readable.from((function* () {
-    for (const r of rows) yield `{"mint":${JSON.stringify(r.mint)},"sha256":"${r.sha256}","document":${r.document}}\n`;
+    let after = '';
+    for (;;) {
+      const rows = page.all(after) as { mint: string; sha256: string; document: string }[];
+      if (rows.length === 0) return;
+      yield rows.map((r) => `{"mint":${JSON.stringify(r.mint)},"sha256":"${r.sha256}","document":${r.document}}\n`).join('');
+      after = rows[rows.length - 1]!.mint;
+    }
   })());
 }
 

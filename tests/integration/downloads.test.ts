@@ -17,6 +17,7 @@ import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { downloadsDir, readManifest } from '../../src/downloads.ts';
+import { writeDownloads } from '../../collector/downloads.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -67,5 +68,28 @@ describe('bulk downloads', () => {
     expect(second.files['record.db']!.writtenAt.ms).toBe(clock);
     expect(second.files['record.db']!.file).not.toBe(first.files['record.db']!.file);
     expect(readdirSync(dir).sort()).toEqual(['manifest.json', second.files['documents.ndjson.gz']!.file, second.files['record.db']!.file].sort());
+  });
+
+  it('the documents file pages through the archive: 1,203 records, every one once, in mint order, exactly as stored', async () => {
+    const dir = join(tmp, 'many');
+    const store = new PublicStore(join(dir, 'public.db'));
+    try {
+      const insert = store.db.prepare(
+        "INSERT INTO launch (mint, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms) VALUES (?, 'observed', 0, 'UNKNOWN', 0, 'v1', ?, ?, 0)",
+      );
+      const rows = Array.from({ length: 1203 }, (_, i) => {
+        const mint = `M${String(i).padStart(5, '0')}`;
+        const document = JSON.stringify({ mint, n: i, name: '<script>alert(1)</script> "quoted" \u2028' });
+        return { mint, document, sha256: createHash('sha256').update(document).digest('hex') };
+      });
+      store.transaction(() => rows.forEach((r) => insert.run(r.mint, r.document, r.sha256)));
+      const m = await writeDownloads(store, dir, Date.UTC(2026, 10, 23));
+      const text = gunzipSync(readFileSync(join(downloadsDir(dir), m.files['documents.ndjson.gz']!.file))).toString('utf8');
+      expect(text.endsWith('\n')).toBe(true);
+      const lines = text.trimEnd().split('\n');
+      expect(lines).toEqual(rows.map((r) => `{"mint":"${r.mint}","sha256":"${r.sha256}","document":${r.document}}`));
+    } finally {
+      store.close();
+    }
   });
 });
