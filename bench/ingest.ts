@@ -23,10 +23,10 @@ import { writeChain } from '../collector/simulate/write-chain.ts';
 import { startReplayRpc } from '../collector/replay/server.ts';
 import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
 import { median } from './load.ts';
+import { freePort, sleep } from '../tests/helpers/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const LPA = join(ROOT, 'bin/lpa.mjs');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Mainnet pump.fun's peak, transactions per second (issue 3: "a few hundred"); the target is 20 × this. */
 const MAINNET_PEAK_TPS = 300;
@@ -57,7 +57,7 @@ export async function benchIngest(): Promise<string> {
       .map((l) => JSON.parse(l) as { transaction: { signatures: string[]; message: { accountKeys: string[] } } })
       .filter((t) => t.transaction.message.accountKeys.includes(PUMP_PROGRAM_ID))
       .map((t) => t.transaction.signatures[0]!);
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     procs.push(await replayProcess(chainDir, port));
     const url = `http://127.0.0.1:${port}`;
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import { freePort } from '../tests/helpers/net.ts';
 
 /** A server process under load. */
 export interface ServerUnderTest {
@@ -9,17 +9,6 @@ export interface ServerUnderTest {
   url: string;
   proc: ChildProcess;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
 }
 
 /** Start `node ...args` with `env` (+HOST/PORT) and wait until `probePath` answers. */

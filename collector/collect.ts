@@ -13,7 +13,7 @@ import { writeSiteFiles } from './publish.ts';
 import { readChainState } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
-import { ensureFunders, FunderBudget } from './funding.ts';
+import { ensureFunders, FunderBudget, type EnsureFundersDeps } from './funding.ts';
 import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
 import { watchProgramLogs } from './live-watch.ts';
 import { TransactionCache } from './tx-cache.ts';
@@ -258,7 +258,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     const byMint = groupByMint(usable);
     const states = await completedLaunchStates(deps, memory, byMint, opts.signal);
     await ensureFunders(
-      { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
+      funderDeps(deps, queue, reader, opts.signal),
       byMint,
     );
     const fromRaw = store.getMeta('coverage_from_slot');
@@ -319,6 +319,13 @@ async function refreshDownloads(deps: CollectDeps): Promise<void> {
 /** Mints the collector remembers as completed / not completed before it starts over (see completedLaunchStates). */
 const MEMORY_MINTS = 200_000;
 
+/** What the funder lookups of a batch or a sweep run with: the collector's RPC, reader and queue, and today's budget. */
+function funderDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, signal?: AbortSignal): EnsureFundersDeps {
+  const { rpc, store, log, config } = deps;
+  const now = deps.now ?? Date.now;
+  return { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal };
+}
+
 /** Records the funder sweep takes up per run. */
 export const SWEEP_RECORDS = 100;
 
@@ -331,7 +338,7 @@ export const SWEEP_RECORDS = 100;
  * those records. Returns how many records changed.
  */
 async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, signal?: AbortSignal): Promise<number> {
-  const { store, config, log, rpc } = deps;
+  const { store, config, log } = deps;
   const now = deps.now ?? Date.now;
   if (now() - Number(store.getMeta('funder_sweep_at_ms') ?? 0) < config.FUNDER_SWEEP_MS) return 0;
   store.setMeta('funder_sweep_at_ms', String(now()));
@@ -340,7 +347,7 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
   if (mints.length === 0 && after !== '') mints = store.cohortUnknownMints('', SWEEP_RECORDS);
   if (mints.length === 0) return 0;
   const funders = await ensureFunders(
-    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal },
+    funderDeps(deps, queue, reader, signal),
     new Map(mints.map((m) => [m, memory.txs.transactionsFor(store, m)])),
   );
   const states = await completedLaunchStates(deps, memory, new Map(mints.map((m) => [m, []])), signal);

@@ -28,8 +28,7 @@ export function recordLaunch(
   const doc = classifyLaunch(analysis, { origin, observedAtLaunch, asOfMs });
   const text = canonicalJson(doc);
   const sha256 = sha256Hex(text);
-  const before = store.getLaunch(mint);
-  const changed = before?.sha256 !== sha256;
+  const changed = store.launchSha256(mint) !== sha256;
   if (changed) {
     store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
     store.putWalletRoles(mint, complete(doc) ? analysis.roles : []);

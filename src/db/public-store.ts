@@ -83,6 +83,7 @@ export class PublicStore {
         'INSERT INTO wallet_funder_attempt (wallet, reason, page_cap, tx_cap, attempted_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (wallet) DO UPDATE SET reason = excluded.reason, page_cap = excluded.page_cap, tx_cap = excluded.tx_cap, attempted_at_ms = excluded.attempted_at_ms',
       ),
       deleteAttempt: db.prepare('DELETE FROM wallet_funder_attempt WHERE wallet = ?'),
+      getSha256: db.prepare('SELECT sha256 FROM launch WHERE mint = ?').pluck(),
       getCreation: db.prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
       getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch FROM launch WHERE mint = ?'),
       insertTx: db.prepare(
@@ -124,6 +125,11 @@ export class PublicStore {
   getLaunch(mint: string): StoredLaunch | undefined {
     const r = this.s.getLaunch.get(mint) as (Omit<StoredLaunch, 'settled'> & { settled: number }) | undefined;
     return r && { ...r, settled: r.settled === 1 };
+  }
+
+  /** The sha256 of a held record's document (no document read), if any. */
+  launchSha256(mint: string): string | undefined {
+    return this.s.getSha256.get(mint) as string | undefined;
   }
 
   /** The creation slot and time (epoch ms) of a held launch whose creation is known (launch columns, no document parse). */

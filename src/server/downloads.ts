@@ -5,7 +5,7 @@ import { DOWNLOADS, downloadsDir, readManifest, type DownloadName } from '../dow
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, corsHeaders, etagOf, ifNoneMatch, notModified } from './http.ts';
-import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
  * `GET /data/record.db` and `GET /data/documents.ndjson.gz` (key; spec §4, §5 rule 5): the bulk
@@ -18,10 +18,9 @@ import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
  */
 export async function handleDownload(request: Request, deps: Deps, name: DownloadName): Promise<Response> {
   const nowMs = deps.now();
-  const key = deps.keys.check(request);
-  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
-  const usage = admitKeyed(deps, key.keyId);
-  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) });
+  const admitted = admitKeyedRequest(request, deps, nowMs);
+  if ('refused' in admitted) return admitted.refused;
+  const usage = admitted.usage;
   const entry = readManifest(deps.config.dataDir)?.files[name];
   if (!entry) return errorResponse('not_found', { nowMs });
   const etag = etagOf(entry.sha256);

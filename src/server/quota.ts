@@ -1,4 +1,5 @@
 import type { Deps } from './deps.ts';
+import { errorResponse } from './errors.ts';
 
 /**
  * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
@@ -66,4 +67,17 @@ export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage'
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
   if (deps.countUsage === false) return { used: 0, quota, resetSeconds: secondsToUtcMidnight(deps.now()), exceeded: false };
   return deps.keys.countRequest(keyId, quota);
+}
+
+/**
+ * The key check and quota admission of every keyed endpoint, in spec order (§5, §7): 401
+ * `missing_key`/`invalid_key`/`revoked_key`, then the request is counted and 429 `quota_exceeded`
+ * when the day's quota is used. Returns the refusal to send, or the usage (for rate-limit headers).
+ */
+export function admitKeyedRequest(request: Request, deps: Deps, nowMs: number): { refused: Response } | { usage: Usage } {
+  const key = deps.keys.check(request);
+  if (key.status !== 'ok') return { refused: errorResponse(key.status, { nowMs }) };
+  const usage = admitKeyed(deps, key.keyId);
+  if (usage.exceeded) return { refused: errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) }) };
+  return { usage };
 }

@@ -4,7 +4,7 @@ import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, notModified } from './http.ts';
-import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
 
 
@@ -25,10 +25,9 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const mint = params.mint;
   if (!isAddressParam(mint)) return errorResponse('not_an_address', { nowMs });
 
-  const key = deps.keys.check(request);
-  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
-  const usage = admitKeyed(deps, key.keyId);
-  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) });
+  const admitted = admitKeyedRequest(request, deps, nowMs);
+  if ('refused' in admitted) return admitted.refused;
+  const usage = admitted.usage;
   const rate = rateLimitHeaders(usage);
 
   const row = deps.publicStore.getLaunch(mint);

@@ -5,7 +5,7 @@ import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
-import { admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /** One curve the wallet bought outright (spec §2.4 `buyouts[]`): that launch's `curveBuyout` without the wallet, plus the mint. */
 export type WalletBuyout = Omit<CurveBuyout, 'wallet'> & { mint: string };
@@ -74,10 +74,9 @@ export function handleWallet(request: Request, deps: Deps, params: { address?: s
   const nowMs = deps.now();
   const address = params.address;
   if (!isAddressParam(address)) return errorResponse('not_an_address', { nowMs });
-  const key = deps.keys.check(request);
-  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
-  const usage = admitKeyed(deps, key.keyId);
-  if (usage.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) });
+  const admitted = admitKeyedRequest(request, deps, nowMs);
+  if ('refused' in admitted) return admitted.refused;
+  const usage = admitted.usage;
   const body: WalletBody = {
     apiVersion: 'v1',
     ...walletRecord(address, deps.publicStore.rolesOfWallet(address)),

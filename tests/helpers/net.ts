@@ -1,4 +1,4 @@
-/** Small process and network helpers shared by the integration and browser tests. */
+/** Small process and network helpers shared by the integration and browser tests and the benchmarks. */
 import { createServer } from 'node:net';
 
 /** Resolve after `ms` milliseconds. */
