@@ -20,6 +20,7 @@ import { TransactionCache } from './tx-cache.ts';
 import { writeDownloads } from './downloads.ts';
 import { readManifest } from '../src/downloads.ts';
 import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
+import { sweepBuyoutAfterwards, type AfterwardsDeps } from './afterwards.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -206,6 +207,12 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         log.warn({ err: String(err) }, 'funder sweep failed; it runs again after FUNDER_SWEEP_MS');
       }
       try {
+        if (!opts.signal?.aborted) await sweepBuyoutAfterwards(afterwardsDeps(deps, queue, reader, opts.signal));
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        log.warn({ err: String(err) }, 'afterwards sweep failed; it runs again after AFTERWARDS_SWEEP_MS');
+      }
+      try {
         if (!opts.signal?.aborted) await refreshDownloads(deps);
       } catch (err) {
         log.warn({ err: String(err) }, 'bulk downloads could not be written; the previous ones stay served');
@@ -324,6 +331,18 @@ function funderDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader,
   const { rpc, store, log, config } = deps;
   const now = deps.now ?? Date.now;
   return { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal };
+}
+
+/** What the afterwards sweep runs with: the collector's RPC, batched reader and queue, and the daily lookup budget. */
+function afterwardsDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, signal?: AbortSignal): AfterwardsDeps {
+  const { store, config, log, rpc } = deps;
+  const now = deps.now ?? Date.now;
+  return {
+    store, rpc, log, config, now, signal,
+    budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now),
+    readTransactions: (sigs) => fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, sigs, log, signal),
+    schedule: (fn) => queue.add(fn) as Promise<never>,
+  };
 }
 
 /** Records the funder sweep takes up per run. */

@@ -441,6 +441,76 @@ export function buildMigrate(ctx: LaunchCtx, curve: CurveState, timestamp: numbe
   };
 }
 
+/** A PumpSwap pool's reserves as the simulator tracks them (raw units: base tokens, quote lamports). */
+export interface PoolReserves {
+  base: bigint;
+  quote: bigint;
+}
+
+/** PumpSwap fee rates the simulator charges on a pool sell (basis points). */
+const AMM_LP_FEE_BPS = 20n;
+const AMM_PROTOCOL_FEE_BPS = 5n;
+const AMM_CREATOR_FEE_BPS = 5n;
+
+/**
+ * A PumpSwap `sell` (21 IDL accounts) of `baseIn` tokens by `user` into the migrated pool, top level:
+ * constant-product quote out, LP fee left in the pool, protocol and coin-creator fees paid out, the
+ * SellEvent (log + self-CPI). Updates `reserves`. Only the base mint's token balances are tracked;
+ * the quote leaves the WSOL vault as lamports.
+ */
+export function buildPoolSell(ctx: LaunchCtx, reserves: PoolReserves, user: string, baseIn: bigint, timestamp: number, protocolFeeRecipient: string, inv: Invocation): Built {
+  const p = poolAddrs(ctx);
+  const userBase = ata(user, ctx.mint, ctx.tokenProgram);
+  const userQuote = ata(user, WSOL_MINT, TOKEN_PROGRAM);
+  const protocolQuote = ata(protocolFeeRecipient, WSOL_MINT, TOKEN_PROGRAM);
+  const creatorVaultAuthority = pda(PUMP_AMM, ['creator_vault', '@' + ctx.creator]);
+  const creatorVaultAta = ata(creatorVaultAuthority, WSOL_MINT, TOKEN_PROGRAM);
+  const accounts: AccountMeta[] = [
+    W(p.pool), WS(user), R(AMM_GLOBAL_CONFIG), R(ctx.mint), R(WSOL_MINT), W(userBase), W(userQuote), W(p.baseVault), W(p.quoteVault), R(protocolFeeRecipient),
+    W(protocolQuote), R(ctx.tokenProgram), R(TOKEN_PROGRAM), R(SYSTEM_PROGRAM), R(ATA_PROGRAM), R(AMM_EVENT_AUTHORITY), R(PUMP_AMM), W(creatorVaultAta),
+    R(creatorVaultAuthority), R(FEE_CONFIG), R(PUMP_FEES),
+  ];
+  const quoteOut = (reserves.quote * baseIn) / (reserves.base + baseIn);
+  const lpFee = (quoteOut * AMM_LP_FEE_BPS + 9_999n) / 10_000n;
+  const protocolFee = (quoteOut * AMM_PROTOCOL_FEE_BPS + 9_999n) / 10_000n;
+  const creatorFee = (quoteOut * AMM_CREATOR_FEE_BPS + 9_999n) / 10_000n;
+  const userOut = quoteOut - lpFee - protocolFee - creatorFee;
+  const minOut = (userOut * 95n) / 100n;
+  const data = encodeInstruction(AMM_IDL, 'sell', { base_amount_in: baseIn, min_quote_amount_out: minOut });
+  const events: EmittedEvent[] = [];
+  const before = { ...reserves };
+  inv.invoke(PUMP_AMM, 1, () => {
+    inv.log('Instruction: Sell');
+    cpiTokenTransfer(inv, ctx.tokenProgram, userBase, ctx.mint, p.baseVault, user, baseIn, 2);
+    cpiTokenTransfer(inv, TOKEN_PROGRAM, p.quoteVault, WSOL_MINT, userQuote, p.pool, userOut, 2);
+    cpiTokenTransfer(inv, TOKEN_PROGRAM, p.quoteVault, WSOL_MINT, protocolQuote, p.pool, protocolFee, 2);
+    cpiTokenTransfer(inv, TOKEN_PROGRAM, p.quoteVault, WSOL_MINT, creatorVaultAta, p.pool, creatorFee, 2);
+    const fields: Record<string, Value> = {
+      timestamp: BigInt(timestamp), base_amount_in: baseIn, min_quote_amount_out: minOut, user_base_token_reserves: baseIn, user_quote_token_reserves: 0n,
+      pool_base_token_reserves: before.base, pool_quote_token_reserves: before.quote, quote_amount_out: quoteOut, lp_fee_basis_points: AMM_LP_FEE_BPS,
+      lp_fee: lpFee, protocol_fee_basis_points: AMM_PROTOCOL_FEE_BPS, protocol_fee: protocolFee, quote_amount_out_without_lp_fee: quoteOut - lpFee,
+      user_quote_amount_out: userOut, pool: p.pool, user, user_base_token_account: userBase, user_quote_token_account: userQuote,
+      protocol_fee_recipient: protocolFeeRecipient, protocol_fee_recipient_token_account: protocolQuote, coin_creator: ctx.creator,
+      coin_creator_fee_basis_points: AMM_CREATOR_FEE_BPS, coin_creator_fee: creatorFee, cashback_fee_basis_points: 0n, cashback: 0n,
+      buyback_fee_basis_points: 0n, buyback_fee: 0n, virtual_quote_reserves: 0n, can_boost: false, base_supply: TOTAL_SUPPLY, holder_rewards_bps: 0n,
+      holder_rewards: 0n,
+    };
+    emitEvent(inv, PUMP_AMM, AMM_EVENT_AUTHORITY, encodeEvent(AMM_IDL, 'SellEvent', fields), 1);
+    events.push({ program: 'pump_amm', name: 'SellEvent', fields });
+  }, 40000 + inv.rng.int(0, 20000));
+  reserves.base += baseIn;
+  reserves.quote -= quoteOut - lpFee;
+  return {
+    accounts, data, inner: inv.inner, logs: inv.logs, events,
+    lamports: [[p.quoteVault, -(quoteOut - lpFee)], [user, userOut], [protocolFeeRecipient, protocolFee], [creatorVaultAuthority, creatorFee]],
+    tokens: [
+      { account: userBase, mint: ctx.mint, owner: user, programId: ctx.tokenProgram, delta: -baseIn },
+      { account: p.baseVault, mint: ctx.mint, owner: p.pool, programId: ctx.tokenProgram, delta: baseIn },
+    ],
+    units: 0,
+  };
+}
+
 /** Tokens sold off the curve so far (supply minus what the curve ATA still holds is computed by the caller). */
 function INITIAL_SOLD(c: CurveState): bigint {
   // the curve ATA holds supply − (initial real tokens − real tokens left)

@@ -10,7 +10,7 @@ import {
   rentExempt,
 } from './curve.ts';
 import {
-  buildCreate, buildCreateAta, buildMigrate, buildTrade, buildWithdraw, type Built, type LaunchCtx, poolAddrs, type TradeIxName, type TradeReq,
+  buildCreate, buildCreateAta, buildMigrate, buildPoolSell, buildTrade, buildWithdraw, type Built, type LaunchCtx, poolAddrs, type PoolReserves, type TradeIxName, type TradeReq,
 } from './instructions.ts';
 import {
   ata, bumpOf, metadataPda, KEEPER, BUYBACK_FEE_RECIPIENTS, curvePda, DEFAULT_KEY, fromBase58, JITO_TIP_ACCOUNT, KeyFactory, MAYHEM_AGENT, MAYHEM_CRANK, MAYHEM_PROGRAM,
@@ -312,7 +312,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   const intents: Intent[] = [];
   const unit = usdc ? USDC_UNIT : SOL;
   const sizeOf = (median: number, sigma: number, max: number) => (unit * BigInt(Math.round(Math.min(max, Math.max(0.005, rng.logNormal(median, sigma))) * 1000))) / 1000n;
-  let completion: { slot: number } | null = null;
+  let completion: { slot: number; wallet: Wallet } | null = null;
   const tradeTx = (w: Wallet, isBuy: boolean, slot: number, o: TradeOpts & { jito?: boolean } = {}) => {
     const tx = new TxBuilder(rng, rng.chance(0.9));
     const failCode = o.failCode ?? (rng.chance(plan.failShare) ? (isBuy ? 6002 : 6003) : undefined);
@@ -321,14 +321,14 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     if (!q && !tx.err) return;
     if (o.jito && !tx.err) tx.transfer(o.mayhemAgent ? MAYHEM_CRANK : w.address, JITO_TIP_ACCOUNT, BigInt(rng.int(10_000, 5_000_000)));
     specs.push(tx.finish(keys, slot, o.mayhemAgent ? MAYHEM_CRANK : w.address, 'trade', mint, { viaRouter: router, jitoTip: !!o.jito }));
-    if (q?.completes) completion = { slot };
+    if (q?.completes) completion = { slot, wallet: w };
   };
   const takeTx = (w: Wallet, slot: number, multi: boolean) => {
     const tx = new TxBuilder(rng, true);
     if (multi) trade(tx, w, true, slot, { tokens: curve.rT / 2n });
     const q = trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n });
     specs.push(tx.finish(keys, slot, w.address, 'trade', mint));
-    if (q?.completes) completion = { slot };
+    if (q?.completes) completion = { slot, wallet: w };
   };
 
   // bundled buys in the creation slot (the last bundler takes the curve in taken_in_creation_slot)
@@ -423,7 +423,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     lastSlot = it.slot;
   }
   if (curve.complete && !completion) throw new Error('curve completed without a completion record');
-  const done = completion as { slot: number } | null;
+  const done = completion as { slot: number; wallet: Wallet } | null;
 
   // ---- after completion: failed attempts, graduation ---------------------------------------------------------------
   if (done) {
@@ -468,6 +468,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
         const spec = rtx.finish(keys, rs, KEEPER, 'noop_migrate', mint);
         specs.push(spec);
       }
+      if (!usdc) sellAfterwards(done.wallet, ms, { base: built.baseAmount, quote: built.quoteAmount });
     } else if (plan.graduation === 'withdraw') {
       const ws = done.slot + rng.int(20, 400);
       const tx = new TxBuilder(rng, true);
@@ -483,6 +484,35 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   }
   void lastSlot;
   return { plan, ctx, creationSlot, specs, accounts };
+
+  /**
+   * What the wallet that took the curve does in the PumpSwap pool after the migration at `ms`: sells
+   * everything (in one or two transactions), sells part, or holds. Drawn from a forked stream, so the
+   * rest of the launch is the same as without it; the vaults' snapshots follow each sale.
+   */
+  function sellAfterwards(w: Wallet, ms: number, reserves: PoolReserves): void {
+    const arng = rng.fork('afterwards');
+    const akeys = new KeyFactory(arng);
+    const roll = arng.int(0, 9);
+    const amounts: bigint[] = [];
+    if (roll < 4) {
+      if (arng.chance(0.5)) amounts.push((w.tokens * BigInt(arng.int(30, 70))) / 100n);
+      amounts.push(w.tokens - amounts.reduce((a, b) => a + b, 0n));
+    } else if (roll < 7) amounts.push((w.tokens * BigInt(arng.int(20, 80))) / 100n);
+    const p = poolAddrs(ctx);
+    let s = ms;
+    for (const amount of amounts) {
+      if (amount <= 0n) continue;
+      s += arng.int(3, 20_000);
+      const tx = new TxBuilder(arng, true);
+      const inv = tx.inv();
+      tx.add(PUMP_AMM, buildPoolSell(ctx, reserves, w.address, amount, bt(s), arng.pick(PUMP_FEE_RECIPIENTS), inv), inv);
+      specs.push(tx.finish(akeys, s, w.address, 'pool_sell', mint));
+      w.tokens -= amount;
+      accounts.push({ address: p.baseVault, slot: s, owner: tokenProgram, lamports: rentExempt(tokenProgram === TOKEN_2022_PROGRAM ? 170 : 165), data: tokenAccountData(ctx.mint, p.pool, reserves.base, null, tokenProgram === TOKEN_2022_PROGRAM) });
+      accounts.push({ address: p.quoteVault, slot: s, owner: TOKEN_PROGRAM, lamports: rentExempt(165) + reserves.quote, data: tokenAccountData(WSOL_MINT, p.pool, reserves.quote, rentExempt(165), false) });
+    }
+  }
 }
 
 /** SPL Token account data (165 B), or Token-2022 with the ImmutableOwner extension (170 B). */

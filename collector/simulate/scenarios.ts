@@ -20,7 +20,7 @@ export const PRIMARY_WEIGHTS: Record<PrimaryKind, number> = {
 export const ALL_KINDS = [
   ...PRIMARY_KINDS, 'era2024', 'era2025', 'era2026', 'usdc', 'mayhem', 'creator_buy', 'no_creator_buy', 'bundled', 'jito_tip', 'snipers', 'creator_sold',
   'shared_funder', 'distinct_funders', 'router', 'failed_tx', 'migrated', 'noop_migrate_retry', 'withdraw_graduation', 'completed_not_migrated',
-  'multi_buy_completion',
+  'multi_buy_completion', 'buyout_sold_all', 'buyout_sold_part',
 ] as const;
 
 /** The plan of one launch. */

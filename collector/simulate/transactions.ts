@@ -71,7 +71,7 @@ export interface TxSpec {
   /** the launch this tx belongs to */
   mint: string;
   /** what the tx is, for summaries and truth */
-  tag: 'create' | 'trade' | 'migrate' | 'noop_migrate' | 'withdraw' | 'funding';
+  tag: 'create' | 'trade' | 'migrate' | 'noop_migrate' | 'withdraw' | 'funding' | 'pool_sell';
   /** for `withdraw`: a successful keeper withdraw of this mint */
   withdrawMint?: string;
   /** for `funding`: the System transfer */

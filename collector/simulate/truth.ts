@@ -45,6 +45,20 @@ export interface TruthRecord {
     quoteSpent: string;
     tokens: string;
   };
+  /**
+   * What the buyout wallet did afterwards with the tokens of its completing buy's token account, as
+   * of the chain's end: sales after the completing transaction (PumpSwap SellEvent → `pool`, pump
+   * sell → `curve`), the account's final balance. Null when nobody took the curve.
+   */
+  buyoutAfterwards: null | {
+    sold: 'all' | 'part' | 'none';
+    soldTokens: string;
+    venues: ('curve' | 'pool')[];
+    signatures: string[];
+    firstSoldAtMs: number | null;
+    lastSoldAtMs: number | null;
+    balanceTokens: string;
+  };
   flags: TruthFlag[];
   findingClass: 'FINDINGS' | 'NOTE' | 'NO_MARKERS';
   cleanAtBirth: boolean;
@@ -124,6 +138,32 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     };
   }
 
+  // what the buyout wallet did afterwards: its sales after the completing transaction, its balance at the end
+  let buyoutAfterwards: TruthRecord['buyoutAfterwards'] = null;
+  if (completeTx && curveBuyout) {
+    const wallet = curveBuyout.wallet;
+    const account = completeTx.tokens.find((t) => t.owner === wallet && t.mint === mint)?.account;
+    const after = ok.filter((s) => s.slot > completeTx.slot || (s.slot === completeTx.slot && launch.specs.indexOf(s) > launch.specs.indexOf(completeTx)));
+    const sales: { signature: string; slot: number; venue: 'curve' | 'pool'; tokens: bigint }[] = [];
+    for (const s of after) {
+      for (const e of s.events) {
+        if (e.name === 'SellEvent' && e.fields.user_base_token_account === account) sales.push({ signature: s.signature, slot: s.slot, venue: 'pool', tokens: e.fields.base_amount_in as bigint });
+        if (e.name === 'TradeEvent' && e.fields.mint === mint && e.fields.user === wallet && e.fields.is_buy === false) sales.push({ signature: s.signature, slot: s.slot, venue: 'curve', tokens: e.fields.token_amount as bigint });
+      }
+    }
+    sales.sort((a, b) => a.slot - b.slot);
+    const balance = ok.flatMap((s) => s.tokens).filter((t) => t.account === account).reduce((sum, t) => sum + t.delta, 0n);
+    buyoutAfterwards = {
+      sold: sales.length === 0 ? 'none' : balance === 0n ? 'all' : 'part',
+      soldTokens: sales.reduce((sum, x) => sum + x.tokens, 0n).toString(),
+      venues: [...new Set(sales.map((x) => x.venue))].sort(),
+      signatures: sales.map((x) => x.signature),
+      firstSoldAtMs: sales.length ? blockTime(sales[0]!.slot) * 1000 : null,
+      lastSoldAtMs: sales.length ? blockTime(sales.at(-1)!.slot) * 1000 : null,
+      balanceTokens: balance.toString(),
+    };
+  }
+
   // graduation
   const gradTx = ok.find(
     (s) =>
@@ -182,6 +222,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   if (confirmedBy === 'withdraw') tags.push('withdraw_graduation');
   if (completeTx && !gradTx) tags.push('completed_not_migrated');
   if (curveBuyout && trades.filter((t) => t.signature === curveBuyout!.signature && t.user === curveBuyout!.wallet && t.isBuy).length > 1) tags.push('multi_buy_completion');
+  if (buyoutAfterwards && buyoutAfterwards.sold !== 'none') tags.push(`buyout_sold_${buyoutAfterwards.sold}`);
   void SYSTEM_PROGRAM;
 
   return {
@@ -205,6 +246,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     secondsToGraduate: gradTx ? blockTime(gradTx.slot) - cTime : null,
     graduationSignature: gradTx ? gradTx.signature : null,
     curveBuyout,
+    buyoutAfterwards,
     flags,
     findingClass,
     cleanAtBirth: !findings,

@@ -136,4 +136,24 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX launch_cohort_unknown ON launch (mint) WHERE cohort_unknown = 1;
     `,
   },
+  {
+    version: 4,
+    name: 'what buyout wallets did afterwards',
+    sql: `
+      -- Per buyout (the wallet whose buy completed the curve): the followed state of the token
+      -- account that received the completing buy's tokens (src/core/afterwards.ts AfterwardsState,
+      -- JSON), or NULL with a reason when it cannot be followed ('no_token_account'). checked_at_ms:
+      -- when its history was last read to the end (0: a read stopped early; it is read again first).
+      CREATE TABLE buyout_afterwards (
+        mint TEXT NOT NULL,
+        wallet TEXT NOT NULL,
+        state TEXT,
+        reason TEXT,
+        checked_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (mint, wallet)
+      );
+      CREATE INDEX buyout_afterwards_wallet ON buyout_afterwards (wallet);
+      CREATE INDEX wallet_role_buyout ON wallet_role (mint) WHERE role = 'buyout';
+    `,
+  },
 ];

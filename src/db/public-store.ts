@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DecodedTransaction, FindingClass, LaunchDocument, Origin } from '../core/types.ts';
 import type { FunderFact, FunderUnknownReason } from '../core/funding.ts';
+import type { AfterwardsState } from '../core/afterwards.ts';
 import type { WalletRole } from '../core/record/build-launch.ts';
 import { openDatabase } from './open.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
@@ -40,6 +41,23 @@ export interface CoverageGap {
   fromSlot: number | null;
   /** the chain tip when the next run started */
   toSlot: number | null;
+}
+
+/** A buyout whose afterwards is due: the completing transaction, and the state followed so far (null: never read). */
+export interface DueBuyout {
+  mint: string;
+  wallet: string;
+  /** the completing transaction's signature */
+  signature: string;
+  state: AfterwardsState | null;
+}
+
+/** The followed afterwards of one buyout of a wallet (null state: it cannot be followed, see `reason`). */
+export interface StoredAfterwards {
+  mint: string;
+  state: AfterwardsState | null;
+  reason: string | null;
+  checkedAtMs: number;
 }
 
 export interface CollectorRun {
@@ -89,6 +107,16 @@ export class PublicStore {
       insertTx: db.prepare(
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
       ),
+      txOf: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? AND signature = ?').pluck(),
+      dueBuyouts: db.prepare(`
+        SELECT r.mint, r.wallet, r.signature, a.state FROM wallet_role r
+        LEFT JOIN buyout_afterwards a ON a.mint = r.mint AND a.wallet = r.wallet
+        WHERE r.role = 'buyout' AND (a.checked_at_ms IS NULL OR (a.state IS NOT NULL AND a.checked_at_ms <= ?))
+        ORDER BY COALESCE(a.checked_at_ms, -1), r.mint LIMIT ?`),
+      putAfterwards: db.prepare(
+        'INSERT INTO buyout_afterwards (mint, wallet, state, reason, checked_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (mint, wallet) DO UPDATE SET state = excluded.state, reason = excluded.reason, checked_at_ms = excluded.checked_at_ms',
+      ),
+      afterwardsOfWallet: db.prepare('SELECT mint, state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE wallet = ?'),
       txsForMint: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
       countTxForMint: db.prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
       getCursor: db.prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
@@ -174,6 +202,37 @@ export class PublicStore {
   /** How many transactions the store keeps for a mint (rows are only ever added). */
   transactionCount(mint: string): number {
     return this.s.countTxForMint.get(mint) as number;
+  }
+
+  /** One kept transaction of a mint, or undefined. */
+  transactionOf(mint: string, signature: string): DecodedTransaction | undefined {
+    const raw = this.s.txOf.get(mint, signature) as string | undefined;
+    return raw === undefined ? undefined : (JSON.parse(raw) as DecodedTransaction);
+  }
+
+  /**
+   * Up to `limit` buyouts whose afterwards is due: never read, or read to the end at or before
+   * `checkedBeforeMs` (a read that stopped early is stored with 0, so it comes first). Buyouts that
+   * cannot be followed are not listed again.
+   */
+  dueBuyouts(checkedBeforeMs: number, limit: number): DueBuyout[] {
+    return (this.s.dueBuyouts.all(checkedBeforeMs, limit) as (Omit<DueBuyout, 'state'> & { state: string | null })[]).map((r) => ({
+      ...r,
+      state: r.state === null ? null : (JSON.parse(r.state) as AfterwardsState),
+    }));
+  }
+
+  /** Store what a buyout's wallet did afterwards (`state` null with a `reason` when it cannot be followed). */
+  putAfterwards(mint: string, wallet: string, state: AfterwardsState | null, reason: string | null, checkedAtMs: number): void {
+    this.s.putAfterwards.run(mint, wallet, state === null ? null : JSON.stringify(state), reason, checkedAtMs);
+  }
+
+  /** The followed afterwards of every buyout of a wallet (rows of buyouts read at least once). */
+  afterwardsOfWallet(wallet: string): StoredAfterwards[] {
+    return (this.s.afterwardsOfWallet.all(wallet) as (Omit<StoredAfterwards, 'state'> & { state: string | null })[]).map((r) => ({
+      ...r,
+      state: r.state === null ? null : (JSON.parse(r.state) as AfterwardsState),
+    }));
   }
 
   /** Every kept transaction of a mint, oldest slot first (within a slot: the order they were stored). */

@@ -1,14 +1,20 @@
 import { instant } from '../core/canonical.ts';
 import type { CurveBuyout } from '../core/types.ts';
-import type { StoredWalletRole } from '../db/public-store.ts';
+import type { StoredAfterwards, StoredWalletRole } from '../db/public-store.ts';
+import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
 import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
-/** One curve the wallet bought outright (spec §2.4 `buyouts[]`): that launch's `curveBuyout` without the wallet, plus the mint. */
-export type WalletBuyout = Omit<CurveBuyout, 'wallet'> & { mint: string };
+/**
+ * One curve the wallet bought outright (spec §2.4 `buyouts[]`): that launch's `curveBuyout` without
+ * the wallet, plus the mint and what the wallet did afterwards — `null` (unknown, never "none") until
+ * the afterwards sweep has read the token account's history to the end, or when the completing
+ * buy's tokens did not land in a token account of the wallet.
+ */
+export type WalletBuyout = Omit<CurveBuyout, 'wallet'> & { mint: string; afterwards: BuyoutAfterwards | null };
 
 /** A launch the wallet created, or took part in as a bundled (creation-slot) or early (first 30 s) buyer. */
 export interface WalletAppearance {
@@ -38,8 +44,9 @@ export interface WalletBody {
 /**
  * The wallet record (spec §2.4) from the wallet's roles in the launches held: pure over the rows.
  * A wallet with no role is `inArchive: false` and every other data field is null (not zero, not empty).
+ * `afterwards`: the wallet's followed buyouts (buyout_afterwards rows).
  */
-export function walletRecord(address: string, roles: StoredWalletRole[]): Pick<WalletBody, 'address' | 'inArchive' | 'buyouts' | 'created' | 'bundled' | 'early'> {
+export function walletRecord(address: string, roles: StoredWalletRole[], afterwards: StoredAfterwards[] = []): Pick<WalletBody, 'address' | 'inArchive' | 'buyouts' | 'created' | 'bundled' | 'early'> {
   if (roles.length === 0) return { address, inArchive: false, buyouts: null, created: null, bundled: null, early: null };
   const of = (role: StoredWalletRole['role']) => roles.filter((r) => r.role === role);
   const appearance = (r: StoredWalletRole): WalletAppearance => ({ mint: r.mint, signature: r.signature, slot: r.slot, ...(r.detail as object) });
@@ -57,12 +64,18 @@ export function walletRecord(address: string, roles: StoredWalletRole[]): Pick<W
         quoteSpent: d.quoteSpent,
         quoteMint: d.quoteMint,
         tokens: d.tokens,
+        afterwards: afterwardsFor(afterwards.find((a) => a.mint === r.mint)),
       };
     }),
     created: of('creator').map((r) => ({ mint: r.mint, signature: r.signature, slot: r.slot })),
     bundled: of('bundled').map(appearance),
     early: of('early').map(appearance),
   };
+}
+
+/** Rendered afterwards of one buyout: only a state read to the end (checkedAtMs > 0) is a fact. */
+function afterwardsFor(row: StoredAfterwards | undefined): BuyoutAfterwards | null {
+  return row && row.state !== null && row.checkedAtMs > 0 ? afterwardsOf(row.state, row.checkedAtMs) : null;
 }
 
 /**
@@ -79,7 +92,7 @@ export function handleWallet(request: Request, deps: Deps, params: { address?: s
   const usage = admitted.usage;
   const body: WalletBody = {
     apiVersion: 'v1',
-    ...walletRecord(address, deps.publicStore.rolesOfWallet(address)),
+    ...walletRecord(address, deps.publicStore.rolesOfWallet(address), deps.publicStore.afterwardsOfWallet(address)),
     coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
   };

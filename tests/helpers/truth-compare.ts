@@ -1,7 +1,8 @@
 /**
  * Field-by-field comparison of archive records with the simulator's truth.json (issue 3 "ground
  * truth"). Every TruthRecord field except `kind` (a description of the scenario, not a record
- * field) maps to one document path; floats compare to 1e-9 relative, everything else exactly.
+ * field) and `buyoutAfterwards` (wallet priors, served by the wallet endpoint and compared there by
+ * the ground-truth test) maps to one document path; floats compare to 1e-9 relative, everything else exactly.
  */
 import type { LaunchDocument } from '../../src/core/types.ts';
 import type { Truth, TruthRecord } from '../../collector/simulate/truth.ts';
@@ -9,7 +10,7 @@ import type { Truth, TruthRecord } from '../../collector/simulate/truth.ts';
 type Getter = (d: LaunchDocument) => unknown;
 
 /** truth field → the same fact in a launch document. */
-export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind'>, Getter> = {
+export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind' | 'buyoutAfterwards'>, Getter> = {
   creator: (d) => d.launch?.creator,
   createdAtMs: (d) => d.launch?.createdAt.ms,
   creationSignature: (d) => d.launch?.transaction.signature,

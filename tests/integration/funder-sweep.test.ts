@@ -12,12 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChain } from '../../collector/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
-import { collect } from '../../collector/collect.ts';
+import { collectOnce } from '../helpers/collect-once.ts';
 import { funderLookupDue } from '../../collector/funding.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';
 
@@ -40,15 +37,7 @@ describe('funder sweep', () => {
   it('unknown cohorts (budget spent) are completed by a later sweep, and then every field equals truth', async () => {
     const dataDir = join(tmp, 'data');
     let clock = Date.UTC(2026, 10, 20, 12, 0, 0);
-    const run = async (env: Record<string, string>) => {
-      const config = loadConfig({ DATA_DIR: dataDir, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent', ...env });
-      const store = new PublicStore(config.publicDbPath);
-      try {
-        await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent'), now: () => clock }, { once: true });
-      } finally {
-        store.close();
-      }
-    };
+    const run = (env: Record<string, string>) => collectOnce(dataDir, rpc.url, () => clock, env);
     const read = () => {
       const store = new PublicStore(join(dataDir, 'public.db'));
       const docs = new Map(Object.keys(chain.truth.records).map((m) => [m, JSON.parse(store.getLaunch(m)!.document) as LaunchDocument]));

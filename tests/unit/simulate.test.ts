@@ -22,6 +22,8 @@ const EVENT_TAG = 'e445a52e51cb9a1d';
 const DISC = {
   TradeEvent: 'bddb7fd34ee661ee', CreateEvent: '1b72a94ddeeb6376', CompleteEvent: '5f72619cd42e9808',
   CompletePumpAmmMigrationEvent: 'bde95db95c94ea94', CreatePoolEvent: 'b1310cd2a076a774',
+  // PumpSwap SellEvent (reference.md §1.6 discriminators): a buyout wallet selling in the pool
+  SellEvent: '3e2f370aa503dc2a',
 };
 const KNOWN_EVENT_DISCS = new Set(Object.values(DISC));
 
@@ -144,6 +146,7 @@ describe('simulate: events', () => {
       for (const e of cpiEvents(tx)) expect(KNOWN_EVENT_DISCS.has(e.disc)).toBe(true);
     }
     expect(txs.some((t) => cpiEvents(t).some((e) => e.disc === DISC.CreatePoolEvent && e.program === AMM_ID))).toBe(true);
+    expect(txs.some((t) => cpiEvents(t).some((e) => e.disc === DISC.SellEvent && e.program === AMM_ID))).toBe(true);
   });
 
   it('event payload lengths follow the era (TradeEvent 121 / 217 / full; CompleteEvent 104 before 2026; sizes exclude the 8-byte disc)', () => {

@@ -1,0 +1,102 @@
+/**
+ * The afterwards sweep (collector/afterwards.ts, methodology "Buyout afterwards"): what each
+ * buyout wallet did in the pool is unknown (null, never "none") until its token account's history
+ * has been read to the end; the sweep runs at most every AFTERWARDS_SWEEP_MS across cron runs,
+ * continues from where it stopped, and ends equal to truth.json. Simulated chain served live by the
+ * replay RPC (slots landed by the test); the collector's clock is the test's.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeChain } from '../../collector/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { collectOnce } from '../helpers/collect-once.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { walletRecord } from '../../src/server/wallet.ts';
+
+let tmp: string;
+let chain: SimulatedChain;
+let rpc: ReplayRpc;
+/** slot of every transaction signature of the chain */
+const slotOf = new Map<string, number>();
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-afterwards-'));
+  chain = writeChain({ launches: 120, seed: 3107, out: join(tmp, 'chain') });
+  for (const l of chain.transactions) {
+    const t = JSON.parse(l) as { slot: number; transaction: { signatures: string[] } };
+    slotOf.set(t.transaction.signatures[0]!, t.slot);
+  }
+  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+}, 120_000);
+
+afterAll(async () => {
+  await rpc?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('afterwards sweep', () => {
+  it('unknown until read to the end; read at most every AFTERWARDS_SWEEP_MS; continues across runs; ends equal to truth', async () => {
+    const dataDir = join(tmp, 'data');
+    let clock = Date.UTC(2026, 10, 20, 12, 0, 0);
+    const run = (env: Record<string, string>) => collectOnce(dataDir, rpc.url, () => clock, env);
+    const buyouts = Object.entries(chain.truth.records).filter(([, t]) => t.curveBuyout);
+    /** each buyout's afterwards as the wallet endpoint renders it, in truth's shape */
+    const served = () => {
+      const store = new PublicStore(join(dataDir, 'public.db'));
+      try {
+        return new Map(buyouts.map(([mint, t]) => {
+          const w = t.curveBuyout!.wallet;
+          const a = walletRecord(w, store.rolesOfWallet(w), store.afterwardsOfWallet(w)).buyouts?.find((b) => b.mint === mint)?.afterwards ?? null;
+          return [mint, a && { sold: a.sold, soldTokens: a.soldTokens, venues: a.venues, signatures: a.signatures, firstSoldAtMs: a.firstSoldAt?.ms ?? null, lastSoldAtMs: a.lastSoldAt?.ms ?? null, balanceTokens: a.balanceTokens }];
+        }));
+      } finally {
+        store.close();
+      }
+    };
+    const saleSlots = buyouts.flatMap(([, t]) => t.buyoutAfterwards!.signatures.map((s) => slotOf.get(s)!)).sort((a, b) => a - b);
+    expect(saleSlots.length).toBeGreaterThan(3);
+    const lastSlot = Math.max(...slotOf.values());
+    // Land the chain up to the first sale of a wallet that sold in two transactions: the second is not on chain yet.
+    const twoStep = buyouts.find(([, t]) => t.buyoutAfterwards!.signatures.length >= 2);
+    expect(twoStep).toBeDefined();
+    const mid = slotOf.get(twoStep![1].buyoutAfterwards!.signatures[0]!)!;
+    rpc.advanceTo(mid);
+
+    // No lookup budget: the histories cannot be read, so every afterwards is unknown (null), not "none".
+    await run({ FUNDER_DAILY_RPC_BUDGET: '0' });
+    let got = served();
+    const completedByMid = buyouts.filter(([, t]) => slotOf.get(t.curveBuyout!.signature)! <= mid);
+    expect(completedByMid.length).toBeGreaterThan(0);
+    for (const [mint] of buyouts) expect({ mint, a: got.get(mint) }).toEqual({ mint, a: null });
+
+    // A minute later with budget: the sweep is not due (AFTERWARDS_SWEEP_MS 10 min): still unknown.
+    clock += 60_000;
+    await run({});
+    for (const [mint, a] of served()) expect({ mint, a }).toEqual({ mint, a: null });
+
+    // 11 minutes later: read to the end as of the middle slot — the sales up to it, no later one.
+    clock += 11 * 60_000;
+    await run({});
+    got = served();
+    let partial = 0;
+    for (const [mint, t] of completedByMid) {
+      const truth = t.buyoutAfterwards!;
+      const upToMid = truth.signatures.filter((s) => slotOf.get(s)! <= mid);
+      expect({ mint, signatures: got.get(mint)?.signatures }).toEqual({ mint, signatures: upToMid });
+      if (upToMid.length < truth.signatures.length) partial++;
+    }
+    expect(partial).toBeGreaterThan(0);
+
+    // The rest of the chain lands; the next due sweep continues from each account's last read transaction.
+    rpc.advanceTo(lastSlot);
+    clock += 11 * 60_000;
+    await run({});
+    got = served();
+    for (const [mint, t] of buyouts) expect({ mint, a: got.get(mint) }).toEqual({ mint, a: t.buyoutAfterwards });
+    const kinds = new Set(buyouts.map(([, t]) => t.buyoutAfterwards!.sold));
+    expect([...kinds].sort()).toEqual(['all', 'none', 'part']);
+  }, 180_000);
+});
