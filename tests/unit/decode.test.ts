@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { formatDecode, runDecode } from '../../collector/commands/decode.ts';
-import { programFrameLine } from '../../src/core/decode/events.ts';
+import { programFrameLine, scanLogs } from '../../src/core/decode/events.ts';
+import { toBase58Address } from '../../src/core/decode/bytes.ts';
 import {
   decodeCpiEvent,
   decodeEventData,
@@ -677,5 +678,41 @@ describe('log frame lines (programFrameLine)', () => {
       'Program log: success is near', 'Program X successful', 'Program X', 'Program ', 'program X success', 'Program X consumed 2003 of 275962 compute units', '',
     );
     for (const l of lines) expect(programFrameLine(l), l).toEqual(byRegex(l));
+  });
+});
+
+describe('the log fallback does not decode an event the self-CPI already gave', () => {
+  const raw = JSON.parse(readFileSync(new URL('../fixtures/mainnet/pump_2024-09_sell_getParsedTransaction.json', import.meta.url), 'utf8'));
+  const logs: string[] = (raw.result ?? raw).meta.logMessages;
+  const dataLine = logs.find((l) => l.startsWith('Program data: '))!;
+  const key = `pump:${dataLine.slice('Program data: '.length)}`;
+
+  it('a data line equal to a known CPI event is consumed once per CPI event; the rest are decoded', () => {
+    expect(scanLogs(logs).events.map((e) => e.name)).toEqual(['TradeEvent']);
+    expect(scanLogs(logs, new Map([[key, 1]])).events).toEqual([]);
+    const twice = [...logs.slice(0, -2), dataLine, ...logs.slice(-2)]; // the same bytes logged twice, one CPI event
+    const known = new Map([[key, 1]]);
+    expect(scanLogs(twice, known).events.map((e) => e.name)).toEqual(['TradeEvent']);
+    expect(known.get(key)).toBe(0);
+    // another program's key with the same bytes does not match
+    expect(scanLogs(logs, new Map([[`pump_amm:${dataLine.slice(14)}`, 1]])).events.map((e) => e.name)).toEqual(['TradeEvent']);
+  });
+
+  it('the decoded transaction is the same with and without the CPI events (their bytes equal the log line)', () => {
+    const full = decodeTransaction(structuredClone(raw));
+    expect(full.events.map((e) => [e.name, e.source])).toEqual([['TradeEvent', 'cpi']]);
+    const noInner = structuredClone(raw);
+    (noInner.result ?? noInner).meta.innerInstructions = [];
+    const fromLog = decodeTransaction(noInner);
+    expect(fromLog.events.map((e) => [e.name, e.source])).toEqual([['TradeEvent', 'log']]);
+    expect(fromLog.events[0]!.fields).toEqual(full.events[0]!.fields);
+  });
+
+  it('addresses decoded through the memo equal plain base58', () => {
+    for (let i = 0; i < 200; i++) {
+      const key = Uint8Array.from({ length: 32 }, (_, j) => (i * 31 + j * 7) & 0xff);
+      expect(toBase58Address(key)).toBe(toBase58(key));
+      expect(toBase58Address(key.slice())).toBe(toBase58(key)); // a second, memoized read
+    }
   });
 });

@@ -14,7 +14,7 @@
  * or `{Variant: fields}`.
  */
 import type { DecodedValue } from '../types.ts';
-import { toBase58, toHex } from './bytes.ts';
+import { toBase58Address, toHex } from './bytes.ts';
 
 /** An IDL type expression (Anchor 0.30; `publicKey` of the legacy format is accepted too). */
 export type IdlType =
@@ -183,7 +183,7 @@ export function readValue(t: IdlType, r: Reader, types: TypeRegistry): DecodedVa
       }
       case 'pubkey':
       case 'publicKey':
-        return toBase58(r.bytes(32));
+        return toBase58Address(r.bytes(32));
       case 'string': {
         const at = r.pos;
         const len = r.u32();

@@ -10,6 +10,26 @@ export function toBase58(bytes: Uint8Array): string {
   return base58.encode(bytes);
 }
 
+/** Addresses already encoded: the same few keys (programs, mints, curves, fee recipients, traders) recur in every event. */
+const addressMemo = new Map<string, string>();
+/** Entries the memo keeps before it starts over (≈ 20 MB at most). */
+const ADDRESS_MEMO_MAX = 100_000;
+
+/**
+ * A 32-byte public key → base58 address, memoized: an event carries 4–10 addresses, and base58
+ * encoding is the decoder's costliest step after base58 decoding. Same result as {@link toBase58}.
+ */
+export function toBase58Address(key: Uint8Array): string {
+  const k = Buffer.from(key.buffer, key.byteOffset, key.length).toString('latin1');
+  let s = addressMemo.get(k);
+  if (s === undefined) {
+    if (addressMemo.size >= ADDRESS_MEMO_MAX) addressMemo.clear();
+    s = base58.encode(key);
+    addressMemo.set(k, s);
+  }
+  return s;
+}
+
 /**
  * base58 string → bytes. Throws an `Error` on a character outside the base58 alphabet.
  * @example fromBase58('3Bxs4Ap5JCUQX88o') // Uint8Array(12)

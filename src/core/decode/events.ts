@@ -5,7 +5,7 @@
  */
 import type { DecodedValue, ProgramName, SkippedItem } from '../types.ts';
 import { decodeFields, type DecodeStatus } from './borsh.ts';
-import { fromBase64, startsWith, toHex } from './bytes.ts';
+import { fromBase64, startsWith, toBase64, toHex } from './bytes.ts';
 import { EVENT_IX_TAG, PUMP, PUMP_AMM, registryFor, type ProgramRegistry } from './idl.ts';
 
 /** A decoded event with the bytes it came from (for de-duplication). */
@@ -15,8 +15,8 @@ export interface EventDecode {
   fields: Record<string, DecodedValue>;
   /** how the field-by-field decode ended (`short` = an older layout, absent trailing fields) */
   status: Exclude<DecodeStatus, 'malformed'>;
-  /** hex of event discriminator ‖ borsh payload */
-  bytesHex: string;
+  /** base64 of event discriminator ‖ borsh payload (as a `Program data:` line writes it; for de-duplication) */
+  bytesBase64: string;
 }
 
 /**
@@ -32,7 +32,7 @@ export function decodeEventData(program: ProgramName, data: Uint8Array): EventDe
   if (!def) return { skipped: `unknown ${program} event discriminator ${disc}` };
   const d = decodeFields(def.fields, data, 8, reg.types);
   if (d.status === 'malformed') return { skipped: `malformed ${program} ${def.name}: ${d.error}` };
-  return { program, name: def.name, fields: d.fields, status: d.status, bytesHex: toHex(data) };
+  return { program, name: def.name, fields: d.fields, status: d.status, bytesBase64: toBase64(data) };
 }
 
 /**
@@ -69,7 +69,7 @@ export interface LogScan {
   events: LogEvent[];
   instructions: LogInstruction[];
   skipped: SkippedItem[];
-  /** a line contains "Log truncated" */
+  /** a line starts with "Log truncated" (the RPC's marker when the log cap was reached) */
   truncated: boolean;
 }
 
@@ -108,8 +108,12 @@ export function snakeCase(s: string): string {
  * decode every `Program data: <base64>` line whose current program is pump or PumpSwap (other
  * programs — Mayhem, routers — emit their own data lines; those are ignored). Also collects the
  * `Program log: Instruction: X` names of pump/PumpSwap. Bad lines go to `skipped`; never throws.
+ *
+ * `known`: events already decoded from self-CPI instructions, counted by `program:bytesBase64`. A
+ * data line carrying the same bytes of the same program is that event again (reference.md §1.6):
+ * it is consumed from the count and not decoded a second time.
  */
-export function scanLogs(logs: readonly unknown[]): LogScan {
+export function scanLogs(logs: readonly unknown[], known?: Map<string, number>): LogScan {
   const out: LogScan = { events: [], instructions: [], skipped: [], truncated: false };
   const stack: string[] = [];
   let outer = -1;
@@ -117,7 +121,7 @@ export function scanLogs(logs: readonly unknown[]): LogScan {
   for (let i = 0; i < logs.length; i++) {
     const line = logs[i];
     if (typeof line !== 'string') continue;
-    if (line.includes('Log truncated')) {
+    if (line.startsWith('Log truncated')) {
       out.truncated = true;
       break;
     }
@@ -142,6 +146,14 @@ export function scanLogs(logs: readonly unknown[]): LogScan {
     if (!reg) continue;
     if (line.startsWith('Program data: ')) {
       const where = `log ${i}`;
+      if (known) {
+        const key = `${reg.program}:${line.slice('Program data: '.length).trim()}`;
+        const n = known.get(key);
+        if (n !== undefined && n > 0) {
+          known.set(key, n - 1);
+          continue;
+        }
+      }
       let bytes: Uint8Array;
       try {
         const parts = line.slice('Program data: '.length).trim().split(/\s+/).map(fromBase64);

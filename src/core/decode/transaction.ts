@@ -153,10 +153,13 @@ export function decodeTransaction(input: unknown): DecodedTransaction {
 
   // --- logs: fallback events, de-duplicated against CPI events
   const logs = meta && Array.isArray(meta.logMessages) ? meta.logMessages : [];
-  const scan = scanLogs(logs);
+  // CPI events not yet matched by a log line, by program and bytes: scanLogs consumes the lines that
+  // repeat one without decoding them, and mergeEvents drops any other decoded line that still does.
+  const unmatched = cpiEventCounts(col.cpiEvents);
+  const scan = scanLogs(logs, unmatched);
   out.logsTruncated = scan.truncated;
   skipped.push(...scan.skipped);
-  out.events = mergeEvents(col.cpiEvents, scan.events);
+  out.events = mergeEvents(col.cpiEvents, scan.events, unmatched);
 
   // --- token balances
   if (meta) {
@@ -234,19 +237,28 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
   else col.instructions.push({ program: d.program, name: d.name, inner, path, accounts: d.accounts, args: d.args });
 }
 
+/** CPI events counted by `program:bytesBase64` (the key scanLogs and mergeEvents match log lines on). */
+export function cpiEventCounts(cpi: readonly CpiEvent[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const c of cpi) {
+    const key = `${c.ev.program}:${c.ev.bytesBase64}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /**
  * Merge CPI events with `Program data:` log events: a log event whose bytes equal a not-yet-matched
- * CPI event (same program; same top-level instruction preferred) is the same event and is dropped.
- * Order: by top-level instruction, CPI events first within one.
+ * CPI event of the same program is the same event and is dropped (each CPI event matches one line).
+ * `unmatched`: CPI events not matched yet, by key (default: all of them; decodeTransaction passes
+ * what scanLogs left). Order: by top-level instruction, CPI events first within one.
  */
-export function mergeEvents(cpi: readonly CpiEvent[], logs: readonly LogEvent[]): DecodedEvent[] {
-  const matched = new Set<number>();
+export function mergeEvents(cpi: readonly CpiEvent[], logs: readonly LogEvent[], unmatched: Map<string, number> = cpiEventCounts(cpi)): DecodedEvent[] {
   const logOnly: LogEvent[] = [];
   for (const le of logs) {
-    const same = (i: number) => !matched.has(i) && cpi[i].ev.program === le.program && cpi[i].ev.bytesHex === le.bytesHex;
-    let hit = cpi.findIndex((c, i) => same(i) && c.outerIndex === le.outerIndex);
-    if (hit < 0) hit = cpi.findIndex((_, i) => same(i));
-    if (hit >= 0) matched.add(hit);
+    const key = `${le.program}:${le.bytesBase64}`;
+    const n = unmatched.get(key) ?? 0;
+    if (n > 0) unmatched.set(key, n - 1);
     else logOnly.push(le);
   }
   const all: { e: DecodedEvent; k: number; seq: number }[] = [];
