@@ -1,6 +1,6 @@
 import { createSolanaRpcFromTransport, isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import type { RpcTransport } from '@solana/kit';
-import { createHttpTransport } from '@solana/rpc-transport-http';
+import { createNodeHttpTransport } from './http-transport.ts';
 
 /** Options of the archive's RPC client. */
 export interface RpcClientOptions {
@@ -28,6 +28,8 @@ function retryReason(err: unknown): string | null {
   if (err instanceof SyntaxError) return 'truncated or malformed JSON answer';
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout';
   if (err instanceof TypeError) return `network: ${err.message}`; // fetch failed, connection reset
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `network: ${code}`; // node:http: ECONNRESET, ECONNREFUSED, …
   return null;
 }
 
@@ -35,7 +37,7 @@ function retryReason(err: unknown): string | null {
  * A transport for @solana/kit that retries rate limits (HTTP 429 and JSON-RPC 429), 5xx,
  * timeouts, network failures and truncated answers with exponential backoff and jitter.
  * Permanent errors (4xx other than 429, invalid params) are thrown at once. `inner` is the HTTP
- * transport (kit's `createHttpTransport` with the archive's JSON parser).
+ * transport (src/chain/http-transport.ts with the archive's JSON parser).
  */
 export function createRetryingTransport(opts: RpcClientOptions, inner: RpcTransport): RpcTransport {
   const attempts = opts.attempts ?? 6;
@@ -66,12 +68,12 @@ export function createRetryingTransport(opts: RpcClientOptions, inner: RpcTransp
 
 /**
  * The Solana RPC client every chain read of the archive goes through: @solana/kit's RPC API over
- * kit's HTTP transport, with the retrying transport, and answers parsed by {@link parseRpcJson} with
+ * the archive's node:http transport (src/chain/http-transport.ts), with the retrying transport, and answers parsed by {@link parseRpcJson} with
  * unsafe integers as bigint — what kit's own parser gives after its bigint upcast, without its
  * character-by-character rewrite of the text (the largest CPU cost of the collector's reads).
  */
 export function createArchiveRpc(opts: RpcClientOptions) {
-  return createSolanaRpcFromTransport(createRetryingTransport(opts, createHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text, 'bigint') as never })));
+  return createSolanaRpcFromTransport(createRetryingTransport(opts, createNodeHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text, 'bigint') })));
 }
 
 export type ArchiveRpc = ReturnType<typeof createArchiveRpc>;

@@ -1,7 +1,7 @@
 /**
  * The collector's transaction reads: `getTransaction` (encoding `json`, maxSupportedTransactionVersion
  * 0, commitment `confirmed`) for many signatures at once, as JSON-RPC 2.0 batches — one HTTP request
- * carrying up to `batchSize` calls — through kit's HTTP transport and the archive's retrying
+ * carrying up to `batchSize` calls — through the archive's node:http transport and its retrying
  * transport, with answers parsed by {@link parseRpcJson} (plain JSON, no bigints).
  *
  * Mainnet's RPC (Agave) accepts batches in request bodies up to 50 KiB (≈250 of these calls). HTTP 413
@@ -9,7 +9,7 @@
  * array, or another HTTP 4xx but 429) makes the reader fall back to one call per request. Either
  * lasts for the reader's life and is reported once through `onFallback`.
  */
-import { createHttpTransport } from '@solana/rpc-transport-http';
+import { createNodeHttpTransport } from './http-transport.ts';
 import type { RpcTransport } from '@solana/kit';
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import { createRetryingTransport, parseRpcJson, type RpcClientOptions } from './rpc.ts';
@@ -55,7 +55,7 @@ const answerOf = (reply: RpcReply | undefined): TransactionAnswer | 'retry' => {
 
 /** A batched transaction reader for `opts.url` (`batchSize` 1: no batching). */
 export function createTransactionReader(opts: RpcClientOptions & { batchSize: number; onFallback?: (reason: string) => void }): TransactionReader {
-  const transport: RpcTransport = createRetryingTransport(opts, createHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text) as never }));
+  const transport: RpcTransport = createRetryingTransport(opts, createNodeHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text) }));
   const attempts = opts.attempts ?? 6;
   const base = opts.baseDelayMs ?? 250;
   let batchSize = Math.max(1, Math.floor(opts.batchSize));

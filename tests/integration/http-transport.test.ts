@@ -1,0 +1,80 @@
+/**
+ * The node:http transport (src/chain/http-transport.ts) under the retrying transport: a connection
+ * cut mid-answer and HTTP 5xx are retried; 4xx is kit's SolanaError with the status and headers, at
+ * once; an answer arrives parsed by the given parser. A local HTTP server plays the RPC.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
+import { createNodeHttpTransport } from '../../src/chain/http-transport.ts';
+import { createRetryingTransport, parseRpcJson } from '../../src/chain/rpc.ts';
+
+/** What the server does with the next requests, in order; then it answers normally. */
+let plan: ('cut' | 'http503' | 'http400')[] = [];
+let requests: string[] = [];
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      requests.push(body);
+      const step = plan.shift();
+      const answer = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { slot: 411070202, lamports: 12345678901234567 } }).replace('12345678901234568', '12345678901234567');
+      if (step === 'cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(answer.length) });
+        res.write(answer.slice(0, 10));
+        setTimeout(() => res.socket?.destroy(), 10);
+      } else if (step === 'http503') {
+        res.writeHead(503, { 'retry-after': '1' }).end('busy');
+      } else if (step === 'http400') {
+        res.writeHead(400, { 'x-why': 'bad' }).end('no');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function transport(reasons: string[]) {
+  return createRetryingTransport({ url, baseDelayMs: 1, onRetry: (i) => reasons.push(i.reason) }, createNodeHttpTransport({ url, fromJson: (t) => parseRpcJson(t) }));
+}
+
+describe('node:http transport', () => {
+  it('posts the JSON payload and parses the answer (an unsafe integer stays exact)', async () => {
+    plan = [];
+    requests = [];
+    const got = await transport([])({ payload: { jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: ['x'] } });
+    expect(got).toEqual({ jsonrpc: '2.0', id: 1, result: { slot: 411070202, lamports: '12345678901234567' } });
+    expect(JSON.parse(requests[0]!)).toEqual({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: ['x'] });
+  });
+
+  it('a connection cut mid-answer and an HTTP 503 are retried, then the answer arrives', async () => {
+    plan = ['cut', 'http503'];
+    const reasons: string[] = [];
+    const got = await transport(reasons)({ payload: { jsonrpc: '2.0', id: 1, method: 'getSlot' } });
+    expect(got).toMatchObject({ result: { slot: 411070202 } });
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toMatch(/^network: E[A-Z]+$|truncated or malformed JSON answer/);
+    expect(reasons[1]).toBe('HTTP 503');
+  });
+
+  it('HTTP 400 is thrown at once as kit’s HTTP error with the status and the headers', async () => {
+    plan = ['http400'];
+    const reasons: string[] = [];
+    const err = await transport(reasons)({ payload: { jsonrpc: '2.0', id: 1, method: 'getSlot' } }).catch((e: unknown) => e);
+    expect(isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)).toBe(true);
+    if (isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) {
+      expect(err.context.statusCode).toBe(400);
+      expect(err.context.headers.get('x-why')).toBe('bad');
+    }
+    expect(reasons).toEqual([]);
+  });
+});
