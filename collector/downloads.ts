@@ -1,8 +1,11 @@
 /**
  * The bulk downloads of spec §4, written by the collector under `DATA_DIR/downloads/`:
- * - `record.db` — the public database as one SQLite file (`VACUUM INTO`: a consistent, compacted
- *   snapshot; the public database holds chain-derived records only — keys, usage and jobs live in
- *   private.db and are never in it);
+ * - `record.db` — the public database as one SQLite file: SQLite's online backup (better-sqlite3
+ *   `backup()`, 100 pages per event-loop turn, so the collector's heartbeat, live watch and server
+ *   reads go on meanwhile; writes by the collector's own connection during it are carried into the
+ *   copy, which is consistent when it ends), then switched to rollback-journal mode so it opens as
+ *   one file. The public database holds chain-derived records only — keys, usage and jobs live in
+ *   private.db and are never in it;
  * - `documents.ndjson.gz` — gzip of one JSON line per launch held, in mint order:
  *   `{"mint":…,"sha256":…,"document":{…}}`, where `document` is the canonical document exactly as
  *   captured (the same bytes as `/d/{mint}`) and `sha256` its sha256 (hex);
@@ -14,6 +17,7 @@
  */
 import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
@@ -68,7 +72,13 @@ export async function writeDownloads(store: PublicStore, dataDir: string, nowMs:
   const ndFile = `documents.${tag}.ndjson.gz`;
   let published = false;
   try {
-    store.db.prepare('VACUUM INTO ?').run(join(dir, dbFile));
+    await store.db.backup(join(dir, dbFile));
+    const copy = new Database(join(dir, dbFile));
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
     await pipeline(documentLines(store), createGzip(), createWriteStream(join(dir, ndFile)));
     const files: DownloadManifest['files'] = {};
     for (const [name, file] of [['record.db', dbFile], ['documents.ndjson.gz', ndFile]] as const) {

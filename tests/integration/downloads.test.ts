@@ -11,11 +11,9 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
-import { collect } from '../../collector/collect.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { collectOnce } from '../helpers/collect-once.ts';
+import Database from 'better-sqlite3';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { downloadsDir, readManifest } from '../../src/downloads.ts';
 import { writeDownloads } from '../../collector/downloads.ts';
 
@@ -36,15 +34,7 @@ afterAll(async () => {
 describe('bulk downloads', () => {
   it('first run writes them; a run within DOWNLOADS_INTERVAL_MS keeps them; a later run replaces them as a set', async () => {
     let clock = Date.UTC(2026, 10, 23, 9, 0, 0);
-    const run = async () => {
-      const config = loadConfig({ DATA_DIR: tmp, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
-      const store = new PublicStore(config.publicDbPath);
-      try {
-        await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent'), now: () => clock }, { once: true });
-      } finally {
-        store.close();
-      }
-    };
+    const run = () => collectOnce(tmp, rpc.url, () => clock);
     const dir = downloadsDir(tmp);
     await run();
     const first = readManifest(tmp)!;
@@ -56,6 +46,13 @@ describe('bulk downloads', () => {
     const lines = gunzipSync(readFileSync(join(dir, first.files['documents.ndjson.gz']!.file))).toString('utf8').trimEnd().split('\n');
     const store = new PublicStore(join(tmp, 'public.db'));
     expect(lines.map((l) => (JSON.parse(l) as { mint: string }).mint)).toEqual(store.db.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all());
+    // record.db: the online backup, in rollback-journal mode (header bytes 18–19 = 1: one file, no -wal needed), intact, every launch row
+    const dbPath = join(dir, first.files['record.db']!.file);
+    expect([...readFileSync(dbPath).subarray(18, 20)]).toEqual([1, 1]);
+    const copy = new Database(dbPath, { readonly: true, fileMustExist: true });
+    expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(copy.prepare('SELECT mint, sha256 FROM launch ORDER BY mint').all()).toEqual(store.db.prepare('SELECT mint, sha256 FROM launch ORDER BY mint').all());
+    copy.close();
     store.close();
 
     clock += 60_000; // cron a minute later: not due
