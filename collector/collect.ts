@@ -183,6 +183,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   const watchStop = new AbortController();
   const stopWatch = () => watchStop.abort();
   opts.signal?.addEventListener('abort', stopWatch, { once: true });
+  let downloading: Promise<void> | null = null;
   const watching = !opts.once && opts.wsUrl
     ? watchProgramLogs(opts.wsUrl, log, { onNotification: poke, onConnected: poke }, watchStop.signal)
     : Promise.resolve();
@@ -212,10 +213,13 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         if (opts.signal?.aborted) throw err;
         log.warn({ err: String(err) }, 'afterwards sweep failed; it runs again after AFTERWARDS_SWEEP_MS');
       }
-      try {
-        if (!opts.signal?.aborted) await refreshDownloads(deps);
-      } catch (err) {
-        log.warn({ err: String(err) }, 'bulk downloads could not be written; the previous ones stay served');
+      // The bulk downloads take a while on a large archive: the long-running form writes them
+      // alongside the next catch-ups (one at a time); the cron form waits for them before it exits.
+      if (!opts.signal?.aborted && downloading === null) {
+        downloading = refreshDownloads(deps)
+          .catch((err: unknown) => log.warn({ err: String(err) }, 'bulk downloads could not be written; the previous ones stay served'))
+          .finally(() => (downloading = null));
+        if (opts.once) await downloading;
       }
       store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
@@ -233,6 +237,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     watchStop.abort();
     opts.signal?.removeEventListener('abort', stopWatch);
     await watching;
+    await downloading;
     clearInterval(beat);
     store.stopRun(runId, now());
   }
