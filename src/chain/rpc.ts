@@ -33,9 +33,25 @@ function retryReason(err: unknown): string | null {
   return null;
 }
 
+/** Longest wait a provider's `Retry-After` can impose on one retry (ms). */
+const RETRY_AFTER_CAP_MS = 60_000;
+
+/**
+ * The wait an HTTP 429/503 answer asks for in `Retry-After` (seconds, or an HTTP date), capped at
+ * RETRY_AFTER_CAP_MS; null when there is none or it cannot be read.
+ */
+export function retryAfterMs(err: unknown, nowMs = Date.now()): number | null {
+  if (!isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) return null;
+  const raw = err.context.headers?.get?.('retry-after');
+  if (!raw) return null;
+  const ms = /^\s*\d+\s*$/.test(raw) ? Number(raw) * 1000 : Date.parse(raw) - nowMs;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, RETRY_AFTER_CAP_MS) : null;
+}
+
 /**
  * A transport for @solana/kit that retries rate limits (HTTP 429 and JSON-RPC 429), 5xx,
- * timeouts, network failures and truncated answers with exponential backoff and jitter.
+ * timeouts, network failures and truncated answers with exponential backoff and jitter — waiting at
+ * least what an HTTP answer's `Retry-After` asks (capped at 60 s).
  * Permanent errors (4xx other than 429, invalid params) are thrown at once. `inner` is the HTTP
  * transport (src/chain/http-transport.ts with the archive's JSON parser).
  */
@@ -48,6 +64,7 @@ export function createRetryingTransport(opts: RpcClientOptions, inner: RpcTransp
     for (let attempt = 1; ; attempt++) {
       const signal = config.signal ? AbortSignal.any([config.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
       let reason: string | null;
+      let lastError: unknown = null;
       try {
         const res = (await inner<T>({ payload: config.payload, signal })) as unknown;
         const code = (res as { error?: { code?: number } } | null)?.error?.code;
@@ -56,10 +73,12 @@ export function createRetryingTransport(opts: RpcClientOptions, inner: RpcTransp
         if (attempt >= attempts) return res as never;
       } catch (err) {
         if (config.signal?.aborted) throw err;
+        lastError = err;
         reason = retryReason(err);
         if (reason === null || attempt >= attempts) throw err;
       }
-      const delayMs = Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()));
+      const backoffMs = Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()));
+      const delayMs = Math.max(backoffMs, retryAfterMs(lastError) ?? 0);
       opts.onRetry?.({ method, attempt, reason, delayMs });
       await sleep(delayMs);
     }

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
+import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/kit';
 import { createNodeHttpTransport } from '../../src/chain/http-transport.ts';
-import { createRetryingTransport, parseRpcJson } from '../../src/chain/rpc.ts';
+import { createRetryingTransport, parseRpcJson, retryAfterMs } from '../../src/chain/rpc.ts';
 
 /** What the server does with the next requests, in order; then it answers normally. */
 let plan: ('cut' | 'http503' | 'http400')[] = [];
@@ -43,8 +43,11 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-function transport(reasons: string[]) {
-  return createRetryingTransport({ url, baseDelayMs: 1, onRetry: (i) => reasons.push(i.reason) }, createNodeHttpTransport({ url, fromJson: (t) => parseRpcJson(t) }));
+function transport(reasons: string[], delays: number[] = []) {
+  return createRetryingTransport(
+    { url, baseDelayMs: 1, onRetry: (i) => (reasons.push(i.reason), delays.push(i.delayMs)) },
+    createNodeHttpTransport({ url, fromJson: (t) => parseRpcJson(t) }),
+  );
 }
 
 describe('node:http transport', () => {
@@ -56,10 +59,13 @@ describe('node:http transport', () => {
     expect(JSON.parse(requests[0]!)).toEqual({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: ['x'] });
   });
 
-  it('a connection cut mid-answer and an HTTP 503 are retried, then the answer arrives', async () => {
+  it('a connection cut mid-answer and an HTTP 503 are retried (waiting the Retry-After it asks), then the answer arrives', async () => {
     plan = ['cut', 'http503'];
     const reasons: string[] = [];
-    const got = await transport(reasons)({ payload: { jsonrpc: '2.0', id: 1, method: 'getSlot' } });
+    const delays: number[] = [];
+    const got = await transport(reasons, delays)({ payload: { jsonrpc: '2.0', id: 1, method: 'getSlot' } });
+    expect(delays[0]).toBeLessThan(100);
+    expect(delays[1]).toBe(1000);
     expect(got).toMatchObject({ result: { slot: 411070202 } });
     expect(reasons).toHaveLength(2);
     expect(reasons[0]).toMatch(/^network: E[A-Z]+$|truncated or malformed JSON answer/);
@@ -76,5 +82,18 @@ describe('node:http transport', () => {
       expect(err.context.headers.get('x-why')).toBe('bad');
     }
     expect(reasons).toEqual([]);
+  });
+});
+
+describe('Retry-After', () => {
+  const httpError = (headers: Record<string, string>) => new SolanaError(SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, { headers: new Headers(headers), message: '', statusCode: 429 });
+  it('reads seconds or an HTTP date, caps at 60 s, and ignores what it cannot read', () => {
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    expect(retryAfterMs(httpError({ 'retry-after': '7' }), now)).toBe(7000);
+    expect(retryAfterMs(httpError({ 'retry-after': new Date(now + 12_000).toUTCString() }), now)).toBe(12_000);
+    expect(retryAfterMs(httpError({ 'retry-after': '3600' }), now)).toBe(60_000);
+    expect(retryAfterMs(httpError({ 'retry-after': 'soon' }), now)).toBeNull();
+    expect(retryAfterMs(httpError({}), now)).toBeNull();
+    expect(retryAfterMs(new Error('x'), now)).toBeNull();
   });
 });
