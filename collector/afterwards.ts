@@ -45,7 +45,8 @@ export interface AfterwardsSweep {
 
 /**
  * Run the sweep when AFTERWARDS_SWEEP_MS has passed since the last one (kept in meta
- * `afterwards_sweep_at_ms`, across cron runs). Each buyout is committed on its own; a read that
+ * `afterwards_sweep_at_ms`, across cron runs). The due buyouts are read concurrently (bounded by
+ * the collector's RPC queue) and each is committed on its own; a read that
  * stops early (budget spent, an RPC error, a transaction not yet available) keeps what was folded
  * so far and is marked to be read again first. Returns null when the sweep was not due.
  */
@@ -56,15 +57,17 @@ export async function sweepBuyoutAfterwards(deps: AfterwardsDeps): Promise<After
   store.setMeta('afterwards_sweep_at_ms', String(startMs));
   const due = store.dueBuyouts(startMs - config.AFTERWARDS_SWEEP_MS, AFTERWARDS_RECORDS);
   const out: AfterwardsSweep = { buyouts: due.length, unfinished: 0, sales: 0 };
-  for (const b of due) {
-    if (deps.signal?.aborted) break;
+  // All due buyouts at once: their RPC calls go through `schedule` / `readTransactions`, which bound
+  // the concurrency (RPC_CONCURRENCY) and the rate (RPC_MAX_RPS); each buyout is stored on its own.
+  await Promise.all(due.map(async (b) => {
+    if (deps.signal?.aborted) return;
     let state = b.state;
     if (state === null) {
       const completing = store.transactionOf(b.mint, b.signature);
       state = completing ? afterwardsStart(completing, b.wallet, b.mint) : null;
       if (state === null) {
         store.putAfterwards(b.mint, b.wallet, null, 'no_token_account', now());
-        continue;
+        return;
       }
     }
     const before = state.sales.length;
@@ -72,7 +75,7 @@ export async function sweepBuyoutAfterwards(deps: AfterwardsDeps): Promise<After
     store.putAfterwards(b.mint, b.wallet, read.state, null, read.finished ? now() : 0);
     if (!read.finished) out.unfinished++;
     out.sales += read.state.sales.length - before;
-  }
+  }));
   if (due.length > 0) deps.log.info(out, 'afterwards sweep');
   return out;
 }
