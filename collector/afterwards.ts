@@ -5,8 +5,8 @@
  * state. Pool sales never touch the pump program, so the live watch cannot see them: this sweep is
  * how the archive learns them.
  */
-import { address, signature as toSignature } from '@solana/kit';
 import type { ArchiveRpc } from '../src/chain/rpc.ts';
+import { pageSignatures } from '../src/chain/signatures.ts';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
@@ -16,8 +16,6 @@ import type { FunderBudget } from './funding.ts';
 
 /** Buyouts the sweep reads per run, least recently checked first. */
 export const AFTERWARDS_RECORDS = 200;
-/** getSignaturesForAddress page size (mainnet maximum). */
-const PAGE = 1000;
 
 export interface AfterwardsDeps {
   store: PublicStore;
@@ -82,25 +80,11 @@ export async function sweepBuyoutAfterwards(deps: AfterwardsDeps): Promise<After
 
 /** Read the account's signatures newer than the state's, oldest first, and fold what could be read. */
 async function readAfterwards(deps: AfterwardsDeps, state: AfterwardsState, wallet: string, mint: string): Promise<{ state: AfterwardsState; finished: boolean }> {
-  const sigs: string[] = [];
+  let sigs: string[];
   try {
-    let before: string | undefined;
-    for (;;) {
-      if (!deps.budget.take(1)) return { state, finished: false };
-      const page = (await deps.schedule(() =>
-        deps.rpc
-          .getSignaturesForAddress(address(state.tokenAccount), {
-            limit: PAGE,
-            commitment: 'confirmed',
-            until: toSignature(state.throughSignature),
-            ...(before ? { before: toSignature(before) } : {}),
-          })
-          .send({ abortSignal: deps.signal }),
-      )) as unknown as { signature: string }[];
-      for (const s of page) sigs.push(s.signature);
-      if (page.length < PAGE) break;
-      before = page[page.length - 1]!.signature;
-    }
+    const history = await pageSignatures(deps.rpc, state.tokenAccount, { until: state.throughSignature, takePage: () => deps.budget.take(1), schedule: deps.schedule, signal: deps.signal });
+    if (history.stopped) return { state, finished: false };
+    sigs = history.signatures.map((s) => s.signature);
   } catch (err) {
     deps.log.warn({ mint, wallet, err: String(err) }, 'buyout token account history could not be read');
     return { state, finished: false };

@@ -20,12 +20,11 @@ import { TransactionCache } from './tx-cache.ts';
 import { writeDownloads } from './downloads.ts';
 import { readManifest } from '../src/downloads.ts';
 import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
+import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards, type AfterwardsDeps } from './afterwards.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
-/** getSignaturesForAddress page size (mainnet maximum). */
-const PAGE = 1000;
 /** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
 export const SITE_WRITE_INTERVAL_MS = 30_000;
 /** How often the collector writes its heartbeat (ms). */
@@ -51,33 +50,9 @@ export interface CollectOptions {
   onBatch?: (info: { transactions: number; records: number; cursorSlot: number | null }) => void;
 }
 
-interface SigInfo {
-  signature: string;
-  slot: number;
-  err: unknown;
-}
-
-/**
- * Signatures of the pump program newer than the cursor, oldest first.
- * Pages newest-first with `before` until it reaches `until` (the cursor) or the beginning.
- */
-export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, signal?: AbortSignal): Promise<SigInfo[]> {
-  const out: SigInfo[] = [];
-  let before: string | undefined;
-  for (;;) {
-    const page = (await rpc
-      .getSignaturesForAddress(address(PUMP_PROGRAM_ID), {
-        limit: PAGE,
-        commitment: 'confirmed',
-        ...(until ? { until: toSignature(until) } : {}),
-        ...(before ? { before: toSignature(before) } : {}),
-      })
-      .send({ abortSignal: signal })) as unknown as { signature: string; slot: bigint; err: unknown }[];
-    for (const s of page) out.push({ signature: s.signature, slot: Number(s.slot), err: s.err });
-    if (page.length < PAGE) break;
-    before = page[page.length - 1]!.signature;
-  }
-  return out.reverse();
+/** Signatures of the pump program newer than the cursor (`until`; null: from the beginning), oldest first. */
+export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, signal?: AbortSignal): Promise<SignatureInfo[]> {
+  return (await pageSignatures(rpc, PUMP_PROGRAM_ID, { until, signal })).signatures.reverse();
 }
 
 /**
@@ -449,7 +424,7 @@ export function groupByMint(txs: DecodedTransaction[]): Map<string, DecodedTrans
   return byMint;
 }
 
-async function fetchLatest(rpc: ArchiveRpc, signal?: AbortSignal): Promise<SigInfo[]> {
+async function fetchLatest(rpc: ArchiveRpc, signal?: AbortSignal): Promise<SignatureInfo[]> {
   const page = (await rpc
     .getSignaturesForAddress(address(PUMP_PROGRAM_ID), { limit: 1, commitment: 'confirmed' })
     .send({ abortSignal: signal })) as unknown as { signature: string; slot: bigint; err: unknown }[];

@@ -1,4 +1,4 @@
-import { address, signature as toSignature } from '@solana/kit';
+import { signature as toSignature } from '@solana/kit';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
@@ -7,9 +7,9 @@ import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
+import { pageSignatures } from '../src/chain/signatures.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
-const PAGE = 1000;
 
 /**
  * The daily RPC budget of funder lookups (`FUNDER_DAILY_RPC_BUDGET`), counted per UTC day in the
@@ -54,21 +54,9 @@ export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Prom
   const run = deps.schedule ?? (<T>(fn: () => Promise<T>) => fn());
   const unknown = (reason: FunderUnknownReason) => ({ state: 'unknown' as const, reason });
   try {
-    const sigs: { signature: string; slot: number; err: unknown }[] = [];
-    let before: string | undefined;
-    for (let page = 0; ; page++) {
-      if (page >= deps.config.FUNDER_PAGE_CAP) return unknown('page_cap');
-      if (!deps.budget.take(1)) return unknown('budget');
-      const got = (await run(() =>
-        deps.rpc
-          .getSignaturesForAddress(address(wallet), { limit: PAGE, commitment: 'confirmed', ...(before ? { before: toSignature(before) } : {}) })
-          .send({ abortSignal: deps.signal }),
-      )) as unknown as { signature: string; slot: bigint; err: unknown }[];
-      for (const s of got) sigs.push({ signature: s.signature, slot: Number(s.slot), err: s.err });
-      if (got.length < PAGE) break;
-      before = got[got.length - 1]!.signature;
-    }
-    const oldestFirst = sigs.filter((s) => s.err === null).reverse();
+    const history = await pageSignatures(deps.rpc, wallet, { maxPages: deps.config.FUNDER_PAGE_CAP, takePage: () => deps.budget.take(1), schedule: run, signal: deps.signal });
+    if (history.stopped) return unknown(history.stopped);
+    const oldestFirst = history.signatures.filter((s) => s.err === null).reverse();
     for (let i = 0; i < oldestFirst.length; i++) {
       if (i >= deps.config.FUNDER_TX_CAP) return unknown('tx_cap');
       if (!deps.budget.take(1)) return unknown('budget');

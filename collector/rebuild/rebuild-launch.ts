@@ -1,10 +1,10 @@
 import PQueue from 'p-queue';
-import { address, signature as toSignature } from '@solana/kit';
 import type { Config } from '../../src/config.ts';
 import type { Logger } from '../../src/log.ts';
 import type { PublicStore } from '../../src/db/public-store.ts';
 import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts';
 import type { ArchiveRpc } from '../../src/chain/rpc.ts';
+import { pageSignatures } from '../../src/chain/signatures.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
 import { readChainState } from '../../src/chain/chain-state.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
@@ -13,8 +13,6 @@ import { recordLaunch } from '../record-launch.ts';
 import { writeSiteFiles } from '../publish.ts';
 import { ensureFunders, FunderBudget } from '../funding.ts';
 
-/** getSignaturesForAddress page size (mainnet maximum). */
-const PAGE = 1000;
 
 /** Progress of one rebuild: signatures listed so far, transactions fetched so far. */
 export interface RebuildProgress {
@@ -72,20 +70,16 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
     }
   };
 
-  const signatures: string[] = [];
-  let before: string | undefined;
-  for (;;) {
-    const page = (await read('getSignaturesForAddress', () =>
-      rpc
-        .getSignaturesForAddress(address(curve), { limit: PAGE, commitment: 'confirmed', ...(before ? { before: toSignature(before) } : {}) })
-        .send({ abortSignal: opts.signal }),
-    )) as unknown as { signature: string }[];
-    for (const s of page) signatures.push(s.signature);
-    progress.signatures = signatures.length;
-    if (page.length < PAGE) break;
-    before = page[page.length - 1]!.signature;
-    report();
-  }
+  const history = await read('getSignaturesForAddress', () =>
+    pageSignatures(rpc, curve, {
+      signal: opts.signal,
+      onPage: (n) => {
+        progress.signatures = n;
+        report();
+      },
+    }),
+  );
+  const signatures = history.signatures.map((s) => s.signature);
   progress.signaturesComplete = true;
   report();
 

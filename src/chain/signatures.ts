@@ -1,0 +1,62 @@
+/**
+ * The signature history of one address (`getSignaturesForAddress`, commitment `confirmed`), paged
+ * newest first, 1,000 per call (mainnet's maximum), with `before` until the beginning or `until`.
+ * Every history the archive reads goes through here: the pump program's (the collector's cursor), a
+ * bonding curve's (rebuilds), a wallet's (first funder), a buyout's token account (afterwards).
+ */
+import { address, signature as toSignature } from '@solana/kit';
+import type { ArchiveRpc } from './rpc.ts';
+
+/** getSignaturesForAddress page size (mainnet maximum). */
+export const SIGNATURE_PAGE = 1000;
+
+/** One entry of a signature history. */
+export interface SignatureInfo {
+  signature: string;
+  slot: number;
+  /** the transaction's error, null when it succeeded */
+  err: unknown;
+}
+
+export interface PageSignaturesOptions {
+  /** only signatures newer than this one (exclusive); null/absent: back to the beginning */
+  until?: string | null;
+  /** pages read at most; a history needing more stops with `stopped: 'page_cap'` */
+  maxPages?: number;
+  /** asked before each page (a budget); false stops with `stopped: 'budget'` */
+  takePage?: () => boolean;
+  /** runs each call (the caller's p-queue: concurrency and rate limit) */
+  schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** after each page, with the number of signatures read so far */
+  onPage?: (count: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * The signatures of `addr`, newest first. `stopped` is null when the history was read to its end
+ * (or to `until`), else why it stopped early (what was read so far is returned).
+ * Errors: an RPC call that fails after the transport's retries throws.
+ */
+export async function pageSignatures(rpc: ArchiveRpc, addr: string, opts: PageSignaturesOptions = {}): Promise<{ signatures: SignatureInfo[]; stopped: 'page_cap' | 'budget' | null }> {
+  const run = opts.schedule ?? (<T>(fn: () => Promise<T>) => fn());
+  const signatures: SignatureInfo[] = [];
+  let before: string | undefined;
+  for (let page = 0; ; page++) {
+    if (opts.maxPages !== undefined && page >= opts.maxPages) return { signatures, stopped: 'page_cap' };
+    if (opts.takePage && !opts.takePage()) return { signatures, stopped: 'budget' };
+    const got = (await run(() =>
+      rpc
+        .getSignaturesForAddress(address(addr), {
+          limit: SIGNATURE_PAGE,
+          commitment: 'confirmed',
+          ...(opts.until ? { until: toSignature(opts.until) } : {}),
+          ...(before ? { before: toSignature(before) } : {}),
+        })
+        .send({ abortSignal: opts.signal }),
+    )) as unknown as { signature: string; slot: bigint | number; err: unknown }[];
+    for (const s of got) signatures.push({ signature: s.signature, slot: Number(s.slot), err: s.err });
+    opts.onPage?.(signatures.length);
+    if (got.length < SIGNATURE_PAGE) return { signatures, stopped: null };
+    before = got[got.length - 1]!.signature;
+  }
+}
