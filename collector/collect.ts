@@ -22,6 +22,7 @@ import { readManifest } from '../src/downloads.ts';
 import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards, type AfterwardsDeps } from './afterwards.ts';
+import { refreshPools } from './pool-refresh.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -187,6 +188,13 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       } catch (err) {
         if (opts.signal?.aborted) throw err;
         log.warn({ err: String(err) }, 'afterwards sweep failed; it runs again after AFTERWARDS_SWEEP_MS');
+      }
+      try {
+        const refreshed = opts.signal?.aborted ? null : await refreshPools({ store, rpc, log, config, now, schedule: (fn) => queue.add(fn) as Promise<never>, cache: memory.txs, signal: opts.signal });
+        if (refreshed) writeSiteFiles(store, config, log);
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        log.warn({ err: String(err) }, 'pool refresh failed; it runs again after POOL_REFRESH_MS');
       }
       // The bulk downloads take a while on a large archive: the long-running form writes them
       // alongside the next catch-ups (one at a time); the cron form waits for them before it exits.

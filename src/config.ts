@@ -38,6 +38,8 @@ const schema = z.object({
   FUNDER_SWEEP_MS: z.coerce.number().int().min(0).default(600_000),
   /** How often (ms) the collector re-reads what buyout wallets did afterwards (their token account's new transactions); up to 200 buyouts per sweep, least recently checked first. */
   AFTERWARDS_SWEEP_MS: z.coerce.number().int().min(0).default(600_000),
+  /** How often (ms) the collector reads the pools of graduated launches again ("the pool now"); up to 100 records per refresh, in mint order. */
+  POOL_REFRESH_MS: z.coerce.number().int().min(0).default(600_000),
   /** How often (ms) the collector rewrites the bulk downloads (/data/record.db, /data/documents.ndjson.gz). */
   DOWNLOADS_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
   /** A pause between collector runs longer than this (ms) is a coverage gap (downtime); cron every minute stays under it. */

@@ -5,6 +5,8 @@
  */
 import { DEFAULT_KEY, PROTOCOL_WALLETS, SYSTEM_PROGRAM } from './keys.ts';
 import type { LaunchResult } from './launch.ts';
+import { poolAddrs } from './instructions.ts';
+import { rentExempt } from './curve.ts';
 import { completes } from './scenarios.ts';
 import type { TxSpec } from './transactions.ts';
 
@@ -59,6 +61,12 @@ export interface TruthRecord {
     lastSoldAtMs: number | null;
     balanceTokens: string;
   };
+  /**
+   * The PumpSwap pool's reserves at the chain's end (raw units: base tokens; quote lamports = the
+   * WSOL vault's amount, virtual_quote_reserves being 0 here), from the migration's and every pool
+   * sale's effects on the two vaults. Null when the launch did not migrate to PumpSwap.
+   */
+  poolReserves: { base: string; quote: string } | null;
   flags: TruthFlag[];
   findingClass: 'FINDINGS' | 'NOTE' | 'NO_MARKERS';
   cleanAtBirth: boolean;
@@ -172,6 +180,15 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   );
   const confirmedBy = gradTx ? (gradTx.tag === 'withdraw' ? 'withdraw' : 'migration_event') : null;
 
+  // the pool now: the vaults' balances after the migration and every pool sale
+  let poolReserves: TruthRecord['poolReserves'] = null;
+  if (confirmedBy === 'migration_event') {
+    const p = poolAddrs(ctx);
+    const base = ok.flatMap((s) => s.tokens).filter((t) => t.account === p.baseVault).reduce((sum, t) => sum + t.delta, 0n);
+    const quote = ok.flatMap((s) => s.lamports).filter(([a]) => a === p.quoteVault).reduce((sum, [, d]) => sum + d, 0n) - rentExempt(165);
+    poolReserves = { base: base.toString(), quote: quote.toString() };
+  }
+
   // funder cohort: creator + outside wallets that bought in the creation slot or the first 30 s
   const cohort = new Set<string>([creator, ...bundled.map((t) => t.user), ...first30.map((t) => t.user)]);
   const byFunder = new Map<string, { wallets: Set<string>; sigs: string[] }>();
@@ -247,6 +264,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     graduationSignature: gradTx ? gradTx.signature : null,
     curveBuyout,
     buyoutAfterwards,
+    poolReserves,
     flags,
     findingClass,
     cleanAtBirth: !findings,

@@ -156,4 +156,15 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX wallet_role_buyout ON wallet_role (mint) WHERE role = 'buyout';
     `,
   },
+  {
+    version: 5,
+    name: 'graduated launches, for the pool refresh',
+    sql: `
+      -- Records graduated to a PumpSwap pool (not the Raydium-era withdraw): the pool refresh reads
+      -- their pool again, in mint order.
+      CREATE INDEX launch_pool_refresh ON launch (mint)
+        WHERE json_extract(document, '$.launch.graduated') = 1
+          AND json_extract(document, '$.launch.graduationConfirmedBy') IS NOT 'withdraw';
+    `,
+  },
 ];

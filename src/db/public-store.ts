@@ -95,6 +95,9 @@ export class PublicStore {
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
           document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown`),
+      graduatedAfter: db.prepare(
+        "SELECT mint FROM launch WHERE json_extract(document, '$.launch.graduated') = 1 AND json_extract(document, '$.launch.graduationConfirmedBy') IS NOT 'withdraw' AND mint > ? ORDER BY mint LIMIT ?",
+      ).pluck(),
       cohortUnknownAfter: db.prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
       getAttempt: db.prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
       putAttempt: db.prepare(
@@ -321,6 +324,11 @@ export class PublicStore {
   /** Remember why a wallet's funder lookup could not finish, with the caps in force. */
   putFunderAttempt(wallet: string, reason: FunderUnknownReason, caps: { pageCap: number; txCap: number }, nowMs: number): void {
     this.s.putAttempt.run(wallet, reason, caps.pageCap, caps.txCap, nowMs);
+  }
+
+  /** Up to `limit` mints graduated to a PumpSwap pool (not by a Raydium-era withdraw), in mint order after `after`. */
+  graduatedMints(after: string, limit: number): string[] {
+    return this.s.graduatedAfter.all(after, limit) as string[];
   }
 
   /** Up to `limit` mints whose record's funding cohort is unknown (launch.cohort_unknown), in mint order after `after`. */

@@ -40,6 +40,7 @@ export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind' | 'buyoutAfterw
       quoteSpent: d.curveBuyout.quoteSpent,
       tokens: d.curveBuyout.tokens,
     },
+  poolReserves: (d) => (d.pool ? { base: d.pool.baseReserves, quote: d.pool.quoteReserves } : null),
   flags: (d) => d.flags.map((f) => ({ code: f.code, class: f.class, evidence: f.evidence })),
   findingClass: (d) => d.finding.class,
   cleanAtBirth: (d) => d.cleanAtBirth,

@@ -2,13 +2,15 @@
  * The afterwards sweep (collector/afterwards.ts, methodology "Buyout afterwards"): what each
  * buyout wallet did in the pool is unknown (null, never "none") until its token account's history
  * has been read to the end; the sweep runs at most every AFTERWARDS_SWEEP_MS across cron runs,
- * continues from where it stopped, and ends equal to truth.json. Simulated chain served live by the
- * replay RPC (slots landed by the test); the collector's clock is the test's.
+ * continues from where it stopped, and ends equal to truth.json. The pool refresh
+ * (collector/pool-refresh.ts) brings a graduated record's pool to the chain's end, which no pump
+ * transaction would. Simulated chain served live by the replay RPC (slots landed by the test); the
+ * collector's clock is the test's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { writeChain } from '../../collector/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
@@ -37,7 +39,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('afterwards sweep', () => {
+describe('afterwards sweep and pool refresh', () => {
   it('unknown until read to the end; read at most every AFTERWARDS_SWEEP_MS; continues across runs; ends equal to truth', async () => {
     const dataDir = join(tmp, 'data');
     let clock = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -98,5 +100,57 @@ describe('afterwards sweep', () => {
     for (const [mint, t] of buyouts) expect({ mint, a: got.get(mint) }).toEqual({ mint, a: t.buyoutAfterwards });
     const kinds = new Set(buyouts.map(([, t]) => t.buyoutAfterwards!.sold));
     expect([...kinds].sort()).toEqual(['all', 'none', 'part']);
+  }, 180_000);
+
+  it('the pool refresh: a graduated record read before a pool sale shows the pool then; a due refresh brings it to the chain’s end', async () => {
+    const dataDir = join(tmp, 'data-pool');
+    let clock = Date.UTC(2026, 10, 21, 12, 0, 0);
+    // a replay of its own: the first test left the shared one at the chain's end
+    const live = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+    onTestFinished(() => live.close());
+    const run = (env: Record<string, string> = {}) => collectOnce(dataDir, live.url, () => clock, env);
+    const pool = (mint: string) => {
+      const store = new PublicStore(join(dataDir, 'public.db'));
+      try {
+        const row = store.getLaunch(mint)!;
+        const d = JSON.parse(row.document) as { pool: { baseReserves: string; quoteReserves: string; asOf: { ms: number } } | null };
+        return { reserves: d.pool && { base: d.pool.baseReserves, quote: d.pool.quoteReserves }, asOfMs: d.pool?.asOf.ms ?? null, sha256: row.sha256 };
+      } finally {
+        store.close();
+      }
+    };
+    // a launch that sold in its pool in two transactions; land the chain up to its first sale
+    const [mint, t] = Object.entries(chain.truth.records).find(([, r]) => (r.buyoutAfterwards?.signatures.length ?? 0) >= 2)!;
+    const [first, second] = t.buyoutAfterwards!.signatures.map((s) => slotOf.get(s)!);
+    live.advanceTo(first!);
+    await run();
+    const before = pool(mint);
+    expect(before.reserves).not.toBeNull();
+    expect(before.reserves).not.toEqual(t.poolReserves); // the second sale has not happened yet
+
+    live.advanceTo(Math.max(...slotOf.values()));
+    clock += 60_000; // not due (POOL_REFRESH_MS 10 min): the record keeps the pool it read
+    await run();
+    expect(pool(mint)).toEqual(before);
+
+    clock += 10 * 60_000; // due: every graduated pool is read again; a changed one makes a new document
+    await run();
+    const after = pool(mint);
+    expect(after.reserves).toEqual(t.poolReserves);
+    expect(after.asOfMs).toBe(clock);
+    expect(after.sha256).not.toBe(before.sha256);
+    expect(Number(after.reserves!.base)).toBeGreaterThan(Number(before.reserves!.base)); // the sale put tokens into the pool
+    expect(second!).toBeGreaterThan(first!);
+
+    // every PumpSwap-graduated record now has truth's pool; a refresh that finds nothing new changes no document
+    const store = new PublicStore(join(dataDir, 'public.db'));
+    const shas = new Map(Object.keys(chain.truth.records).map((m) => [m, store.getLaunch(m)?.sha256]));
+    store.close();
+    for (const [m, r] of Object.entries(chain.truth.records)) if (r.poolReserves) expect({ m, pool: pool(m).reserves }).toEqual({ m, pool: r.poolReserves });
+    clock += 11 * 60_000;
+    await run();
+    const again = new PublicStore(join(dataDir, 'public.db'));
+    for (const [m, sha] of shas) expect({ m, sha: again.getLaunch(m)?.sha256 }).toEqual({ m, sha });
+    again.close();
   }, 180_000);
 });

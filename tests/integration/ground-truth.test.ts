@@ -129,9 +129,10 @@ beforeAll(async () => {
 
   // Pool sales after a migration never touch the pump program, so no notification wakes the
   // collector for them: land the rest of the chain, and let one cron run (`lpa collect --once`)
-  // read what each buyout wallet did afterwards (the afterwards sweep, due at once here).
+  // read what each buyout wallet did afterwards and the pools now (the afterwards sweep and the
+  // pool refresh, due at once here).
   rpc.advanceTo(lastSlot);
-  const cron = await run(process.execPath, [LPA, 'collect', '--once'], { env: { ...env, AFTERWARDS_SWEEP_MS: '0' }, cwd: ROOT });
+  const cron = await run(process.execPath, [LPA, 'collect', '--once'], { env: { ...env, AFTERWARDS_SWEEP_MS: '0', POOL_REFRESH_MS: '0' }, cwd: ROOT });
   collectorLog += cron.stdout + cron.stderr;
 }, 600_000);
 
