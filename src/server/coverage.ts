@@ -51,6 +51,14 @@ export interface CollectorState {
   /** tipSlot − cursorSlot at the latest heartbeat: how far the records trail the chain */
   lagSlots: number | null;
   running: boolean;
+  /** when the collector's periodic jobs last ran (null: never), kept across cron runs */
+  periodic: { funderSweep: Instant | null; afterwardsSweep: Instant | null; poolRefresh: Instant | null; downloads: Instant | null };
+}
+
+/** A time the collector keeps in meta (epoch ms), as an Instant; null when absent. */
+function metaInstant(store: PublicStore, key: string): Instant | null {
+  const v = store.getMeta(key);
+  return v === undefined || !Number.isFinite(Number(v)) ? null : instant(Number(v));
 }
 
 /** Collector state: last heartbeat of the newest run, the program cursor's slot, and whether it beat within 2 minutes. */
@@ -64,5 +72,11 @@ export function collectorStateOf(store: PublicStore, nowMs: number): CollectorSt
     tipSlot,
     lagSlots: tipSlot !== null && cursorSlot !== null ? Math.max(0, tipSlot - cursorSlot) : null,
     running: last !== undefined && last.stoppedAtMs === null && nowMs - last.lastBeatMs < RUNNING_WITHIN_MS,
+    periodic: {
+      funderSweep: metaInstant(store, 'funder_sweep_at_ms'),
+      afterwardsSweep: metaInstant(store, 'afterwards_sweep_at_ms'),
+      poolRefresh: metaInstant(store, 'pool_refresh_at_ms'),
+      downloads: metaInstant(store, 'downloads_written_ms'),
+    },
   };
 }

@@ -17,6 +17,8 @@ import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts
 import { collectOnce } from '../helpers/collect-once.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { walletRecord } from '../../src/server/wallet.ts';
+import { statusBody } from '../../src/server/status.ts';
+import { loadConfig } from '../../src/config.ts';
 
 let tmp: string;
 let chain: SimulatedChain;
@@ -100,6 +102,14 @@ describe('afterwards sweep and pool refresh', () => {
     for (const [mint, t] of buyouts) expect({ mint, a: got.get(mint) }).toEqual({ mint, a: t.buyoutAfterwards });
     const kinds = new Set(buyouts.map(([, t]) => t.buyoutAfterwards!.sold));
     expect([...kinds].sort()).toEqual(['all', 'none', 'part']);
+    // the status endpoint says when the periodic jobs last ran
+    const store = new PublicStore(join(dataDir, 'public.db'));
+    const periodic = statusBody({ publicStore: store, config: loadConfig({ DATA_DIR: dataDir }) }, clock).collector.periodic;
+    store.close();
+    expect(periodic.afterwardsSweep?.ms).toBe(clock);
+    expect(periodic.poolRefresh?.ms).toBe(clock);
+    expect(periodic.funderSweep?.ms).toBe(clock);
+    expect(periodic.downloads?.ms).toBe(clock - 23 * 60_000); // DOWNLOADS_INTERVAL_MS 1 h: only the first run wrote them
   }, 180_000);
 
   it('the pool refresh: a graduated record read before a pool sale shows the pool then; a due refresh brings it to the chain’s end', async () => {

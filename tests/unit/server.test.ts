@@ -294,6 +294,7 @@ describe('GET /api/v1/status', () => {
     const r2 = deps.publicStore.startRun(NOW - 3_000_000 + 10 * 60_000 + 30_000, 3575);
     deps.publicStore.heartbeat(r2, NOW - 30_000, 123460);
     deps.publicStore.setCursor('program', 'sig', 123456, NOW);
+    deps.publicStore.setMeta('afterwards_sweep_at_ms', String(NOW - 60_000));
     const res = handleStatus(new Request('http://x/api/v1/status'), deps);
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
@@ -304,14 +305,20 @@ describe('GET /api/v1/status', () => {
     expect(body.coverage).toMatchObject({ from: instant(NOW - 86_400_000), downtimeMinutes: 10 });
     expect(typeof body.coverage.note).toBe('string');
     expect(body.coverage.gaps).toEqual([{ from: instant(NOW - 3_000_000), to: instant(NOW - 3_000_000 + 630_000), fromSlot: 2000, toSlot: 3575, minutes: 10 }]);
-    expect(body.collector).toEqual({ lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, tipSlot: 123460, lagSlots: 4, running: true });
+    expect(body.collector).toEqual({
+      lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, tipSlot: 123460, lagSlots: 4, running: true,
+      periodic: { funderSweep: null, afterwardsSweep: instant(NOW - 60_000), poolRefresh: null, downloads: null },
+    });
   });
 
   it('an empty archive: nulls, not zeros, where nothing is known', async () => {
     const body = await handleStatus(new Request('http://x/'), deps).json();
     expect(body.counts).toMatchObject({ launches: 0, records: 0 });
     expect(body.coverage.from).toBeNull();
-    expect(body.collector).toEqual({ lastHeartbeat: null, cursorSlot: null, tipSlot: null, lagSlots: null, running: false });
+    expect(body.collector).toEqual({
+      lastHeartbeat: null, cursorSlot: null, tipSlot: null, lagSlots: null, running: false,
+      periodic: { funderSweep: null, afterwardsSweep: null, poolRefresh: null, downloads: null },
+    });
     expect(body.coverage.gaps).toEqual([]);
     expect(body.rebuilds).toEqual({ queued: 0, running: 0 });
   });
