@@ -5,11 +5,9 @@
  * state. Pool sales never touch the pump program, so the live watch cannot see them: this sweep is
  * how the archive learns them.
  */
-import type { ArchiveRpc } from '../src/chain/rpc.ts';
 import { pageSignatures } from '../src/chain/signatures.ts';
 import type { Config } from '../src/config.ts';
-import type { Logger } from '../src/log.ts';
-import type { PublicStore } from '../src/db/public-store.ts';
+import type { CollectorJobDeps } from './job-deps.ts';
 import type { DecodedTransaction } from '../src/core/types.ts';
 import { afterwardsStart, foldAfterwards, type AfterwardsState } from '../src/core/afterwards.ts';
 import type { FunderBudget } from './funding.ts';
@@ -17,19 +15,12 @@ import type { FunderBudget } from './funding.ts';
 /** Buyouts the sweep reads per run, least recently checked first. */
 export const AFTERWARDS_RECORDS = 200;
 
-export interface AfterwardsDeps {
-  store: PublicStore;
-  rpc: ArchiveRpc;
-  log: Logger;
+export interface AfterwardsDeps extends CollectorJobDeps {
   config: Pick<Config, 'AFTERWARDS_SWEEP_MS'>;
-  now: () => number;
   /** the daily lookup budget shared with funder lookups (FUNDER_DAILY_RPC_BUDGET): one call per page and per transaction */
   budget: FunderBudget;
   /** reads and decodes transactions, one entry per signature in order; null where one could not be read */
   readTransactions: (signatures: string[]) => Promise<(DecodedTransaction | null)[]>;
-  /** runs each signature-page call (the collector's p-queue: concurrency and rate limit) */
-  schedule: <T>(fn: () => Promise<T>) => Promise<T>;
-  signal?: AbortSignal;
 }
 
 /** What one sweep did. */

@@ -21,7 +21,8 @@ import { writeDownloads } from './downloads.ts';
 import { readManifest } from '../src/downloads.ts';
 import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
-import { sweepBuyoutAfterwards, type AfterwardsDeps } from './afterwards.ts';
+import { sweepBuyoutAfterwards } from './afterwards.ts';
+import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
 
 /** Cursor name of the pump program's signature history. */
@@ -177,25 +178,23 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         writeSiteFiles(store, config, log); // what the catch-up committed since its last write
         memory.siteWrittenMs = now();
       }
-      try {
-        if (!opts.signal?.aborted && (await sweepUnknownCohorts(deps, queue, reader, memory, opts.signal)) > 0) writeSiteFiles(store, config, log);
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        log.warn({ err: String(err) }, 'funder sweep failed; it runs again after FUNDER_SWEEP_MS');
-      }
-      try {
-        if (!opts.signal?.aborted) await sweepBuyoutAfterwards(afterwardsDeps(deps, queue, reader, opts.signal));
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        log.warn({ err: String(err) }, 'afterwards sweep failed; it runs again after AFTERWARDS_SWEEP_MS');
-      }
-      try {
-        const refreshed = opts.signal?.aborted ? null : await refreshPools({ store, rpc, log, config, now, schedule: (fn) => queue.add(fn) as Promise<never>, cache: memory.txs, signal: opts.signal });
-        if (refreshed) writeSiteFiles(store, config, log);
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        log.warn({ err: String(err) }, 'pool refresh failed; it runs again after POOL_REFRESH_MS');
-      }
+      // Periodic jobs, each due on its own interval (kept in meta across cron runs). A failure is
+      // logged and the job runs again when next due; records a job changed are written at once.
+      const periodic = async (name: string, setting: string, job: () => Promise<number | null>) => {
+        try {
+          if (!opts.signal?.aborted && ((await job()) ?? 0) > 0) writeSiteFiles(store, config, log);
+        } catch (err) {
+          if (opts.signal?.aborted) throw err;
+          log.warn({ err: String(err) }, `${name} failed; it runs again after ${setting}`);
+        }
+      };
+      const job = jobDeps(deps, queue, opts.signal);
+      await periodic('funder sweep', 'FUNDER_SWEEP_MS', () => sweepUnknownCohorts(deps, queue, reader, memory, opts.signal));
+      await periodic('afterwards sweep', 'AFTERWARDS_SWEEP_MS', async () => {
+        await sweepBuyoutAfterwards({ ...job, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), readTransactions: (sigs) => fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, sigs, log, opts.signal) });
+        return 0; // wallet priors: no record or page changes
+      });
+      await periodic('pool refresh', 'POOL_REFRESH_MS', () => refreshPools({ ...job, config, cache: memory.txs }));
       // The bulk downloads take a while on a large archive: the long-running form writes them
       // alongside the next catch-ups (one at a time); the cron form waits for them before it exits.
       if (!opts.signal?.aborted && downloading === null) {
@@ -316,21 +315,13 @@ const MEMORY_MINTS = 200_000;
 
 /** What the funder lookups of a batch or a sweep run with: the collector's RPC, reader and queue, and today's budget. */
 function funderDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, signal?: AbortSignal): EnsureFundersDeps {
-  const { rpc, store, log, config } = deps;
-  const now = deps.now ?? Date.now;
-  return { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), reader, schedule: (fn) => queue.add(fn) as Promise<never>, signal };
+  const job = jobDeps(deps, queue, signal);
+  return { ...job, config: deps.config, budget: new FunderBudget(deps.store, deps.config.FUNDER_DAILY_RPC_BUDGET, job.now), reader };
 }
 
-/** What the afterwards sweep runs with: the collector's RPC, batched reader and queue, and the daily lookup budget. */
-function afterwardsDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, signal?: AbortSignal): AfterwardsDeps {
-  const { store, config, log, rpc } = deps;
-  const now = deps.now ?? Date.now;
-  return {
-    store, rpc, log, config, now, signal,
-    budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now),
-    readTransactions: (sigs) => fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, sigs, log, signal),
-    schedule: (fn) => queue.add(fn) as Promise<never>,
-  };
+/** What every periodic job runs with: the collector's store, RPC, logger, clock, RPC queue and stop signal. */
+function jobDeps(deps: CollectDeps, queue: PQueue, signal?: AbortSignal): CollectorJobDeps {
+  return { store: deps.store, rpc: deps.rpc, log: deps.log, now: deps.now ?? Date.now, schedule: (fn) => queue.add(fn) as Promise<never>, signal };
 }
 
 /** Records the funder sweep takes up per run. */

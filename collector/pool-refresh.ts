@@ -8,9 +8,7 @@
  * refresh; the next one asks again).
  */
 import type { Config } from '../src/config.ts';
-import type { Logger } from '../src/log.ts';
-import type { PublicStore } from '../src/db/public-store.ts';
-import type { ArchiveRpc } from '../src/chain/rpc.ts';
+import type { CollectorJobDeps } from './job-deps.ts';
 import type { LaunchDocument, PoolNow } from '../src/core/types.ts';
 import { readChainState } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
@@ -20,16 +18,9 @@ import type { TransactionCache } from './tx-cache.ts';
 /** Graduated records whose pool one refresh reads. */
 export const POOL_REFRESH_RECORDS = 100;
 
-export interface PoolRefreshDeps {
-  store: PublicStore;
-  rpc: ArchiveRpc;
-  log: Logger;
+export interface PoolRefreshDeps extends CollectorJobDeps {
   config: Pick<Config, 'POOL_REFRESH_MS'>;
-  now: () => number;
-  /** runs each chain read (the collector's p-queue) */
-  schedule: <T>(fn: () => Promise<T>) => Promise<T>;
   cache?: TransactionCache;
-  signal?: AbortSignal;
 }
 
 /** The pool's facts that can change, without `asOf`. */
