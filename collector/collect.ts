@@ -263,7 +263,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       const touched = new Map<string, number | null>();
       for (const tx of usable) {
         for (const mint of mintsOf(tx)) {
-          if (store.addTransaction(mint, tx)) memory.txs.added(mint, tx);
+          if (store.addTransaction(mint, tx)) memory.txs.added(store, mint, tx);
           const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
           touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
         }

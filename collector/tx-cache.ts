@@ -24,10 +24,22 @@ export class TransactionCache {
     return this.held;
   }
 
-  /** Record that `tx` was added to the store under `mint` (call after a successful insert). */
-  added(mint: string, tx: DecodedTransaction): void {
+  /**
+   * Record that `tx` was added to the store under `mint` (call after a successful insert). A mint
+   * not cached starts its list here when this is the store's only row for it (a new launch), so
+   * its first record build does not read back and re-parse what was just inserted.
+   */
+  added(store: PublicStore, mint: string, tx: DecodedTransaction): void {
     const list = this.byMint.get(mint);
-    if (!list) return; // not cached: read whole from the store when needed
+    if (!list) {
+      // not cached: a new mint starts here; an older one is read whole from the store when needed
+      if (this.maxTransactions > 0 && store.transactionCount(mint) === 1) {
+        this.byMint.set(mint, [tx]);
+        this.held++;
+        this.trim(mint);
+      }
+      return;
+    }
     const last = list[list.length - 1];
     if (last && (tx.slot ?? 0) < (last.slot ?? 0)) {
       this.drop(mint); // the store would order it earlier
@@ -52,11 +64,16 @@ export class TransactionCache {
       this.byMint.delete(mint); // re-insert: most recently used last
     }
     this.byMint.set(mint, list);
-    for (const [m, l] of this.byMint) {
-      if (this.held <= this.maxTransactions || m === mint) break;
+    this.trim(mint);
+    return list;
+  }
+
+  /** Drop least recently used mints (never `keep`) until the bound holds. */
+  private trim(keep: string): void {
+    for (const m of this.byMint.keys()) {
+      if (this.held <= this.maxTransactions || m === keep) break;
       this.drop(m);
     }
-    return list;
   }
 
   private drop(mint: string): void {

@@ -30,7 +30,7 @@ describe('TransactionCache', () => {
   });
 
   const add = (cache: TransactionCache, mint: string, t: DecodedTransaction) => {
-    if (store.addTransaction(mint, t)) cache.added(mint, t);
+    if (store.addTransaction(mint, t)) cache.added(store, mint, t);
   };
 
   it('serves appended transactions without reading the store, equal to the store', () => {
@@ -43,6 +43,18 @@ describe('TransactionCache', () => {
     expect(sigs(list)).toEqual(['a', 'b']);
     expect(sigs(list)).toEqual(sigs(store.transactionsFor('M')));
     expect(list[1]).toBe(cache.transactionsFor(store, 'M')[1]); // the same objects: no re-parse
+  });
+
+  it('starts a new mint at its first transaction (no read back), but not a mint the store already holds', () => {
+    const cache = new TransactionCache();
+    const first = tx('a', 10);
+    add(cache, 'N', first);
+    expect(cache.size).toBe(1);
+    expect(cache.transactionsFor(store, 'N')[0]).toBe(first); // the inserted object itself: nothing re-parsed
+    store.addTransaction('O', tx('o1', 1)); // held by the store before this cache saw it
+    add(cache, 'O', tx('o2', 2));
+    expect(cache.size).toBe(1); // O not started from its second row
+    expect(sigs(cache.transactionsFor(store, 'O'))).toEqual(['o1', 'o2']);
   });
 
   it('reads the store again when another writer added rows, or a row lands before the cached ones', () => {
