@@ -48,23 +48,27 @@ export async function sweepBuyoutAfterwards(deps: AfterwardsDeps): Promise<After
   const out: AfterwardsSweep = { buyouts: due.length, unfinished: 0, sales: 0 };
   // All due buyouts at once: their RPC calls go through `schedule` / `readTransactions`, which bound
   // the concurrency (RPC_CONCURRENCY) and the rate (RPC_MAX_RPS); each buyout is stored on its own.
-  await Promise.all(due.map(async (b) => {
-    if (deps.signal?.aborted) return;
-    let state = b.state;
-    if (state === null) {
-      const completing = store.transactionOf(b.mint, b.signature);
-      state = completing ? afterwardsStart(completing, b.wallet, b.mint) : null;
+  try {
+    await Promise.all(due.map(async (b) => {
+      if (deps.signal?.aborted) return;
+      let state = b.state;
       if (state === null) {
-        store.putAfterwards(b.mint, b.wallet, null, 'no_token_account', now());
-        return;
+        const completing = store.transactionOf(b.mint, b.signature);
+        state = completing ? afterwardsStart(completing, b.wallet, b.mint) : null;
+        if (state === null) {
+          store.putAfterwards(b.mint, b.wallet, null, 'no_token_account', now());
+          return;
+        }
       }
-    }
-    const before = state.sales.length;
-    const read = await readAfterwards(deps, state, b.wallet, b.mint);
-    store.putAfterwards(b.mint, b.wallet, read.state, null, read.finished ? now() : 0);
-    if (!read.finished) out.unfinished++;
-    out.sales += read.state.sales.length - before;
-  }));
+      const before = state.sales.length;
+      const read = await readAfterwards(deps, state, b.wallet, b.mint);
+      store.putAfterwards(b.mint, b.wallet, read.state, null, read.finished ? now() : 0);
+      if (!read.finished) out.unfinished++;
+      out.sales += read.state.sales.length - before;
+    }));
+  } finally {
+    deps.budget.flush();
+  }
   if (due.length > 0) deps.log.info(out, 'afterwards sweep');
   return out;
 }

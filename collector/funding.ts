@@ -12,23 +12,48 @@ import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
 
 /**
- * The daily RPC budget of funder lookups (`FUNDER_DAILY_RPC_BUDGET`), counted per UTC day in the
- * public store's meta table so restarts and cron runs share it.
+ * The daily RPC budget of funder lookups and afterwards reads (`FUNDER_DAILY_RPC_BUDGET`), counted
+ * per UTC day in the public store's meta table so restarts, cron runs and the server's rebuilds
+ * share it.
+ *
+ * Calls taken are counted in memory and added to the stored count (one atomic SQL increment, so
+ * another process's calls are never overwritten) every {@link FunderBudget.FLUSH_EVERY} calls, on
+ * {@link flush}, and when the day changes — not as one SQLite write per call. A crash can leave at
+ * most FLUSH_EVERY − 1 calls uncounted.
  */
 export class FunderBudget {
+  /** Calls taken before the count is written. */
+  static readonly FLUSH_EVERY = 32;
+  /** the day the in-memory counts are for, the stored count read at its start, calls not yet written */
+  private day: string | null = null;
+  private stored = 0;
+  private pending = 0;
+
   constructor(private readonly store: PublicStore, private readonly perDay: number, private readonly now: () => number) {}
 
-  private key(): string {
-    return `funder_rpc_${new Date(this.now()).toISOString().slice(0, 10)}`;
+  private key(day: string): string {
+    return `funder_rpc_${day}`;
   }
 
   /** Take `n` calls from today's budget; false (nothing taken) when it would be exceeded. */
   take(n: number): boolean {
-    const key = this.key();
-    const used = Number(this.store.getMeta(key) ?? '0');
-    if (used + n > this.perDay) return false;
-    this.store.setMeta(key, String(used + n));
+    const day = new Date(this.now()).toISOString().slice(0, 10);
+    if (day !== this.day) {
+      this.flush();
+      this.day = day;
+      this.stored = Number(this.store.getMeta(this.key(day)) ?? '0');
+    }
+    if (this.stored + this.pending + n > this.perDay) return false;
+    this.pending += n;
+    if (this.pending >= FunderBudget.FLUSH_EVERY) this.flush();
     return true;
+  }
+
+  /** Write the calls taken so far to the stored count (and read what other processes added). */
+  flush(): void {
+    if (this.day === null || this.pending === 0) return;
+    this.stored = this.store.addToMeta(this.key(this.day), this.pending);
+    this.pending = 0;
   }
 }
 
@@ -140,6 +165,7 @@ export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string,
   const results = await Promise.all([...wallets].map(async (w) => [w, await lookupFunder(deps, w)] as const));
   const caps = { pageCap: deps.config.FUNDER_PAGE_CAP, txCap: deps.config.FUNDER_TX_CAP };
   deps.store.transaction(() => {
+    deps.budget.flush();
     for (const [w, fact] of results) {
       if (fact.state !== 'unknown') deps.store.putFunder(w, fact, deps.now());
       else {

@@ -128,6 +128,7 @@ export class PublicStore {
       ),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      addToMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT) RETURNING value"),
       insertMetaOnce: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
       countBy: db.prepare('SELECT origin, finding_class AS findingClass, count(*) AS n FROM launch GROUP BY origin, finding_class'),
       countObserved: db.prepare('SELECT count(*) AS n FROM launch WHERE observed_at_launch = 1'),
@@ -257,6 +258,11 @@ export class PublicStore {
 
   setMeta(key: string, value: string): void {
     this.s.setMeta.run(key, value);
+  }
+
+  /** Add `n` to an integer meta value (0 when unset) in one statement; returns the new value. */
+  addToMeta(key: string, n: number): number {
+    return Number((this.s.addToMeta.get(key, String(n)) as { value: string }).value);
   }
 
   /** Set a meta value only if it was never set (e.g. coverage.from, which never moves). */
