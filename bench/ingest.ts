@@ -22,6 +22,7 @@ import { collect } from '../collector/collect.ts';
 import { writeChain } from '../collector/simulate/write-chain.ts';
 import { startReplayRpc } from '../collector/replay/server.ts';
 import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
+import { decodeTransaction } from '../src/core/decode/index.ts';
 import { median } from './load.ts';
 import { freePort, sleep } from '../tests/helpers/net.ts';
 
@@ -69,19 +70,32 @@ export async function benchIngest(): Promise<string> {
     // (SITE_WRITE_INTERVAL_MS, DOWNLOADS_INTERVAL_MS, …), not by the transactions ingested.
     const ingest: { wall: number; cpu: number; main: number; wholeCpu: number; tailCpuMs: number; records: number }[] = [];
     const baseline: number[] = [];
+    const fetchCpu: number[] = [];
+    const fetchDecodeCpu: number[] = [];
     /** CPU seconds from usage `a` to usage `b` (user + system). */
     const cpuSeconds = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user - a.user + b.system - a.system) / 1e6;
     for (let r = 0; r < rounds; r++) {
       // Baseline: the same getTransaction calls, same batched reader, batch size and concurrency, nothing else.
-      {
+      // Then the floor under ingest: the same reads, each answer decoded, nothing kept (CPU per transaction).
+      for (const decode of [false, true]) {
         const defaults = loadConfig({ DATA_DIR: tmp });
         const reader = createTransactionReader({ url, batchSize: defaults.RPC_BATCH_SIZE });
         const q = new PQueue({ concurrency: defaults.RPC_CONCURRENCY });
         const chunks: string[][] = [];
         for (let i = 0; i < programSigs.length; i += defaults.RPC_BATCH_SIZE) chunks.push(programSigs.slice(i, i + defaults.RPC_BATCH_SIZE));
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
-        await Promise.all(chunks.map((c) => q.add(() => reader.getTransactions(c))));
-        baseline.push(programSigs.length / ((performance.now() - t0) / 1000));
+        await Promise.all(chunks.map((c) => q.add(async () => {
+          const answers = await reader.getTransactions(c);
+          if (decode) for (const a of answers) if (a && !(a instanceof Error)) decodeTransaction(a);
+        })));
+        const wall = programSigs.length / ((performance.now() - t0) / 1000);
+        const perCpu = programSigs.length / cpuSeconds(c0, process.cpuUsage());
+        if (decode) fetchDecodeCpu.push(perCpu);
+        else {
+          baseline.push(wall);
+          fetchCpu.push(perCpu);
+        }
       }
       // The collector: fetch, decode, build, commit (plus its funder lookups and account reads).
       {
@@ -115,6 +129,8 @@ export async function benchIngest(): Promise<string> {
     const tailMs = median(ingest.map((x) => x.tailCpuMs));
     const records = ingest[0]?.records ?? 0;
     const baseTps = median(baseline);
+    const fetchCpuTps = median(fetchCpu);
+    const fetchDecodeCpuTps = median(fetchDecodeCpu);
 
     // Lag: live replay in this process (the bench lands slots), the collector as its own long-running process.
     const live = await startReplayRpc({ chainDir, live: true, speed: 1e-6 });
@@ -165,10 +181,14 @@ export async function benchIngest(): Promise<string> {
       '| Measure | Transactions/s |',
       '|---|---:|',
       `| Baseline: the same getTransaction calls through the same batched reader, nothing else (per wall second) | ${Math.round(baseTps).toLocaleString('en')} |`,
+      `| Floor: the same reads only, per CPU second of the process | ${Math.round(fetchCpuTps).toLocaleString('en')} |`,
+      `| Floor: the same reads, each transaction decoded (\`decodeTransaction\`), nothing kept, per CPU second of the process | ${Math.round(fetchDecodeCpuTps).toLocaleString('en')} |`,
       `| Ingest, per wall second | ${Math.round(wallTps).toLocaleString('en')} |`,
       `| Ingest, per CPU second of the process (all its threads: main, GC, JIT, libuv) | ${Math.round(cpuTps).toLocaleString('en')} |`,
       `| Ingest, per CPU second of the main thread (the one core that runs the pipeline) | ${Math.round(mainTps).toLocaleString('en')} |`,
       `| Whole run including the work after the last commit, per CPU second of the process | ${Math.round(wholeTps).toLocaleString('en')} |`,
+      '',
+      `Per transaction, in CPU time of the process: reading ${(1e6 / fetchCpuTps).toFixed(0)} µs, decoding ${(1e6 / fetchDecodeCpuTps - 1e6 / fetchCpuTps).toFixed(0)} µs, everything else ingest does (build, classify, funder lookups, commit) ${(1e6 / cpuTps - 1e6 / fetchDecodeCpuTps).toFixed(0)} µs; the target of ${target.toLocaleString('en')} per CPU second leaves ${(1e6 / target).toFixed(0)} µs for all of it.`,
       '',
       `After the last commit the run spent ${Math.round(tailMs).toLocaleString('en')} ms of CPU (pages and documents of ${records.toLocaleString('en')} records, periodic jobs, bulk downloads).`,
       '',
