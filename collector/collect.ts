@@ -316,7 +316,7 @@ const MEMORY_MINTS = 200_000;
 /** What the funder lookups of a batch or a sweep run with: the collector's RPC, reader and queue, and today's budget. */
 function funderDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, signal?: AbortSignal): EnsureFundersDeps {
   const job = jobDeps(deps, queue, signal);
-  return { ...job, config: deps.config, budget: new FunderBudget(deps.store, deps.config.FUNDER_DAILY_RPC_BUDGET, job.now), reader };
+  return { ...job, config: deps.config, budget: new FunderBudget(deps.store, deps.config.FUNDER_DAILY_RPC_BUDGET, job.now), reader, rateLimited: deps.config.RPC_MAX_RPS > 0 };
 }
 
 /** What every periodic job runs with: the collector's store, RPC, logger, clock, RPC queue and stop signal. */

@@ -1,4 +1,4 @@
-import { signature as toSignature } from '@solana/kit';
+import { address, signature as toSignature } from '@solana/kit';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
@@ -7,7 +7,7 @@ import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
-import { pageSignatures } from '../src/chain/signatures.ts';
+import { SIGNATURE_PAGE, type SignatureInfo } from '../src/chain/signatures.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
 
@@ -61,44 +61,146 @@ export interface FunderLookupDeps {
   rpc: ArchiveRpc;
   config: Pick<Config, 'FUNDER_PAGE_CAP' | 'FUNDER_TX_CAP'>;
   budget: FunderBudget;
-  /** reads transactions as plain JSON (the collector's batched reader); without it, through `rpc` */
+  /** the collector's batched reader: the lookups' calls go many to an HTTP request; without it, one call each through `rpc` */
   reader?: TransactionReader;
-  /** runs every RPC call (the collector's p-queue: concurrency and rate limit) */
+  /** one call per HTTP request even with a reader (RPC_MAX_RPS set: the queue's rate slots count calls) */
+  rateLimited?: boolean;
+  /** runs every RPC request (the collector's p-queue: concurrency and rate limit) */
   schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
   signal?: AbortSignal;
 }
 
-/**
- * The first funding source of a wallet (methodology "shared funder"): its oldest successful
- * transaction holding an inbound System SOL transfer from another wallet. Pages the wallet's
- * signatures to the beginning (at most `FUNDER_PAGE_CAP` pages), then reads its oldest successful
- * transactions (at most `FUNDER_TX_CAP`). Returns `{state: 'unknown', reason}` — unknown, not
- * "none" — when a cap or the daily budget stops it, or an RPC call fails after its retries.
- */
-export async function lookupFunder(deps: FunderLookupDeps, wallet: string): Promise<FunderFact | { state: 'unknown'; reason: FunderUnknownReason }> {
+/** What a lookup ends with: the funder fact, or unknown (not "none") with the reason. */
+export type FunderLookup = FunderFact | { state: 'unknown'; reason: FunderUnknownReason };
+
+/** The reads funder lookups make, many at once; a failed call answers an `Error` in its place. */
+interface FunderReads {
+  /** one getSignaturesForAddress page (newest first, SIGNATURE_PAGE at most) per ask */
+  signaturePages(asks: { wallet: string; before?: string }[]): Promise<(SignatureInfo[] | Error)[]>;
+  /** getTransaction (json) per signature: plain JSON, null when not available */
+  transactions(signatures: string[]): Promise<(Record<string, unknown> | null | Error)[]>;
+}
+
+const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
+
+function funderReads(deps: FunderLookupDeps): FunderReads {
   const run = deps.schedule ?? (<T>(fn: () => Promise<T>) => fn());
-  const unknown = (reason: FunderUnknownReason) => ({ state: 'unknown' as const, reason });
-  try {
-    const history = await pageSignatures(deps.rpc, wallet, { maxPages: deps.config.FUNDER_PAGE_CAP, takePage: () => deps.budget.take(1), schedule: run, signal: deps.signal });
-    if (history.stopped) return unknown(history.stopped);
-    const oldestFirst = history.signatures.filter((s) => s.err === null).reverse();
-    for (let i = 0; i < oldestFirst.length; i++) {
-      if (i >= deps.config.FUNDER_TX_CAP) return unknown('tx_cap');
-      if (!deps.budget.take(1)) return unknown('budget');
-      const s = oldestFirst[i]!;
-      const reader = deps.reader;
-      const tx = reader
-        ? (await run(() => reader.getTransactions([s.signature], deps.signal)))[0]
-        : toPlainJson(await run(() => deps.rpc.getTransaction(toSignature(s.signature), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send({ abortSignal: deps.signal })));
-      if (!tx || tx instanceof Error) return unknown('rpc'); // not available yet or failed: unknown, try again later
-      const t = inboundTransfer(tx, wallet);
-      if (t) return { state: 'found', funder: t.from, signature: s.signature, slot: s.slot };
-    }
-    return { state: 'none' };
-  } catch (err) {
-    if (deps.signal?.aborted) throw err;
-    return unknown('rpc');
+  const signal = deps.signal;
+  const pageConfig = (before?: string) => ({ limit: SIGNATURE_PAGE, commitment: 'confirmed' as const, ...(before ? { before } : {}) });
+  const toPage = (got: unknown): SignatureInfo[] | Error =>
+    Array.isArray(got)
+      ? (got as { signature: string; slot: number | bigint; err: unknown }[]).map((x) => ({ signature: x.signature, slot: Number(x.slot), err: x.err ?? null }))
+      : got instanceof Error ? got : new Error('getSignaturesForAddress answered no list');
+  const reader = deps.reader;
+  if (reader) {
+    /** `items` in requests of the reader's batch size (1 when rate limited), scheduled; a failed request fails its calls. */
+    const batched = async <I, A>(items: I[], send: (chunk: I[]) => Promise<A[]>): Promise<(A | Error)[]> => {
+      const size = deps.rateLimited ? 1 : reader.batchSize;
+      const chunks: I[][] = [];
+      for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+      const answers = await Promise.all(chunks.map((c) => run(() => send(c)).catch((err: unknown): Error[] => {
+        if (signal?.aborted) throw err;
+        return c.map(() => asError(err));
+      })));
+      return answers.flat();
+    };
+    return {
+      signaturePages: async (asks) =>
+        (await batched(asks, (c) => reader.call('getSignaturesForAddress', c.map((a) => [a.wallet, pageConfig(a.before)]), signal))).map(toPage),
+      transactions: (signatures) => batched(signatures, (c) => reader.getTransactions(c, signal)),
+    };
   }
+  const each = <I, A>(items: I[], one: (item: I) => Promise<A>): Promise<(A | Error)[]> =>
+    Promise.all(items.map((x) => run(() => one(x)).catch((err: unknown) => {
+      if (signal?.aborted) throw err;
+      return asError(err);
+    })));
+  return {
+    signaturePages: async (asks) =>
+      (await each(asks, (a) => {
+        const { before, ...config } = pageConfig(a.before);
+        return deps.rpc.getSignaturesForAddress(address(a.wallet), { ...config, ...(before ? { before: toSignature(before) } : {}) }).send({ abortSignal: signal });
+      })).map(toPage),
+    transactions: (signatures) =>
+      each(signatures, async (sig) => toPlainJson(await deps.rpc.getTransaction(toSignature(sig), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send({ abortSignal: signal })) as Record<string, unknown> | null),
+  };
+}
+
+/**
+ * The first funding source of each wallet (methodology "shared funder"): its oldest successful
+ * transaction holding an inbound System SOL transfer from another wallet. Pages each wallet's
+ * signatures to the beginning (at most `FUNDER_PAGE_CAP` pages), then reads its oldest successful
+ * transactions (at most `FUNDER_TX_CAP`), one per wallet per round, every round's calls together
+ * (many to an HTTP request through the reader). Each call takes one from the daily budget.
+ * A wallet ends `{state: 'unknown', reason}` — unknown, not "none" — when a cap or the budget stops
+ * it, or one of its calls fails after the retries. Throws only when `signal` aborts.
+ */
+export async function lookupFunders(deps: FunderLookupDeps, wallets: readonly string[]): Promise<Map<string, FunderLookup>> {
+  const reads = funderReads(deps);
+  const out = new Map<string, FunderLookup>();
+  const unknown = (reason: FunderUnknownReason) => ({ state: 'unknown' as const, reason });
+  const abortCheck = () => {
+    if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('aborted');
+  };
+  // 1. Signature histories: a page per round for every wallet not yet at its beginning.
+  const history = new Map(wallets.map((w) => [w, { signatures: [] as SignatureInfo[], before: undefined as string | undefined, pages: 0 }]));
+  let paging = [...history.keys()];
+  while (paging.length > 0) {
+    const asks: string[] = [];
+    for (const w of paging) {
+      const h = history.get(w)!;
+      if (h.pages >= deps.config.FUNDER_PAGE_CAP) out.set(w, unknown('page_cap'));
+      else if (!deps.budget.take(1)) out.set(w, unknown('budget'));
+      else {
+        h.pages++;
+        asks.push(w);
+      }
+    }
+    const pages = await reads.signaturePages(asks.map((w) => ({ wallet: w, before: history.get(w)!.before })));
+    abortCheck();
+    paging = [];
+    pages.forEach((page, k) => {
+      const w = asks[k]!;
+      if (page instanceof Error) return void out.set(w, unknown('rpc'));
+      const h = history.get(w)!;
+      h.signatures.push(...page);
+      if (page.length === SIGNATURE_PAGE) {
+        h.before = page[page.length - 1]!.signature;
+        paging.push(w);
+      }
+    });
+  }
+  // 2. Oldest successful transactions first, round i reading each open wallet's i-th.
+  const open = new Map<string, SignatureInfo[]>();
+  for (const [w, h] of history) if (!out.has(w)) open.set(w, h.signatures.filter((s) => s.err === null).reverse());
+  for (let i = 0; open.size > 0; i++) {
+    const asks: string[] = [];
+    for (const [w, oldestFirst] of open) {
+      if (i >= oldestFirst.length) out.set(w, { state: 'none' });
+      else if (i >= deps.config.FUNDER_TX_CAP) out.set(w, unknown('tx_cap'));
+      else if (!deps.budget.take(1)) out.set(w, unknown('budget'));
+      else {
+        asks.push(w);
+        continue;
+      }
+      open.delete(w);
+    }
+    const txs = await reads.transactions(asks.map((w) => open.get(w)![i]!.signature));
+    abortCheck();
+    txs.forEach((tx, k) => {
+      const w = asks[k]!;
+      const s = open.get(w)![i]!;
+      // not available yet or failed: unknown, try again later
+      if (!tx || tx instanceof Error) out.set(w, unknown('rpc'));
+      else {
+        const t = inboundTransfer(tx, w);
+        if (!t) return;
+        out.set(w, { state: 'found', funder: t.from, signature: s.signature, slot: s.slot });
+      }
+      open.delete(w);
+    });
+  }
+  return out;
 }
 
 /**
@@ -162,7 +264,7 @@ export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string,
     for (const w of cohortCandidates(mint, txs, created)) if (deps.store.funderOf(w) === undefined && funderLookupDue(deps.store, w, deps.config)) wallets.add(w);
   }
   let unknown = 0;
-  const results = await Promise.all([...wallets].map(async (w) => [w, await lookupFunder(deps, w)] as const));
+  const results = await lookupFunders(deps, [...wallets]);
   const caps = { pageCap: deps.config.FUNDER_PAGE_CAP, txCap: deps.config.FUNDER_TX_CAP };
   deps.store.transaction(() => {
     deps.budget.flush();

@@ -2,7 +2,8 @@
  * The collector's transaction reads: `getTransaction` (encoding `json`, maxSupportedTransactionVersion
  * 0, commitment `confirmed`) for many signatures at once, as JSON-RPC 2.0 batches — one HTTP request
  * carrying up to `batchSize` calls — through the archive's node:http transport and its retrying
- * transport, with answers parsed by {@link parseRpcJson} (plain JSON, no bigints).
+ * transport, with answers parsed by {@link parseRpcJson} (plain JSON, no bigints). Other methods go
+ * the same way through `call` (the funder lookups' getSignaturesForAddress pages).
  *
  * Mainnet's RPC (Agave) accepts batches in request bodies up to 50 KiB (≈250 of these calls). HTTP 413
  * (body too large) halves the batch size; a provider that refuses batches (an answer that is not an
@@ -20,6 +21,9 @@ const RETRYABLE_CALL_CODES = new Set([429, -32005, -32603, -32014, -32019]);
 /** One signature's answer: the transaction as plain JSON, `null` (not available at this commitment), or the call's error. */
 export type TransactionAnswer = Record<string, unknown> | null | Error;
 
+/** One call's answer: its `result` as plain JSON, or the call's error. */
+export type CallAnswer = unknown;
+
 export interface TransactionReader {
   /** Calls per HTTP request now (1 after a fallback). */
   readonly batchSize: number;
@@ -29,6 +33,11 @@ export interface TransactionReader {
    * place. Throws when the HTTP request itself fails after the transport's retries.
    */
   getTransactions(signatures: string[], signal?: AbortSignal): Promise<TransactionAnswer[]>;
+  /**
+   * Any JSON-RPC method, one call per entry of `paramsList`, batched and retried as getTransactions:
+   * each answer is the call's `result` (plain JSON) or an `Error`, in order.
+   */
+  call(method: string, paramsList: unknown[][], signal?: AbortSignal): Promise<CallAnswer[]>;
 }
 
 interface RpcReply {
@@ -37,20 +46,23 @@ interface RpcReply {
   error?: { code?: number; message?: string };
 }
 
-const callOf = (id: number, signature: string) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'getTransaction',
-  params: [signature, { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }],
-});
+/** One JSON-RPC call: a method and its params. */
+interface Call {
+  method: string;
+  params: unknown[];
+}
 
-const answerOf = (reply: RpcReply | undefined): TransactionAnswer | 'retry' => {
+const TRANSACTION_CONFIG = { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' };
+
+const callOf = (id: number, c: Call) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params });
+
+const answerOf = (reply: RpcReply | undefined): CallAnswer | 'retry' => {
   if (!reply) return new Error('the batch answer has no reply for this call');
   if (reply.error) {
     if (reply.error.code !== undefined && RETRYABLE_CALL_CODES.has(reply.error.code)) return 'retry';
     return new Error(`JSON-RPC error ${reply.error.code}: ${reply.error.message}`);
   }
-  return (reply.result ?? null) as Record<string, unknown> | null;
+  return reply.result ?? null;
 };
 
 /** A batched transaction reader for `opts.url` (`batchSize` 1: no batching). */
@@ -67,40 +79,59 @@ export function createTransactionReader(opts: RpcClientOptions & { batchSize: nu
   };
 
   /** One HTTP request: a batch array, or a single call when not batching. */
-  async function send(signatures: string[], signal?: AbortSignal): Promise<(TransactionAnswer | 'retry')[]> {
-    if (batchSize === 1 || signatures.length === 1) {
-      const out: (TransactionAnswer | 'retry')[] = [];
-      for (const s of signatures) out.push(answerOf(await transport<RpcReply>({ payload: callOf(0, s), signal })));
+  async function send(calls: Call[], signal?: AbortSignal): Promise<(CallAnswer | 'retry')[]> {
+    if (batchSize === 1 || calls.length === 1) {
+      const out: (CallAnswer | 'retry')[] = [];
+      for (const c of calls) out.push(answerOf(await transport<RpcReply>({ payload: callOf(0, c), signal })));
       return out;
     }
-    if (signatures.length > batchSize) {
+    if (calls.length > batchSize) {
       // the batch size fell while this request waited: send it in pieces of the new size
-      const out: (TransactionAnswer | 'retry')[] = [];
-      for (let i = 0; i < signatures.length; i += batchSize) out.push(...(await send(signatures.slice(i, i + batchSize), signal)));
+      const out: (CallAnswer | 'retry')[] = [];
+      for (let i = 0; i < calls.length; i += batchSize) out.push(...(await send(calls.slice(i, i + batchSize), signal)));
       return out;
     }
     let replies: unknown;
     try {
-      replies = await transport<unknown>({ payload: signatures.map((s, i) => callOf(i, s)), signal });
+      replies = await transport<unknown>({ payload: calls.map((c, i) => callOf(i, c)), signal });
     } catch (err) {
       const status = isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR) ? err.context.statusCode : 0;
       if (status === 413) {
-        fallBack(`a batch of ${signatures.length} calls was too large (HTTP 413)`, Math.max(1, Math.floor(signatures.length / 2)));
-        return send(signatures, signal);
+        fallBack(`a batch of ${calls.length} calls was too large (HTTP 413)`, Math.max(1, Math.floor(calls.length / 2)));
+        return send(calls, signal);
       }
       if (status >= 400 && status < 500 && status !== 429) {
         fallBack(`the RPC refused a batch with HTTP ${status}`, 1);
-        return send(signatures, signal);
+        return send(calls, signal);
       }
       throw err;
     }
     if (!Array.isArray(replies)) {
       fallBack(`the RPC answered a batch with ${JSON.stringify(replies).slice(0, 200)}`, 1);
-      return send(signatures, signal);
+      return send(calls, signal);
     }
     const byId = new Map<unknown, RpcReply>();
     for (const r of replies as RpcReply[]) if (r && typeof r === 'object') byId.set(r.id, r);
-    return signatures.map((_, i) => answerOf(byId.get(i)));
+    return calls.map((_, i) => answerOf(byId.get(i)));
+  }
+
+  /** Every call answered: retryable call errors asked again (backoff), up to `attempts`. */
+  async function callAll(calls: Call[], signal?: AbortSignal): Promise<CallAnswer[]> {
+    const out = new Array<CallAnswer>(calls.length);
+    let pending = calls.map((_, i) => i);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const answers = await send(pending.map((i) => calls[i]!), signal);
+      const again: number[] = [];
+      answers.forEach((a, k) => {
+        const i = pending[k]!;
+        if (a !== 'retry') out[i] = a;
+        else if (attempt >= attempts) out[i] = new Error('JSON-RPC rate limit or node error persisted');
+        else again.push(i);
+      });
+      pending = again;
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()))));
+    }
+    return out;
   }
 
   return {
@@ -108,21 +139,10 @@ export function createTransactionReader(opts: RpcClientOptions & { batchSize: nu
       return batchSize;
     },
     async getTransactions(signatures, signal) {
-      const out = new Array<TransactionAnswer>(signatures.length);
-      let pending = signatures.map((_, i) => i);
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        const answers = await send(pending.map((i) => signatures[i]!), signal);
-        const again: number[] = [];
-        answers.forEach((a, k) => {
-          const i = pending[k]!;
-          if (a !== 'retry') out[i] = a;
-          else if (attempt >= attempts) out[i] = new Error('JSON-RPC rate limit or node error persisted');
-          else again.push(i);
-        });
-        pending = again;
-        if (pending.length > 0) await new Promise((r) => setTimeout(r, Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()))));
-      }
-      return out;
+      return (await callAll(signatures.map((s) => ({ method: 'getTransaction', params: [s, TRANSACTION_CONFIG] })), signal)) as TransactionAnswer[];
+    },
+    call(method, paramsList, signal) {
+      return callAll(paramsList.map((params) => ({ method, params })), signal);
     },
   };
 }

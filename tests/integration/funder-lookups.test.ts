@@ -1,0 +1,106 @@
+/**
+ * Funder lookups (collector/funding.ts lookupFunders) against a simulated chain served by the
+ * replay RPC: every wallet of a shared cohort finds the funder truth.json names; the collector's
+ * batched reads (many calls to an HTTP request) give exactly what one call per request through kit
+ * gives, with the same calls; caps, the daily budget and a failed call leave wallets unknown — never
+ * "none" — with their reason.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeChain } from '../../collector/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { startReplayRpc, type InjectedFault, type ReplayRpc } from '../../collector/replay/server.ts';
+import { FunderBudget, lookupFunders, type FunderLookupDeps } from '../../collector/funding.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { createArchiveRpc } from '../../src/chain/rpc.ts';
+import { createTransactionReader } from '../../src/chain/transaction-reader.ts';
+
+let tmp: string;
+let chain: SimulatedChain;
+let rpc: ReplayRpc;
+let store: PublicStore;
+let inject: ((method: string, params: unknown[]) => InjectedFault | null) | null = null;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-funders-'));
+  chain = writeChain({ launches: 60, seed: 2611, out: join(tmp, 'chain') });
+  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), inject: (m, p) => inject?.(m, p) ?? null });
+  store = new PublicStore(join(tmp, 'public.db'));
+}, 120_000);
+
+afterAll(async () => {
+  store?.close();
+  await rpc?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const day = Date.UTC(2026, 10, 23, 12);
+const deps = (over: Partial<FunderLookupDeps> & { perDay?: number; txCap?: number } = {}): FunderLookupDeps => ({
+  rpc: createArchiveRpc({ url: rpc.url, attempts: 1 }),
+  config: { FUNDER_PAGE_CAP: 3, FUNDER_TX_CAP: over.txCap ?? 25 },
+  budget: new FunderBudget(store, over.perDay ?? 1_000_000, () => day),
+  ...over,
+});
+const batchedReader = () => createTransactionReader({ url: rpc.url, batchSize: 100, attempts: 1 });
+/** Calls per method and HTTP requests the replay RPC received while `fn` ran. */
+async function counted<T>(fn: () => Promise<T>): Promise<{ value: T; calls: Record<string, number>; httpRequests: number }> {
+  const before = { calls: { ...rpc.stats.calls }, http: rpc.stats.httpRequests };
+  const value = await fn();
+  const calls = Object.fromEntries(Object.entries(rpc.stats.calls).map(([m, n]) => [m, n - (before.calls[m] ?? 0)]).filter(([, n]) => n !== 0));
+  return { value, calls, httpRequests: rpc.stats.httpRequests - before.http };
+}
+
+describe('funder lookups', () => {
+  const cohorts = () => Object.values(chain.truth.records).flatMap((r) => r.funderSharedCohort);
+  const wallets = () => [...new Set([...cohorts().flatMap((c) => c.wallets), ...Object.values(chain.truth.records).map((r) => r.creator)])].sort();
+
+  it('finds the funder truth.json names for every shared-cohort wallet, and batched reads equal one call per request', async () => {
+    expect(cohorts().length).toBeGreaterThan(0);
+    const all = wallets();
+    const batched = await counted(() => lookupFunders(deps({ reader: batchedReader() }), all));
+    const single = await counted(() => lookupFunders(deps(), all));
+    for (const c of cohorts()) {
+      for (const w of c.wallets) {
+        const r = batched.value.get(w);
+        expect(r?.state === 'found' && { funder: r.funder, inCohortSignatures: c.signatures.includes(r.signature) }).toEqual({ funder: c.funder, inCohortSignatures: true });
+      }
+    }
+    expect(Object.fromEntries(batched.value)).toEqual(Object.fromEntries(single.value));
+    expect(batched.value.size).toBe(all.length);
+    expect([...batched.value.values()].some((r) => r.state === 'none')).toBe(true); // wallets never funded by a transfer
+    // the same calls, far fewer HTTP requests
+    expect(batched.calls).toEqual(single.calls);
+    expect(single.httpRequests).toBe(Object.values(single.calls).reduce((a, b) => a + b, 0));
+    expect(batched.httpRequests).toBeLessThan(single.httpRequests / 5);
+  });
+
+  it('the transaction cap, the daily budget and a failed call make a wallet unknown with its reason, the same batched or not', async () => {
+    const all = wallets();
+    // tx cap 1: a wallet whose oldest transaction is not its funding stops at the cap, unless that was its only one
+    const capped = await lookupFunders(deps({ reader: batchedReader(), txCap: 1 }), all);
+    expect(Object.fromEntries(capped)).toEqual(Object.fromEntries(await lookupFunders(deps({ txCap: 1 }), all)));
+    expect([...capped.values()].some((r) => r.state === 'unknown' && r.reason === 'tx_cap')).toBe(true);
+
+    // a budget of one call per wallet: every first page is read, no transaction is
+    const budget = new FunderBudget(store, all.length, () => day + 86_400_000);
+    const spent = await lookupFunders({ ...deps({ reader: batchedReader() }), budget }, all);
+    expect(new Set([...spent.values()].map((r) => (r.state === 'unknown' ? r.reason : r.state)))).toEqual(new Set(['budget']));
+    budget.flush();
+    expect(store.getMeta('funder_rpc_2026-11-24')).toBe(String(all.length));
+
+    // one wallet's first transaction fails on the node: that wallet is unknown ('rpc'), the others are as before
+    const full = await lookupFunders(deps({ reader: batchedReader() }), all);
+    const target = cohorts()[0]!.wallets[0]!;
+    const failing = (full.get(target) as { signature: string }).signature;
+    inject = (method, params) => (method === 'getTransaction' && params[0] === failing ? { rpcError: { code: -32009, message: 'slot skipped' } } : null);
+    try {
+      const hurt = await lookupFunders(deps({ reader: batchedReader() }), all);
+      expect(hurt.get(target)).toEqual({ state: 'unknown', reason: 'rpc' });
+      expect(Object.fromEntries([...hurt].filter(([w]) => w !== target))).toEqual(Object.fromEntries([...full].filter(([w]) => w !== target)));
+    } finally {
+      inject = null;
+    }
+  });
+});
