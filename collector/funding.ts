@@ -117,7 +117,7 @@ function funderReads(deps: FunderLookupDeps): FunderReads {
     })));
   return {
     signaturePages: async (asks) =>
-      (await each(asks, (a) => {
+      (await each(asks, async (a) => {
         const { before, ...config } = pageConfig(a.before);
         return deps.rpc.getSignaturesForAddress(address(a.wallet), { ...config, ...(before ? { before: toSignature(before) } : {}) }).send({ abortSignal: signal });
       })).map(toPage),

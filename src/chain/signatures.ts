@@ -1,8 +1,9 @@
 /**
  * The signature history of one address (`getSignaturesForAddress`, commitment `confirmed`), paged
  * newest first, 1,000 per call (mainnet's maximum), with `before` until the beginning or `until`.
- * Every history the archive reads goes through here: the pump program's (the collector's cursor), a
- * bonding curve's (rebuilds), a wallet's (first funder), a buyout's token account (afterwards).
+ * The histories the archive reads one address at a time go through here: the pump program's (the
+ * collector's cursor), a bonding curve's (rebuilds), a buyout's token account (afterwards). Funder
+ * lookups page many wallets together in rounds (collector/funding.ts) with the same page size.
  */
 import { address, signature as toSignature } from '@solana/kit';
 import type { ArchiveRpc } from './rpc.ts';
