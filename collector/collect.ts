@@ -19,7 +19,7 @@ import { watchProgramLogs } from './live-watch.ts';
 import { TransactionCache } from './tx-cache.ts';
 import { writeDownloads } from './downloads.ts';
 import { readManifest } from '../src/downloads.ts';
-import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
+import { createTransactionReader, TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
@@ -64,7 +64,7 @@ export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, 
 export async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<DecodedTransaction | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const res = await rpc
-      .getTransaction(toSignature(sig), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
+      .getTransaction(toSignature(sig), TRANSACTION_CONFIG)
       .send({ abortSignal: signal });
     if (res) return decodeTransaction(toPlainJson(res));
     await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));

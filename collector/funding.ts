@@ -6,7 +6,7 @@ import type { DecodedTransaction } from '../src/core/types.ts';
 import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
-import type { TransactionReader } from '../src/chain/transaction-reader.ts';
+import { TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { SIGNATURE_PAGE, type SignatureInfo } from '../src/chain/signatures.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
 
@@ -122,7 +122,7 @@ function funderReads(deps: FunderLookupDeps): FunderReads {
         return deps.rpc.getSignaturesForAddress(address(a.wallet), { ...config, ...(before ? { before: toSignature(before) } : {}) }).send({ abortSignal: signal });
       })).map(toPage),
     transactions: (signatures) =>
-      each(signatures, async (sig) => toPlainJson(await deps.rpc.getTransaction(toSignature(sig), { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }).send({ abortSignal: signal })) as Record<string, unknown> | null),
+      each(signatures, async (sig) => toPlainJson(await deps.rpc.getTransaction(toSignature(sig), TRANSACTION_CONFIG).send({ abortSignal: signal })) as Record<string, unknown> | null),
   };
 }
 

@@ -52,7 +52,8 @@ interface Call {
   params: unknown[];
 }
 
-const TRANSACTION_CONFIG = { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' };
+/** How the archive reads every transaction (getTransaction config): json encoding, v0 included, commitment confirmed. */
+export const TRANSACTION_CONFIG = { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' } as const;
 
 const callOf = (id: number, c: Call) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params });
 
