@@ -1,0 +1,47 @@
+/**
+ * openDatabase (src/db/open.ts): a database it creates gets NEW_DATABASE_PAGE_SIZE pages; a database
+ * that already exists keeps its own page size (SQLite cannot change it in WAL mode) and still gets
+ * its migrations.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NEW_DATABASE_PAGE_SIZE, openDatabase, type Migration } from '../../src/db/open.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lpa-open-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const MIGRATIONS: Migration[] = [{ version: 1, name: 'one table', sql: 'CREATE TABLE t (x TEXT NOT NULL)' }];
+
+describe('openDatabase page size', () => {
+  it('a new public store is created with 16 KB pages, in WAL mode, and keeps them when reopened', () => {
+    expect(NEW_DATABASE_PAGE_SIZE).toBe(16_384);
+    const path = join(dir, 'new.db');
+    const store = new PublicStore(path);
+    expect(store.db.pragma('page_size', { simple: true })).toBe(16_384);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    store.close();
+    const again = new PublicStore(path);
+    expect(again.db.pragma('page_size', { simple: true })).toBe(16_384);
+    again.close();
+  });
+
+  it('a database created earlier with 4 KB pages keeps them, and its data and later migrations are intact', () => {
+    const path = join(dir, 'old.db');
+    const old = new Database(path);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.exec('CREATE TABLE kept (v TEXT)');
+    old.prepare('INSERT INTO kept (v) VALUES (?)').run('row from before');
+    old.close();
+    const db = openDatabase(path, MIGRATIONS);
+    expect(db.pragma('page_size', { simple: true })).toBe(4096);
+    expect(db.prepare('SELECT v FROM kept').pluck().get()).toBe('row from before');
+    db.prepare('INSERT INTO t (x) VALUES (?)').run('migrated');
+    expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(1);
+    db.close();
+  });
+});
