@@ -3,8 +3,15 @@
  * `base64` encoding; with or without the JSON-RPC envelope; legacy or v0) or a blockSubscribe element
  * → {@link DecodedTransaction}. Pure. Sources: reference.md §1.4 (instructions at any depth), §1.6
  * (events: self-CPI first, logs as fallback, de-duplicated; key list = static ++ loaded writable ++ readonly).
+ *
+ * Fast path: when the logs are complete, a one-account pump/PumpSwap inner instruction (a self-CPI
+ * event) is not base58-decoded; the `Program data:` line that repeats it, attributed by the invoke
+ * stack, is decoded instead, once {@link base58Matches} confirms the CPI carries its bytes. Any
+ * doubt (logs truncated, a count, order or byte mismatch) decodes the whole transaction the exact
+ * way, so the output is always what decoding every CPI gives.
  */
 import type { DecodedEvent, DecodedInstruction, DecodedTransaction, SkippedItem, TokenBalance } from '../types.ts';
+import { base58Matches } from './base58-match.ts';
 import { fromBase58, fromBase64, startsWith } from './bytes.ts';
 import { decodeCpiEvent, scanLogs, type EventDecode, type LogEvent } from './events.ts';
 import { EVENT_IX_TAG, registryFor } from './idl.ts';
@@ -24,11 +31,20 @@ interface CpiEvent {
   outerIndex: number | null;
 }
 
+/** A self-CPI event candidate whose base58 data is left undecoded until it is paired with a log line. */
+interface DeferredCpi {
+  program: DecodedEvent['program'];
+  data: string;
+  outerIndex: number;
+}
+
 /** Everything a transaction yields before assembly. */
 interface Collected {
   instructions: DecodedInstruction[];
   cpiEvents: CpiEvent[];
   skipped: SkippedItem[];
+  /** the fast path's self-CPI event candidates; null when every CPI is decoded as it comes */
+  deferred: DeferredCpi[] | null;
 }
 
 /**
@@ -60,16 +76,30 @@ export function unwrapEnvelope(input: unknown): unknown {
  * events from self-CPI inner instructions with `Program data:` logs as fallback (a log event whose bytes
  * equal an unmatched CPI event is the same event), token balances with raw amounts, `err` = meta.err.
  *
+ * `opts.pairLogEvents` (default true) allows the fast path of the module header; false decodes
+ * every CPI (the tests compare the two). The output is the same either way.
+ *
  * Errors: bad data inside a recognisable transaction never throws — it goes to `skipped` as
  * `{where, reason}`. Throws an `Error` only when the input is not a transaction at all
  * (null → "transaction not found (null result)", an RPC error, or an object without `transaction`).
  */
-export function decodeTransaction(input: unknown): DecodedTransaction {
+export function decodeTransaction(input: unknown, opts: { pairLogEvents?: boolean } = {}): DecodedTransaction {
   if (isLogsNotification(input)) return decodeLogsNotification(input);
   const r = unwrapEnvelope(input);
   if (!isObj(r)) throw new Error(`not a transaction: expected an object, got ${Array.isArray(r) ? 'an array' : typeof r}`);
   if (!('transaction' in r)) throw new Error('not a transaction: no "transaction" field (expected a getTransaction result or a blockSubscribe element)');
   const meta = isObj(r.meta) ? r.meta : null;
+  const logs = meta && Array.isArray(meta.logMessages) ? meta.logMessages : [];
+  const complete = logs.length > 0 && !logs.some((l) => typeof l === 'string' && l.startsWith('Log truncated'));
+  return ((opts.pairLogEvents ?? true) && complete ? decodeOnce(r, meta, logs, true) : null) ?? (decodeOnce(r, meta, logs, false) as DecodedTransaction);
+}
+
+/**
+ * One decoding pass. `defer`: leave one-account pump/PumpSwap inner instructions undecoded and take
+ * their events from the log lines that repeat them; returns null when that pairing fails (the caller
+ * then decodes again with `defer` false, which never returns null).
+ */
+function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): DecodedTransaction | null {
   const skipped: SkippedItem[] = [];
   if (!meta) skipped.push({ where: 'meta', reason: 'no meta: no inner instructions, logs, balances or err' });
 
@@ -88,7 +118,7 @@ export function decodeTransaction(input: unknown): DecodedTransaction {
     fromLogsOnly: false,
     skipped,
   };
-  const col: Collected = { instructions: [], cpiEvents: [], skipped };
+  const col: Collected = { instructions: [], cpiEvents: [], skipped, deferred: defer ? [] : null };
 
   // --- message: keys, signers, top-level instructions
   const tx = r.transaction;
@@ -152,14 +182,23 @@ export function decodeTransaction(input: unknown): DecodedTransaction {
   out.instructions = col.instructions;
 
   // --- logs: fallback events, de-duplicated against CPI events
-  const logs = meta && Array.isArray(meta.logMessages) ? meta.logMessages : [];
-  // CPI events not yet matched by a log line, by program and bytes: scanLogs consumes the lines that
-  // repeat one without decoding them, and mergeEvents drops any other decoded line that still does.
-  const unmatched = cpiEventCounts(col.cpiEvents);
-  const scan = scanLogs(logs, unmatched);
-  out.logsTruncated = scan.truncated;
-  skipped.push(...scan.skipped);
-  out.events = mergeEvents(col.cpiEvents, scan.events, unmatched);
+  if (col.deferred && col.deferred.length > 0) {
+    // fast path: every deferred CPI must pair, in order, with a log event carrying its bytes
+    const scan = scanLogs(logs);
+    const paired = pairWithLogs(col.deferred, scan.events, logs);
+    if (paired === null) return null;
+    out.logsTruncated = scan.truncated;
+    skipped.push(...scan.skipped);
+    out.events = mergeEvents(paired, [], new Map());
+  } else {
+    // CPI events not yet matched by a log line, by program and bytes: scanLogs consumes the lines that
+    // repeat one without decoding them, and mergeEvents drops any other decoded line that still does.
+    const unmatched = cpiEventCounts(col.cpiEvents);
+    const scan = scanLogs(logs, unmatched);
+    out.logsTruncated = scan.truncated;
+    skipped.push(...scan.skipped);
+    out.events = mergeEvents(col.cpiEvents, scan.events, unmatched);
+  }
 
   // --- token balances
   if (meta) {
@@ -194,7 +233,13 @@ function handleEntry(col: Collected, ix: unknown, keys: string[], path: string, 
     col.skipped.push({ where, reason: 'program id not resolvable' });
     return;
   }
-  if (!registryFor(programId)) return;
+  const reg = registryFor(programId);
+  if (!reg) return;
+  if (col.deferred && inner && typeof ix.data === 'string' && Array.isArray(ix.accounts) && ix.accounts.length === 1) {
+    // a self-CPI event has the event authority as its only account (reference.md §1.6)
+    col.deferred.push({ program: reg.program, data: ix.data, outerIndex: outer });
+    return;
+  }
   let data: Uint8Array;
   try {
     if (typeof ix.data !== 'string') throw new Error('data is not a string');
@@ -235,6 +280,27 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
   if (d === null) return;
   if ('skipped' in d) col.skipped.push({ where, reason: d.skipped });
   else col.instructions.push({ program: d.program, name: d.name, inner, path, accounts: d.accounts, args: d.args });
+}
+
+/**
+ * Pair the deferred self-CPI events with the log events, one for one and in order: same program,
+ * same top-level instruction, a `Program data:` line holding exactly the event's base64 (one part),
+ * and CPI data that encodes EVENT_IX_TAG ‖ those bytes. Returns the CPI events, or null at the first
+ * doubt (including any log event left over: one without a CPI twin goes the exact way).
+ */
+function pairWithLogs(deferred: readonly DeferredCpi[], events: readonly LogEvent[], logs: readonly unknown[]): CpiEvent[] | null {
+  if (deferred.length !== events.length) return null;
+  const out: CpiEvent[] = [];
+  for (let i = 0; i < deferred.length; i++) {
+    const d = deferred[i]!;
+    const e = events[i]!;
+    if (e.program !== d.program || e.outerIndex !== d.outerIndex) return null;
+    const line = logs[e.line];
+    if (typeof line !== 'string' || line.slice('Program data: '.length).trim() !== e.bytesBase64) return null;
+    if (!base58Matches(d.data, EVENT_IX_TAG, fromBase64(e.bytesBase64))) return null;
+    out.push({ ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64 }, outerIndex: d.outerIndex });
+  }
+  return out;
 }
 
 /** CPI events counted by `program:bytesBase64` (the key scanLogs and mergeEvents match log lines on). */
