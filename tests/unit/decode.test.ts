@@ -681,6 +681,52 @@ describe('log frame lines (programFrameLine)', () => {
   });
 });
 
+describe('scanLogs attributes data lines by the invoke stack', () => {
+  const raw = JSON.parse(readFileSync(new URL('../fixtures/mainnet/pump_2024-09_sell_getParsedTransaction.json', import.meta.url), 'utf8'));
+  const dataLine: string = (raw.result ?? raw).meta.logMessages.find((l: string) => l.startsWith('Program data: '));
+  const PROGRAMS = [PUMP_PROGRAM_ID, PUMP_AMM_PROGRAM_ID, 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', '11111111111111111111111111111111', 'MAyhSmzXzV1pTf7LsNkrNwkWKTo4ougAJ1PPg47MD4e'];
+  /** The stack rule written plainly: invoke [n] keeps the first n-1 frames and pushes; success/failed pops to the program's last frame. */
+  function expectedPumpDataLines(logs: string[]): number[] {
+    const stack: string[] = [];
+    const out: number[] = [];
+    logs.forEach((line, i) => {
+      const f = programFrameLine(line);
+      if (f?.depth !== undefined) {
+        stack.splice(f.depth - 1);
+        stack.push(f.program);
+      } else if (f) {
+        const at = stack.lastIndexOf(f.program);
+        if (at >= 0) stack.splice(at);
+      } else if (line.startsWith('Program data: ') && stack.length > 0 && stack[stack.length - 1] === PUMP_PROGRAM_ID) out.push(i);
+    });
+    return out;
+  }
+
+  it('on 500 generated log sequences (nesting, stray and unbalanced success lines, other programs’ data lines), as the plain stack rule', () => {
+    let seed = 11;
+    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    let attributed = 0;
+    for (let t = 0; t < 500; t++) {
+      const logs: string[] = [];
+      let depth = 0;
+      for (let k = 0; k < 40; k++) {
+        const p = PROGRAMS[next(PROGRAMS.length)]!;
+        const r = next(10);
+        if (r < 3 && depth < 4) logs.push(`Program ${p} invoke [${++depth}]`);
+        else if (r < 5) {
+          logs.push(`Program ${p} ${next(2) ? 'success' : 'failed: custom program error: 0x1'}`);
+          depth = Math.max(0, depth - 1);
+        } else if (r < 8) logs.push(dataLine);
+        else logs.push(next(2) ? 'Program log: Instruction: Sell' : `Program ${p} consumed 2003 of 200000 compute units`);
+      }
+      const want = expectedPumpDataLines(logs);
+      attributed += want.length;
+      expect(scanLogs(logs).events.map((e) => e.line), logs.join('\n')).toEqual(want);
+    }
+    expect(attributed).toBeGreaterThan(300);
+  });
+});
+
 describe('the log fallback does not decode an event the self-CPI already gave', () => {
   const raw = JSON.parse(readFileSync(new URL('../fixtures/mainnet/pump_2024-09_sell_getParsedTransaction.json', import.meta.url), 'utf8'));
   const logs: string[] = (raw.result ?? raw).meta.logMessages;

@@ -8,12 +8,12 @@
  * check that the self-CPI carries those same bytes (reference.md §1.6: the CPI is the source).
  *
  * How: both sides are read as one big number, N (base58: the digits after the leading '1's; bytes:
- * big-endian after the leading zeros), and their residues are compared modulo 58³ and two primes
- * below 2²³ — linear work in small-integer arithmetic. Leading '1's must equal leading zero bytes.
- * Equal numbers give equal residues, so a true match is never rejected. Unequal numbers pass only
- * when they agree modulo all three, about 1 in 1.4 × 10¹⁹; every pump event in both places is
- * written by the program itself (reference.md §1.6), so the check guards against pairing the wrong
- * line, not against forgery.
+ * big-endian after the leading zeros), and their residues modulo two primes near 2²⁶ are compared,
+ * reading four base58 digits or three bytes per step in exact double arithmetic. Leading '1's must
+ * equal leading zero bytes. Equal numbers give equal residues, so a true match is never rejected.
+ * Unequal numbers pass only when they agree modulo both, about 1 in 4.5 × 10¹⁵; every pump event in
+ * both places is written by the program itself (reference.md §1.6), so the check guards against
+ * pairing the wrong line, not against forgery.
  */
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -21,10 +21,16 @@ const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const DIGIT = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
 
-/** Moduli: 58³ (the last three base58 digits) and the two largest primes below 2²³. r·256 + 255 stays below 2³¹. */
-const M0 = 58 * 58 * 58;
-const M1 = 8_388_593;
-const M2 = 8_388_587;
+/** The two largest primes below 2²⁶. A residue times 58⁴ or 2²⁴, plus a chunk, stays below 2⁵³: exact in a double. */
+const M1 = 67_108_859;
+const M2 = 67_108_837;
+
+/** (a · base + chunk) mod m, exactly, for a < m < 2²⁶, base ≤ 2²⁴, chunk < base. */
+function step(a: number, base: number, chunk: number, m: number): number {
+  const x = a * base + chunk;
+  const r = x - Math.floor(x / m) * m;
+  return r < 0 ? r + m : r >= m ? r - m : r;
+}
 
 /**
  * True when `s` is the base58 encoding of `prefix ‖ bytes` (with the chance of a false match
@@ -34,31 +40,39 @@ const M2 = 8_388_587;
 export function base58Matches(s: string, prefix: Uint8Array, bytes: Uint8Array): boolean {
   // leading zero bytes ↔ leading '1's
   const total = prefix.length + bytes.length;
+  const byteAt = (i: number): number => (i < prefix.length ? prefix[i]! : bytes[i - prefix.length]!);
   let zeros = 0;
-  while (zeros < total && (zeros < prefix.length ? prefix[zeros] : bytes[zeros - prefix.length]) === 0) zeros++;
+  while (zeros < total && byteAt(zeros) === 0) zeros++;
   let ones = 0;
   while (ones < s.length && s.charCodeAt(ones) === 49) ones++;
   if (ones !== zeros) return false;
 
-  let a0 = 0;
   let a1 = 0;
   let a2 = 0;
-  for (let i = ones; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const d = c < 128 ? DIGIT[c]! : -1;
-    if (d < 0) return false;
-    a0 = (a0 * 58 + d) % M0;
-    a1 = (a1 * 58 + d) % M1;
-    a2 = (a2 * 58 + d) % M2;
+  for (let i = ones; i < s.length; ) {
+    let chunk = 0;
+    let base = 1;
+    for (const end = Math.min(i + 4, s.length); i < end; i++) {
+      const c = s.charCodeAt(i);
+      const d = c < 128 ? DIGIT[c]! : -1;
+      if (d < 0) return false;
+      chunk = chunk * 58 + d;
+      base *= 58;
+    }
+    a1 = step(a1, base, chunk, M1);
+    a2 = step(a2, base, chunk, M2);
   }
-  let b0 = 0;
   let b1 = 0;
   let b2 = 0;
-  for (let i = zeros; i < total; i++) {
-    const v = i < prefix.length ? prefix[i]! : bytes[i - prefix.length]!;
-    b0 = (b0 * 256 + v) % M0;
-    b1 = (b1 * 256 + v) % M1;
-    b2 = (b2 * 256 + v) % M2;
+  for (let i = zeros; i < total; ) {
+    let chunk = 0;
+    let base = 1;
+    for (const end = Math.min(i + 3, total); i < end; i++) {
+      chunk = chunk * 256 + byteAt(i);
+      base *= 256;
+    }
+    b1 = step(b1, base, chunk, M1);
+    b2 = step(b2, base, chunk, M2);
   }
-  return a0 === b0 && a1 === b1 && a2 === b2;
+  return a1 === b1 && a2 === b2;
 }

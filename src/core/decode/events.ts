@@ -22,9 +22,10 @@ export interface EventDecode {
 /**
  * Decode event bytes `disc(8) ‖ borsh` of `program` (`pump` | `pump_amm`), field by field.
  * Fields absent from older, shorter data are absent (TradeEvent decodes at 121/217/350/363 B, CreateEvent at 193/335/346 B).
+ * `base64`: the data's base64 when the caller already has it (else it is computed).
  * @returns the event, or `{skipped: reason}` (short data, unknown discriminator, malformed payload). Never throws.
  */
-export function decodeEventData(program: ProgramName, data: Uint8Array): EventDecode | { skipped: string } {
+export function decodeEventData(program: ProgramName, data: Uint8Array, base64?: string): EventDecode | { skipped: string } {
   const reg: ProgramRegistry = program === 'pump' ? PUMP : PUMP_AMM;
   if (data.length < 8) return { skipped: `${program} event data is ${data.length} bytes, shorter than the 8-byte discriminator` };
   const disc = toHex(data.subarray(0, 8));
@@ -32,7 +33,7 @@ export function decodeEventData(program: ProgramName, data: Uint8Array): EventDe
   if (!def) return { skipped: `unknown ${program} event discriminator ${disc}` };
   const d = decodeFields(def.fields, data, 8, reg.types);
   if (d.status === 'malformed') return { skipped: `malformed ${program} ${def.name}: ${d.error}` };
-  return { program, name: def.name, fields: d.fields, status: d.status, bytesBase64: toBase64(data) };
+  return { program, name: def.name, fields: d.fields, status: d.status, bytesBase64: base64 ?? toBase64(data) };
 }
 
 /**
@@ -52,6 +53,22 @@ export interface LogEvent extends EventDecode {
   outerIndex: number | null;
   /** index of the log line */
   line: number;
+  /** the event's bytes (discriminator ‖ borsh), as decoded from the line */
+  bytes: Uint8Array;
+}
+
+/**
+ * The bytes of a `Program data:` payload (one or more base64 parts separated by spaces), and its
+ * canonical base64. Strict: throws an `Error` on text that is not base64. A single canonical part
+ * — what the runtime writes — is decoded and checked by re-encoding, without the strict regex.
+ */
+function programDataBytes(payload: string): { bytes: Uint8Array; base64: string } {
+  const b = Buffer.from(payload, 'base64');
+  const again = b.toString('base64');
+  if (again === payload) return { bytes: new Uint8Array(b.buffer, b.byteOffset, b.length), base64: payload };
+  const parts = payload.split(/\s+/).map(fromBase64);
+  const bytes = parts.length === 1 ? parts[0]! : Uint8Array.from(parts.flatMap((p) => [...p]));
+  return { bytes, base64: toBase64(bytes) };
 }
 
 /** An instruction name seen as `Program log: Instruction: X` under pump/PumpSwap. */
@@ -80,17 +97,21 @@ export interface LogScan {
  */
 export function programFrameLine(line: string): { program: string; depth?: number } | null {
   if (!line.startsWith('Program ')) return null;
-  let end = 8;
-  while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
-  if (end === 8 || line.charCodeAt(end) !== 32) return null; // \S+ then one space
-  const program = line.slice(8, end);
+  // Find the first space, see whether a frame word follows, and only then check that the program id
+  // has no other whitespace (\S+): "Program log: …", "Program data: …" and "… consumed …" lines
+  // leave at the first test.
+  const end = line.indexOf(' ', 8);
+  if (end <= 8) return null;
+  let depth: number | undefined;
   if (line.startsWith('invoke [', end + 1)) {
     let i = end + 9;
     while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++;
-    if (i > end + 9 && line.charCodeAt(i) === 93) return { program, depth: Number(line.slice(end + 9, i)) };
-  }
-  if (line.startsWith('success', end + 1) || line.startsWith('failed', end + 1)) return { program };
-  return null;
+    if (i === end + 9 || line.charCodeAt(i) !== 93) return null;
+    depth = Number(line.slice(end + 9, i));
+  } else if (!line.startsWith('success', end + 1) && !line.startsWith('failed', end + 1)) return null;
+  for (let i = 8; i < end; i++) if (isSpace(line.charCodeAt(i))) return null;
+  const program = line.slice(8, end);
+  return depth === undefined ? { program } : { program, depth };
 }
 
 /** Whitespace as the regex class \s sees it in log lines (ASCII and the common Unicode spaces). */
@@ -98,9 +119,17 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
+/** Names already converted: the same few instruction names recur in every transaction's logs. */
+const snakeMemo = new Map<string, string>();
+
 /** `CreateV2` → `create_v2`, `BuyExactSolIn` → `buy_exact_sol_in`. */
 export function snakeCase(s: string): string {
-  return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  let out = snakeMemo.get(s);
+  if (out === undefined) {
+    out = s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    if (snakeMemo.size < 1000) snakeMemo.set(s, out);
+  }
+  return out;
 }
 
 /**
@@ -115,7 +144,10 @@ export function snakeCase(s: string): string {
  */
 export function scanLogs(logs: readonly unknown[], known?: Map<string, number>): LogScan {
   const out: LogScan = { events: [], instructions: [], skipped: [], truncated: false };
+  // the invoke stack: stack[0..depth) (entries past `depth` are stale; an array's length is not
+  // changed on every line, which costs V8 a runtime call)
   const stack: string[] = [];
+  let depth = 0;
   let outer = -1;
   let innerCount = 0;
   for (let i = 0; i < logs.length; i++) {
@@ -127,21 +159,20 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
     }
     const frame = programFrameLine(line);
     if (frame?.depth !== undefined) {
-      const depth = frame.depth;
-      if (depth === 1) {
+      if (frame.depth === 1) {
         outer++;
         innerCount = 0;
       } else innerCount++;
-      stack.length = Math.max(0, Math.min(stack.length, depth - 1));
-      stack.push(frame.program);
+      depth = Math.max(0, Math.min(depth, frame.depth - 1));
+      stack[depth++] = frame.program;
       continue;
     }
     if (frame) {
-      const at = stack.lastIndexOf(frame.program);
-      if (at >= 0) stack.length = at;
+      const at = depth > 0 ? stack.lastIndexOf(frame.program, depth - 1) : -1;
+      if (at >= 0) depth = at;
       continue;
     }
-    const top = stack.length > 0 ? stack[stack.length - 1] : null;
+    const top = depth > 0 ? stack[depth - 1]! : null;
     const reg = top ? registryFor(top) : null;
     if (!reg) continue;
     if (line.startsWith('Program data: ')) {
@@ -154,23 +185,22 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
           continue;
         }
       }
-      let bytes: Uint8Array;
+      let data: { bytes: Uint8Array; base64: string };
       try {
-        const parts = line.slice('Program data: '.length).trim().split(/\s+/).map(fromBase64);
-        bytes = parts.length === 1 ? parts[0] : Uint8Array.from(parts.flatMap((p) => [...p]));
+        data = programDataBytes(line.slice('Program data: '.length).trim());
       } catch {
         out.skipped.push({ where, reason: `${reg.program} Program data is not valid base64` });
         continue;
       }
-      const ev = decodeEventData(reg.program, bytes);
+      const ev = decodeEventData(reg.program, data.bytes, data.base64);
       if ('skipped' in ev) out.skipped.push({ where, reason: ev.skipped });
-      else out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i });
+      else out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i, bytes: data.bytes });
       continue;
     }
     if (line.startsWith('Program log: Instruction: ')) {
       const name = snakeCase(line.slice('Program log: Instruction: '.length).trim());
       if (reg.instructionNames.has(name)) {
-        out.instructions.push({ program: reg.program, name, outerIndex: Math.max(outer, 0), innerIndex: stack.length > 1 ? innerCount - 1 : null });
+        out.instructions.push({ program: reg.program, name, outerIndex: Math.max(outer, 0), innerIndex: depth > 1 ? innerCount - 1 : null });
       }
     }
   }

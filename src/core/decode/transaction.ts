@@ -297,7 +297,7 @@ function pairWithLogs(deferred: readonly DeferredCpi[], events: readonly LogEven
     if (e.program !== d.program || e.outerIndex !== d.outerIndex) return null;
     const line = logs[e.line];
     if (typeof line !== 'string' || line.slice('Program data: '.length).trim() !== e.bytesBase64) return null;
-    if (!base58Matches(d.data, EVENT_IX_TAG, fromBase64(e.bytesBase64))) return null;
+    if (!base58Matches(d.data, EVENT_IX_TAG, e.bytes)) return null;
     out.push({ ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64 }, outerIndex: d.outerIndex });
   }
   return out;
