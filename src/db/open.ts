@@ -13,8 +13,9 @@ export interface Migration {
  * Page size, in bytes, of a database this function creates. A kept transaction (`launch_tx.decoded`)
  * averages about 4 KB of JSON, more than fits in a 4,096-byte page, so with SQLite's default each
  * spilled into an overflow page: twice the pages written to the WAL and again at each checkpoint.
- * With 16 KB pages, inserting the bench chain's transactions cost about a quarter less CPU
- * (docs/benchmarks.md). An existing database keeps the page size it was created with.
+ * With 16 KB pages, inserting the bench chain's 13,030 decoded transactions (three times, in
+ * batches of 480) took 38–46 µs of CPU each against 52–67 µs with 4 KB pages, in alternating runs.
+ * An existing database keeps the page size it was created with.
  */
 export const NEW_DATABASE_PAGE_SIZE = 16_384;
 
