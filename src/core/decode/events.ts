@@ -55,6 +55,16 @@ export interface LogEvent extends EventDecode {
   line: number;
   /** the event's bytes (discriminator ‖ borsh), as decoded from the line */
   bytes: Uint8Array;
+  /** the line held exactly `bytesBase64` (one canonical part), the form a self-CPI event is matched by */
+  asWritten: boolean;
+}
+
+/** The prefix of a log line written by `sol_log_data` (Anchor's `emit!`). */
+export const PROGRAM_DATA = 'Program data: ';
+
+/** Whether a log line is the RPC's marker that the log cap was reached (reference.md §1.6). */
+export function isTruncationMarker(line: unknown): boolean {
+  return typeof line === 'string' && line.startsWith('Log truncated');
 }
 
 /**
@@ -153,7 +163,7 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
   for (let i = 0; i < logs.length; i++) {
     const line = logs[i];
     if (typeof line !== 'string') continue;
-    if (line.startsWith('Log truncated')) {
+    if (isTruncationMarker(line)) {
       out.truncated = true;
       break;
     }
@@ -175,10 +185,11 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
     const top = depth > 0 ? stack[depth - 1]! : null;
     const reg = top ? registryFor(top) : null;
     if (!reg) continue;
-    if (line.startsWith('Program data: ')) {
+    if (line.startsWith(PROGRAM_DATA)) {
       const where = `log ${i}`;
+      const payload = line.slice(PROGRAM_DATA.length).trim();
       if (known) {
-        const key = `${reg.program}:${line.slice('Program data: '.length).trim()}`;
+        const key = `${reg.program}:${payload}`;
         const n = known.get(key);
         if (n !== undefined && n > 0) {
           known.set(key, n - 1);
@@ -187,14 +198,14 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
       }
       let data: { bytes: Uint8Array; base64: string };
       try {
-        data = programDataBytes(line.slice('Program data: '.length).trim());
+        data = programDataBytes(payload);
       } catch {
         out.skipped.push({ where, reason: `${reg.program} Program data is not valid base64` });
         continue;
       }
       const ev = decodeEventData(reg.program, data.bytes, data.base64);
       if ('skipped' in ev) out.skipped.push({ where, reason: ev.skipped });
-      else out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i, bytes: data.bytes });
+      else out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i, bytes: data.bytes, asWritten: data.base64 === payload });
       continue;
     }
     if (line.startsWith('Program log: Instruction: ')) {

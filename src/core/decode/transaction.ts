@@ -14,7 +14,7 @@
 import type { DecodedEvent, DecodedInstruction, DecodedTransaction, SkippedItem, TokenBalance } from '../types.ts';
 import { base58Matches } from './base58-match.ts';
 import { fromBase58, fromBase64, startsWith } from './bytes.ts';
-import { decodeCpiEvent, scanLogs, type EventDecode, type LogEvent } from './events.ts';
+import { decodeCpiEvent, isTruncationMarker, scanLogs, type EventDecode, type LogEvent } from './events.ts';
 import { EVENT_IX_TAG, registryFor } from './idl.ts';
 import { decodeInstruction } from './instruction.ts';
 import { decodeLogsNotification, isLogsNotification } from './logs-notification.ts';
@@ -91,7 +91,7 @@ export function decodeTransaction(input: unknown, opts: { pairLogEvents?: boolea
   if (!('transaction' in r)) throw new Error('not a transaction: no "transaction" field (expected a getTransaction result or a blockSubscribe element)');
   const meta = isObj(r.meta) ? r.meta : null;
   const logs = meta && Array.isArray(meta.logMessages) ? meta.logMessages : [];
-  const complete = logs.length > 0 && !logs.some((l) => typeof l === 'string' && l.startsWith('Log truncated'));
+  const complete = logs.length > 0 && !logs.some(isTruncationMarker);
   return ((opts.pairLogEvents ?? true) && complete ? decodeOnce(r, meta, logs, true) : null) ?? (decodeOnce(r, meta, logs, false) as DecodedTransaction);
 }
 
@@ -186,7 +186,7 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
   if (col.deferred && col.deferred.length > 0) {
     // fast path: every deferred CPI must pair, in order, with a log event carrying its bytes
     const scan = scanLogs(logs);
-    const paired = pairWithLogs(col.deferred, scan.events, logs);
+    const paired = pairWithLogs(col.deferred, scan.events);
     if (paired === null) return null;
     out.logsTruncated = scan.truncated;
     skipped.push(...scan.skipped);
@@ -289,15 +289,14 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
  * and CPI data that encodes EVENT_IX_TAG ‖ those bytes. Returns the CPI events, or null at the first
  * doubt (including any log event left over: one without a CPI twin goes the exact way).
  */
-function pairWithLogs(deferred: readonly DeferredCpi[], events: readonly LogEvent[], logs: readonly unknown[]): CpiEvent[] | null {
+function pairWithLogs(deferred: readonly DeferredCpi[], events: readonly LogEvent[]): CpiEvent[] | null {
   if (deferred.length !== events.length) return null;
   const out: CpiEvent[] = [];
   for (let i = 0; i < deferred.length; i++) {
     const d = deferred[i]!;
     const e = events[i]!;
     if (e.program !== d.program || e.outerIndex !== d.outerIndex) return null;
-    const line = logs[e.line];
-    if (typeof line !== 'string' || line.slice('Program data: '.length).trim() !== e.bytesBase64) return null;
+    if (!e.asWritten) return null;
     if (!base58Matches(d.data, EVENT_IX_TAG, e.bytes)) return null;
     out.push({ ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64 }, outerIndex: d.outerIndex });
   }
