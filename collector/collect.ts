@@ -24,6 +24,7 @@ import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
+import { creationsIn, takeFromLogs, type CreationAt } from '../src/core/record/from-logs.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -48,8 +49,8 @@ export interface CollectOptions {
   /** long-running form: WebSocket URL of the live watch (logsSubscribe); without it the collector only polls */
   wsUrl?: string;
   signal?: AbortSignal;
-  /** called after each committed batch (tests, progress) */
-  onBatch?: (info: { transactions: number; records: number; cursorSlot: number | null }) => void;
+  /** called after each committed batch (tests, progress); `fromLogs`: how many of its transactions were taken from their logs */
+  onBatch?: (info: { transactions: number; fromLogs: number; records: number; cursorSlot: number | null }) => void;
 }
 
 /** Signatures of the pump program newer than the cursor (`until`; null: from the beginning), oldest first. */
@@ -148,7 +149,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onRetry: (i) => log.warn(i, 'RPC call retried'),
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
-  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), siteWrittenMs: now() };
+  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new Map(), creations: new Map(), siteWrittenMs: now() };
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -162,7 +163,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   opts.signal?.addEventListener('abort', stopWatch, { once: true });
   let downloading: Promise<void> | null = null;
   const watching = !opts.once && opts.wsUrl
-    ? watchProgramLogs(opts.wsUrl, log, { onNotification: poke, onConnected: poke }, watchStop.signal)
+    ? watchProgramLogs(opts.wsUrl, log, { onNotification: (tx) => { remember(memory, tx); poke(); }, onConnected: poke }, watchStop.signal)
     : Promise.resolve();
   try {
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
@@ -243,7 +244,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
   for (let i = 0; i < sigs.length; i += config.COLLECT_BATCH) {
     if (opts.signal?.aborted) return;
     const batch = sigs.slice(i, i + config.COLLECT_BATCH);
-    const decoded = await fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, batch.map((s) => s.signature), log, opts.signal);
+    const { decoded, fromLogs } = await readBatch(deps, queue, reader, memory, batch, opts.signal);
     // Stop at the first transaction we could not read: the cursor must not pass it.
     const firstMissing = decoded.findIndex((d) => d === null);
     const usable = (firstMissing === -1 ? decoded : decoded.slice(0, firstMissing)) as DecodedTransaction[];
@@ -282,6 +283,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
       return changed;
     });
+    for (const s of batch) memory.heard.delete(s.signature);
     // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
     // by many batches is written once, not once per batch), and always when the catch-up ends.
     if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
@@ -289,10 +291,58 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       memory.siteWrittenMs = now();
     }
     done += usable.length;
-    opts.onBatch?.({ transactions: usable.length, records: committed, cursorSlot: last.slot });
-    log.info({ done, total: sigs.length, cursorSlot: last.slot, recordsChanged: committed }, 'batch committed');
+    opts.onBatch?.({ transactions: usable.length, fromLogs, records: committed, cursorSlot: last.slot });
+    log.info({ done, total: sigs.length, cursorSlot: last.slot, fromLogs, recordsChanged: committed }, 'batch committed');
     if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
   }
+}
+
+/** Notifications the collector holds until their signatures come up in a catch-up (oldest dropped first). */
+export const HEARD_MAX = 50_000;
+
+/** Keep a decoded notification for the catch-up, and the creation it carries (methodology "Transactions taken from their logs"). */
+function remember(memory: CollectorMemory, tx: DecodedTransaction): void {
+  if (!tx.signature) return;
+  memory.heard.set(tx.signature, tx);
+  if (memory.heard.size > HEARD_MAX) memory.heard.delete(memory.heard.keys().next().value!);
+  for (const [mint, at] of creationsIn(tx)) memory.creations.set(mint, at);
+}
+
+/**
+ * The decoded transactions of one batch, in order: a notification heard for a signature is taken
+ * from its logs when `takeFromLogs` allows (a later curve trade), every other transaction is
+ * fetched whole (`fetchDecodedMany`; `null` where it could not be read). `fromLogs` counts the former.
+ */
+async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, batch: SignatureInfo[], signal?: AbortSignal): Promise<{ decoded: (DecodedTransaction | null)[]; fromLogs: number }> {
+  const decoded = new Array<DecodedTransaction | null>(batch.length).fill(null);
+  const fetch: number[] = [];
+  const creationOf = (mint: string) => creationAt(deps.store, memory, mint);
+  batch.forEach((s, i) => {
+    const heard = memory.heard.get(s.signature);
+    const taken = heard ? takeFromLogs(heard, s, creationOf) : null;
+    if (taken) decoded[i] = taken;
+    else fetch.push(i);
+  });
+  const fetched = fetch.length === 0 ? [] : await fetchDecodedMany(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal);
+  fetch.forEach((i, k) => {
+    const tx = fetched[k] ?? null;
+    decoded[i] = tx;
+    if (tx) for (const [mint, at] of creationsIn(tx)) memory.creations.set(mint, at);
+  });
+  return { decoded, fromLogs: batch.length - fetch.length };
+}
+
+/** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */
+function creationAt(store: PublicStore, memory: CollectorMemory, mint: string): CreationAt | undefined {
+  let at = memory.creations.get(mint);
+  if (at === undefined) {
+    const held = store.getCreation(mint);
+    if (!held) return undefined;
+    at = { slot: held.slot, blockTime: held.createdAtMs > 0 ? held.createdAtMs / 1000 : null };
+    if (memory.creations.size > MEMORY_MINTS) memory.creations.clear();
+    memory.creations.set(mint, at);
+  }
+  return at;
 }
 
 /**
@@ -391,13 +441,17 @@ async function completedLaunchStates(deps: CollectDeps, memory: CollectorMemory,
 
 /**
  * What the collector remembers across batches of one run: decoded transactions per mint, which
- * launches have completed (mint → quote mint), which were seen not completed in the store, and when
- * it last wrote site files.
+ * launches have completed (mint → quote mint), which were seen not completed in the store, the
+ * notifications not yet caught up, creations seen, and when it last wrote site files.
  */
 interface CollectorMemory {
   txs: TransactionCache;
   completed: Map<string, string | null>;
   notCompleted: Set<string>;
+  /** notifications heard by the live watch, by signature, until a catch-up reaches them */
+  heard: Map<string, DecodedTransaction>;
+  /** creation slot and blockTime of launches seen (mint → when) */
+  creations: Map<string, CreationAt>;
   siteWrittenMs: number;
 }
 

@@ -177,6 +177,25 @@ describe('ground truth: a live collector over 500 simulated launches', () => {
     db.close();
     expect(dup.n).toBe(0);
   });
+
+  it('later curve trades were taken from their notifications\' logs, everything else was fetched whole (issue 3 "Live watch")', () => {
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const rows = db.prepare('SELECT mint, signature, slot, block_time AS blockTime, failed, decoded FROM launch_tx').all() as { mint: string; signature: string; slot: number; blockTime: number | null; failed: number; decoded: string }[];
+    db.close();
+    const fromLogs = rows.filter((r) => (JSON.parse(r.decoded) as { fromLogsOnly: boolean }).fromLogsOnly);
+    console.log(`launch_tx: ${rows.length} rows, ${fromLogs.length} taken from logs`);
+    expect(fromLogs.length).toBeGreaterThan(rows.length / 2);
+    const blockTimes = new Map(chain.transactions.map((l) => {
+      const t = JSON.parse(l) as { blockTime: number; transaction: { signatures: string[] } };
+      return [t.transaction.signatures[0]!, t.blockTime] as const;
+    }));
+    for (const r of fromLogs) {
+      const t = chain.truth.records[r.mint]!;
+      // never a creation-slot or first-30-s transaction, never a failed one; blockTime (from the event timestamp) the chain's
+      expect({ sig: r.signature, failed: r.failed, late: r.slot !== t.creationSlot && r.blockTime !== null && r.blockTime * 1000 - t.createdAtMs > 30_000, blockTime: r.blockTime })
+        .toEqual({ sig: r.signature, failed: 0, late: true, blockTime: blockTimes.get(r.signature) });
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
