@@ -25,6 +25,7 @@ import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
 import { creationsIn, takeFromLogs, type CreationAt } from '../src/core/record/from-logs.ts';
+import { HeardNotifications } from './heard.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -149,7 +150,8 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onRetry: (i) => log.warn(i, 'RPC call retried'),
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
-  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new Map(), creations: new Map(), siteWrittenMs: now() };
+  const creations = new Map<string, CreationAt>();
+  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: now() };
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -163,7 +165,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   opts.signal?.addEventListener('abort', stopWatch, { once: true });
   let downloading: Promise<void> | null = null;
   const watching = !opts.once && opts.wsUrl
-    ? watchProgramLogs(opts.wsUrl, log, { onNotification: (tx) => { remember(memory, tx); poke(); }, onConnected: poke }, watchStop.signal)
+    ? watchProgramLogs(opts.wsUrl, log, { onNotification: (tx) => { memory.heard.add(tx); poke(); }, onConnected: poke }, watchStop.signal)
     : Promise.resolve();
   try {
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
@@ -283,7 +285,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
       return changed;
     });
-    for (const s of batch) memory.heard.delete(s.signature);
+    memory.heard.committed(batch.map((s) => s.signature), last.slot);
     // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
     // by many batches is written once, not once per batch), and always when the catch-up ends.
     if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
@@ -295,17 +297,6 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     log.info({ done, total: sigs.length, cursorSlot: last.slot, fromLogs, recordsChanged: committed }, 'batch committed');
     if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
   }
-}
-
-/** Notifications the collector holds until their signatures come up in a catch-up (oldest dropped first). */
-export const HEARD_MAX = 50_000;
-
-/** Keep a decoded notification for the catch-up, and the creation it carries (methodology "Transactions taken from their logs"). */
-function remember(memory: CollectorMemory, tx: DecodedTransaction): void {
-  if (!tx.signature) return;
-  memory.heard.set(tx.signature, tx);
-  if (memory.heard.size > HEARD_MAX) memory.heard.delete(memory.heard.keys().next().value!);
-  for (const [mint, at] of creationsIn(tx)) memory.creations.set(mint, at);
 }
 
 /**
@@ -448,8 +439,8 @@ interface CollectorMemory {
   txs: TransactionCache;
   completed: Map<string, string | null>;
   notCompleted: Set<string>;
-  /** notifications heard by the live watch, by signature, until a catch-up reaches them */
-  heard: Map<string, DecodedTransaction>;
+  /** notifications heard by the live watch, until a catch-up reaches them */
+  heard: HeardNotifications;
   /** creation slot and blockTime of launches seen (mint → when) */
   creations: Map<string, CreationAt>;
   siteWrittenMs: number;
