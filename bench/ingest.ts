@@ -173,7 +173,6 @@ export async function benchIngest(): Promise<string> {
     const baseline: number[] = [];
     const fetchCpu: number[] = [];
     const fetchDecodeCpu: number[] = [];
-    const cpuSeconds = cpuSecondsBetween;
     for (let r = 0; r < rounds; r++) {
       // Baseline: the same getTransaction calls, same batched reader, batch size and concurrency, nothing else.
       // Then the floor under ingest: the same reads, each answer decoded, nothing kept (CPU per transaction).
@@ -190,7 +189,7 @@ export async function benchIngest(): Promise<string> {
           if (decode) for (const a of answers) if (a && !(a instanceof Error)) decodeTransaction(a);
         })));
         const wall = programSigs.length / ((performance.now() - t0) / 1000);
-        const perCpu = programSigs.length / cpuSeconds(c0, process.cpuUsage());
+        const perCpu = programSigs.length / cpuSecondsBetween(c0, process.cpuUsage());
         if (decode) fetchDecodeCpu.push(perCpu);
         else {
           baseline.push(wall);
@@ -214,10 +213,10 @@ export async function benchIngest(): Promise<string> {
         store.close();
         ingest.push({
           wall: n / ((atLastCommit.wall - t0) / 1000),
-          cpu: n / cpuSeconds(cpu0, atLastCommit.cpu),
-          main: n / cpuSeconds(main0, atLastCommit.main),
-          wholeCpu: n / cpuSeconds(cpu0, end),
-          tailCpuMs: cpuSeconds(atLastCommit.cpu, end) * 1000,
+          cpu: n / cpuSecondsBetween(cpu0, atLastCommit.cpu),
+          main: n / cpuSecondsBetween(main0, atLastCommit.main),
+          wholeCpu: n / cpuSecondsBetween(cpu0, end),
+          tailCpuMs: cpuSecondsBetween(atLastCommit.cpu, end) * 1000,
           records,
         });
       }
