@@ -31,6 +31,13 @@ import { HeardNotifications } from './heard.ts';
 export const PROGRAM_CURSOR = 'program';
 /** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
 export const SITE_WRITE_INTERVAL_MS = 30_000;
+/**
+ * The long-running form writes pages and documents at most this often (ms): a record changed by
+ * several catch-ups within it is written once. The JSON API reads the database, so it is not delayed.
+ */
+export const LIVE_SITE_WRITE_MS = 1_000;
+/** The long-running form reads the chain tip for its after-pass heartbeat at most this often (ms). */
+const TIP_READ_MS = 1_000;
 /** How often the collector writes its heartbeat (ms). */
 export const HEARTBEAT_MS = 15_000;
 
@@ -164,6 +171,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   const stopWatch = () => watchStop.abort();
   opts.signal?.addEventListener('abort', stopWatch, { once: true });
   let downloading: Promise<void> | null = null;
+  let tipReadMs = 0;
   const watching = !opts.once && opts.wsUrl
     ? watchProgramLogs(opts.wsUrl, log, { onNotification: (tx) => { memory.heard.add(tx); poke(); }, onConnected: poke }, watchStop.signal)
     : Promise.resolve();
@@ -178,8 +186,12 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         if (opts.once || opts.signal?.aborted) throw err;
         log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
       } finally {
-        writeSiteFiles(store, config, log); // what the catch-up committed since its last write
-        memory.siteWrittenMs = now();
+        // what the catch-up committed since the last write: at once in the cron form; in the
+        // long-running form at most every LIVE_SITE_WRITE_MS (the wait below wakes for the rest)
+        if (opts.once || now() - memory.siteWrittenMs >= LIVE_SITE_WRITE_MS) {
+          writeSiteFiles(store, config, log);
+          memory.siteWrittenMs = now();
+        }
       }
       // Periodic jobs, each due on its own interval (kept in meta across cron runs). A failure is
       // logged and the job runs again when next due; records a job changed are written at once.
@@ -206,11 +218,16 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
           .finally(() => (downloading = null));
         if (opts.once) await downloading;
       }
-      store.heartbeat(runId, now(), await tipSlot(rpc, opts.signal));
+      // Heartbeat after each pass; the long-running form reads the tip for it at most every TIP_READ_MS
+      // (its interval beat reads it every HEARTBEAT_MS while a pass runs).
+      const readTip = opts.once || now() - tipReadMs >= TIP_READ_MS;
+      if (readTip) tipReadMs = now();
+      store.heartbeat(runId, now(), readTip ? await tipSlot(rpc, opts.signal) : null);
       if (opts.once || opts.signal?.aborted) break;
       if (!woken) {
+        const untilSiteWrite = store.hasPendingPages() ? Math.max(0, memory.siteWrittenMs + LIVE_SITE_WRITE_MS - now()) : Infinity;
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, config.POLL_INTERVAL_MS);
+          const t = setTimeout(resolve, Math.min(config.POLL_INTERVAL_MS, untilSiteWrite));
           wake = () => { clearTimeout(t); resolve(); };
           opts.signal?.addEventListener('abort', wake, { once: true });
         });
@@ -219,6 +236,13 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       if (opts.signal?.aborted) break;
     }
   } finally {
+    if (!opts.once) {
+      try {
+        writeSiteFiles(store, config, log); // pages still waiting for their LIVE_SITE_WRITE_MS turn
+      } catch (err) {
+        log.warn({ err: String(err) }, 'pages not written at stop; they are written on the next start');
+      }
+    }
     watchStop.abort();
     opts.signal?.removeEventListener('abort', stopWatch);
     await watching;

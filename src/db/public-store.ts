@@ -137,7 +137,8 @@ export class PublicStore {
       stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
       addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
       listPending: db.prepare('SELECT mint FROM pending_page'),
-      clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ?'),
+      clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ? AND NOT EXISTS (SELECT 1 FROM launch WHERE mint = ? AND sha256 IS NOT ?)'),
+      anyPending: db.prepare('SELECT EXISTS (SELECT 1 FROM pending_page)').pluck(),
       getFunder: db.prepare('SELECT state, funder, signature, slot FROM wallet_funder WHERE wallet = ?'),
       putFunder: db.prepare(
         'INSERT INTO wallet_funder (wallet, state, funder, signature, slot, checked_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wallet) DO NOTHING',
@@ -300,12 +301,25 @@ export class PublicStore {
     this.s.stopRun.run(nowMs, nowMs, runId);
   }
 
+  /** Mints whose page and document are to be (re)written (marked in the transaction that changed the record). */
   pendingPages(): string[] {
     return (this.s.listPending.all() as { mint: string }[]).map((r) => r.mint);
   }
 
-  clearPending(mint: string): void {
-    this.s.clearPending.run(mint);
+  /** Whether any page is marked to be written. */
+  hasPendingPages(): boolean {
+    return this.s.anyPending.get() === 1;
+  }
+
+  /**
+   * Clear the marks of pages written, in one transaction: `written` maps each mint to the sha256 of
+   * the document written (undefined: no record held). A mark stays when the record changed since
+   * (another process committed after the read), so its newer document is written next time.
+   */
+  clearPending(written: Map<string, string | undefined>): void {
+    this.transaction(() => {
+      for (const [mint, sha256] of written) this.s.clearPending.run(mint, mint, sha256 ?? null);
+    });
   }
 
   /** A wallet's first funding source, or undefined when not established. */

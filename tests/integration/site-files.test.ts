@@ -1,0 +1,130 @@
+/**
+ * Static pages and documents (README "Crash safety"): written from the records marked pending in
+ * the same SQLite transaction that changed them; a mark is cleared only for the document that was
+ * written, so a record changed by another process after the read keeps it. The long-running
+ * collector writes them at most every LIVE_SITE_WRITE_MS: the pages of its last commit are written
+ * without any further notification, and those still waiting when it stops are written at stop.
+ * A simulated chain served live by the replay RPC; the test lands its slots.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeChain } from '../../collector/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
+import { writeSiteFiles } from '../../collector/publish.ts';
+import { sitePaths } from '../../collector/write-site.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { createArchiveRpc } from '../../src/chain/rpc.ts';
+import { sleep } from '../helpers/net.ts';
+
+let tmp: string;
+let chain: SimulatedChain;
+let rpc: ReplayRpc;
+let creations: { mint: string; slot: number }[];
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-site-files-'));
+  chain = writeChain({ launches: 30, seed: 77, out: join(tmp, 'chain') });
+  // Live, with a clock too slow to move by itself: the test lands slots with advanceTo.
+  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+  creations = Object.entries(chain.truth.records).map(([mint, t]) => ({ mint, slot: t.creationSlot })).sort((a, b) => a.slot - b.slot);
+}, 120_000);
+
+afterAll(async () => {
+  await rpc?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const until = async (what: string, ok: () => boolean, ms = 20_000) => {
+  for (const t0 = Date.now(); !ok(); await sleep(5)) if (Date.now() - t0 > ms) throw new Error(`${what} within ${ms} ms`);
+};
+
+describe('static pages and documents', () => {
+  it('long-running: the last commit\'s pages follow within LIVE_SITE_WRITE_MS without another notification; pages still waiting are written at stop', async () => {
+    const config = loadConfig({ DATA_DIR: join(tmp, 'live'), SOLANA_RPC_URL: rpc.url, SOLANA_WS_URL: rpc.wsUrl, COLLECT_START: 'earliest', POLL_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
+    const store = new PublicStore(config.publicDbPath);
+    const ac = new AbortController();
+    let commits = 0;
+    let pendingAtAbort: boolean | null = null;
+    let abortAfter = Infinity;
+    const running = collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent') }, {
+      once: false,
+      wsUrl: rpc.wsUrl,
+      signal: ac.signal,
+      onBatch: () => {
+        commits++;
+        if (commits >= abortAfter && pendingAtAbort === null) {
+          pendingAtAbort = store.hasPendingPages();
+          ac.abort();
+        }
+      },
+    });
+    await until('subscribed', () => (rpc.stats.calls.logsSubscribe ?? 0) > 0);
+    const page = (mint: string) => sitePaths(config.siteDir, mint).document;
+
+    // 1. One launch lands; nothing else happens. Its record is committed, and its files follow by themselves.
+    const first = creations[0]!;
+    rpc.advanceTo(first.slot);
+    await until('first record committed', () => store.getLaunch(first.mint) !== undefined);
+    const committedAt = Date.now();
+    await until('first page written', () => existsSync(page(first.mint)));
+    expect(Date.now() - committedAt).toBeLessThan(LIVE_SITE_WRITE_MS + 2_000);
+    await until('marks cleared', () => !store.hasPendingPages());
+    expect(readFileSync(page(first.mint), 'utf8')).toBe(store.getLaunch(first.mint)!.document);
+
+    // 2. Two more launches land one after the other, within a second of the last write: the
+    // second commit comes before its pages are due; the collector is stopped right after it.
+    const second = creations.find((c) => c.slot > first.slot)!;
+    const third = creations.find((c) => c.slot > second.slot)!;
+    const commitsBefore = commits;
+    abortAfter = commitsBefore + 2;
+    rpc.advanceTo(second.slot);
+    await until('second commit', () => commits > commitsBefore);
+    rpc.advanceTo(third.slot);
+    await running;
+    expect(pendingAtAbort).toBe(true); // the last commit's pages were still to be written when it stopped
+    expect(store.hasPendingPages()).toBe(false);
+    const held = store.db.prepare('SELECT mint, document FROM launch').all() as { mint: string; document: string }[];
+    expect(held.map((r) => r.mint)).toContain(second.mint);
+    for (const r of held) {
+      expect(readFileSync(page(r.mint), 'utf8'), r.mint).toBe(r.document);
+      expect(existsSync(sitePaths(config.siteDir, r.mint).page)).toBe(true);
+    }
+    store.close();
+  }, 60_000);
+
+  it('a mark is cleared only for the document written: a record changed after the read keeps it', async () => {
+    const dataDir = join(tmp, 'marks');
+    const config = loadConfig({ DATA_DIR: dataDir, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+    const store = new PublicStore(config.publicDbPath);
+    await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent') }, { once: true });
+    const mint = creations[0]!.mint;
+    const held = store.getLaunch(mint)!;
+    expect(store.hasPendingPages()).toBe(false);
+    const mark = () => store.db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)').run(mint);
+
+    mark();
+    store.clearPending(new Map([[mint, 'a document read before the record changed']]));
+    expect(store.pendingPages()).toEqual([mint]);
+    store.clearPending(new Map([[mint, undefined]])); // read when not held: it is held now
+    expect(store.pendingPages()).toEqual([mint]);
+    store.clearPending(new Map([[mint, held.sha256]]));
+    expect(store.pendingPages()).toEqual([]);
+
+    const gone = 'So11111111111111111111111111111111111111112';
+    store.db.prepare('INSERT INTO pending_page (mint) VALUES (?)').run(gone);
+    store.clearPending(new Map([[gone, undefined]])); // not held then, not held now
+    expect(store.pendingPages()).toEqual([]);
+
+    mark();
+    expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(1);
+    expect(store.pendingPages()).toEqual([]);
+    expect(readFileSync(sitePaths(config.siteDir, mint).document, 'utf8')).toBe(held.document);
+    store.close();
+  }, 60_000);
+});
