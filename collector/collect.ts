@@ -279,7 +279,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     const byMint = groupByMint(usable);
     const states = await completedLaunchStates(deps, memory, byMint, opts.signal);
     await ensureFunders(
-      funderDeps(deps, queue, reader, opts.signal),
+      funderDeps(deps, queue, reader, memory, opts.signal),
       byMint,
     );
     const fromRaw = store.getMeta('coverage_from_slot');
@@ -351,9 +351,8 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
 function creationAt(store: PublicStore, memory: CollectorMemory, mint: string): CreationAt | undefined {
   let at = memory.creations.get(mint);
   if (at === undefined) {
-    const held = store.getCreation(mint);
-    if (!held) return undefined;
-    at = { slot: held.slot, blockTime: held.createdAtMs > 0 ? held.createdAtMs / 1000 : null };
+    at = store.creationAt(mint);
+    if (!at) return undefined;
     if (memory.creations.size > MEMORY_MINTS) memory.creations.clear();
     memory.creations.set(mint, at);
   }
@@ -379,9 +378,16 @@ async function refreshDownloads(deps: CollectDeps): Promise<void> {
 const MEMORY_MINTS = 200_000;
 
 /** What the funder lookups of a batch or a sweep run with: the collector's RPC, reader and queue, and today's budget. */
-function funderDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, signal?: AbortSignal): EnsureFundersDeps {
+function funderDeps(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, signal?: AbortSignal): EnsureFundersDeps {
   const job = jobDeps(deps, queue, signal);
-  return { ...job, config: deps.config, budget: new FunderBudget(deps.store, deps.config.FUNDER_DAILY_RPC_BUDGET, job.now), reader, rateLimited: deps.config.RPC_MAX_RPS > 0 };
+  return {
+    ...job,
+    config: deps.config,
+    budget: new FunderBudget(deps.store, deps.config.FUNDER_DAILY_RPC_BUDGET, job.now),
+    reader,
+    rateLimited: deps.config.RPC_MAX_RPS > 0,
+    creationOf: (mint) => creationAt(deps.store, memory, mint),
+  };
 }
 
 /** What every periodic job runs with: the collector's store, RPC, logger, clock, RPC queue and stop signal. */
@@ -410,7 +416,7 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
   if (mints.length === 0 && after !== '') mints = store.cohortUnknownMints('', SWEEP_RECORDS);
   if (mints.length === 0) return 0;
   const funders = await ensureFunders(
-    funderDeps(deps, queue, reader, signal),
+    funderDeps(deps, queue, reader, memory, signal),
     new Map(mints.map((m) => [m, memory.txs.transactionsFor(store, m)])),
   );
   const states = await completedLaunchStates(deps, memory, new Map(mints.map((m) => [m, []])), signal);

@@ -9,6 +9,7 @@ import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { SIGNATURE_PAGE, type SignatureInfo } from '../src/chain/signatures.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
+import type { CreationAt } from '../src/core/record/from-logs.ts';
 
 
 /**
@@ -249,6 +250,8 @@ export interface EnsureFundersDeps extends FunderLookupDeps {
   store: PublicStore;
   log: Logger;
   now: () => number;
+  /** a launch's creation slot and blockTime (default: `store.creationAt`; the collector passes its cache of it) */
+  creationOf?: (mint: string) => CreationAt | undefined;
 }
 
 /**
@@ -258,15 +261,14 @@ export interface EnsureFundersDeps extends FunderLookupDeps {
  */
 export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string, DecodedTransaction[]>): Promise<{ looked: number; unknown: number }> {
   const wallets = new Set<string>();
+  const creationOf = deps.creationOf ?? ((mint: string) => deps.store.creationAt(mint));
   for (const [mint, txs] of byMint) {
-    const c = deps.store.getCreation(mint);
-    const created = c ? { blockTime: Math.floor(c.createdAtMs / 1000), slot: c.slot } : null;
-    for (const w of cohortCandidates(mint, txs, created)) if (deps.store.funderOf(w) === undefined && funderLookupDue(deps.store, w, deps.config)) wallets.add(w);
+    for (const w of cohortCandidates(mint, txs, creationOf(mint) ?? null)) if (deps.store.funderOf(w) === undefined && funderLookupDue(deps.store, w, deps.config)) wallets.add(w);
   }
   let unknown = 0;
   const results = await lookupFunders(deps, [...wallets]);
   const caps = { pageCap: deps.config.FUNDER_PAGE_CAP, txCap: deps.config.FUNDER_TX_CAP };
-  deps.store.transaction(() => {
+  if (results.size > 0) deps.store.transaction(() => {
     deps.budget.flush();
     for (const [w, fact] of results) {
       if (fact.state !== 'unknown') deps.store.putFunder(w, fact, deps.now());

@@ -3,6 +3,7 @@ import type { DecodedTransaction, FindingClass, LaunchDocument, Origin } from '.
 import type { FunderFact, FunderUnknownReason } from '../core/funding.ts';
 import type { AfterwardsState } from '../core/afterwards.ts';
 import type { WalletRole } from '../core/record/build-launch.ts';
+import type { CreationAt } from '../core/record/from-logs.ts';
 import { openDatabase } from './open.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 
@@ -165,9 +166,14 @@ export class PublicStore {
     return this.s.getSha256.get(mint) as string | undefined;
   }
 
-  /** The creation slot and time (epoch ms) of a held launch whose creation is known (launch columns, no document parse). */
-  getCreation(mint: string): { slot: number; createdAtMs: number } | undefined {
-    return this.s.getCreation.get(mint) as { slot: number; createdAtMs: number } | undefined;
+  /**
+   * The creation slot and blockTime (unix seconds; null when the creation transaction had none) of a
+   * held launch whose creation is known, from the launch columns (no document parse); undefined otherwise.
+   */
+  creationAt(mint: string): CreationAt | undefined {
+    const r = this.s.getCreation.get(mint) as { slot: number; createdAtMs: number | null } | undefined;
+    // created_at_ms is 0 when the creation transaction had no blockTime (build-launch: blockTime ?? 0)
+    return r && { slot: r.slot, blockTime: r.createdAtMs ? r.createdAtMs / 1000 : null };
   }
 
   /** The stored origin of a record, if any (a record's origin never moves from observed to anything else). */

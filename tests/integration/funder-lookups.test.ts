@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChain } from '../../collector/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type InjectedFault, type ReplayRpc } from '../../collector/replay/server.ts';
-import { FunderBudget, lookupFunders, type FunderLookupDeps } from '../../collector/funding.ts';
+import { ensureFunders, FunderBudget, lookupFunders, type FunderLookupDeps } from '../../collector/funding.ts';
+import { createLogger } from '../../src/log.ts';
+import { tx, trade } from '../helpers/synthetic-launch.ts';
+import { FIRST_WINDOW_SLOTS } from '../../src/core/record/build-launch.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { createTransactionReader } from '../../src/chain/transaction-reader.ts';
@@ -102,5 +105,26 @@ describe('funder lookups', () => {
     } finally {
       inject = null;
     }
+  });
+
+  it('a held launch whose creation had no blockTime: its cohort is taken by slots (as the builder does), so a buyer 10 slots later is looked up', async () => {
+    // A record held from a creation transaction without blockTime (created_at_ms 0), then a buy
+    // with a blockTime in a later batch. Read as blockTime 0, no buy would fall in the first 30 s.
+    const mint = 'NoB1ockTimeMint1111111111111111111111111pump';
+    const buyer = 'NoB1ockTimeBuyer111111111111111111111111111';
+    const late = 'NoB1ockTimeLate1111111111111111111111111111';
+    store.db.prepare(`INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
+      finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown)
+      VALUES (?, NULL, 'c', 's', 1000, 0, 'observed', 1, 'UNKNOWN', NULL, 0, 'v', '{}', 'x', 0, 1)`).run(mint);
+    expect(store.creationAt(mint)).toEqual({ slot: 1000, blockTime: null });
+    const buys = [
+      tx({ slot: 1010, blockTime: 1_790_000_000, events: [trade(mint, buyer, true, 1n, 1n)] }),
+      tx({ slot: 1000 + FIRST_WINDOW_SLOTS + 1, blockTime: 1_790_000_030, events: [trade(mint, late, true, 1n, 1n)] }),
+    ];
+    // no budget: every candidate is recorded as an attempt stopped by the budget, without any RPC call
+    const looked = await ensureFunders({ ...deps({ perDay: 0 }), store, log: createLogger('silent'), now: () => day }, new Map([[mint, buys]]));
+    expect(looked).toEqual({ looked: 1, unknown: 1 });
+    expect(store.funderAttempt(buyer)).toMatchObject({ reason: 'budget' });
+    expect(store.funderAttempt(late)).toBeUndefined();
   });
 });
