@@ -50,6 +50,17 @@ const accountConfig = config(
 );
 type AccountConfig = z.infer<typeof accountConfig>;
 
+// Every parameter schema is built once here: building a zod schema costs far more than parsing with it.
+const strParam = str();
+const signaturesConfig = config(
+  { limit: usize().optional(), before: str().optional(), until: str().optional(), commitment: commitment().optional(), minContextSlot: u64().optional() },
+  'RpcSignaturesForAddressConfig',
+);
+const txEncoding = variant(['json', 'jsonParsed', 'base58', 'base64', 'binary'] as const);
+const transactionConfig = z.union([txEncoding, config({ encoding: txEncoding.optional(), commitment: commitment().optional(), maxSupportedTransactionVersion: z.number().int().min(0).max(255).optional() }, 'RpcTransactionConfig')]);
+const addressList = z.array(str(), { error: (iss) => `invalid type: ${typeof iss.input}, expected a sequence` });
+const slotParam = u64();
+
 function accountValue(ctx: MethodContext, address: string, cfg: AccountConfig) {
   const acc = ctx.index.account(address, ctx.slot());
   if (!acc) return null;
@@ -60,13 +71,7 @@ function accountValue(ctx: MethodContext, address: string, cfg: AccountConfig) {
 /** Every HTTP method the replay serves, by name. */
 export const HTTP_METHODS: Record<string, MethodHandler> = {
   getSignaturesForAddress(params, ctx) {
-    const [addr, cfg] = parseParams(params, 1, [
-      str(),
-      config(
-        { limit: usize().optional(), before: str().optional(), until: str().optional(), commitment: commitment().optional(), minContextSlot: u64().optional() },
-        'RpcSignaturesForAddressConfig',
-      ),
-    ]) as [string, { limit?: number; before?: string; until?: string; commitment?: string; minContextSlot?: number } | null | undefined];
+    const [addr, cfg] = parseParams(params, 1, [strParam, signaturesConfig]) as [string, { limit?: number; before?: string; until?: string; commitment?: string; minContextSlot?: number } | null | undefined];
     checkPubkey(addr);
     const limit = cfg?.limit ?? MAX_SIGNATURES_LIMIT;
     if (limit === 0 || limit > MAX_SIGNATURES_LIMIT) throw new RpcError(-32602, `Invalid limit; max ${MAX_SIGNATURES_LIMIT}`);
@@ -85,11 +90,7 @@ export const HTTP_METHODS: Record<string, MethodHandler> = {
   },
 
   getTransaction(params, ctx) {
-    const txEncoding = variant(['json', 'jsonParsed', 'base58', 'base64', 'binary'] as const);
-    const [sig, rawCfg] = parseParams(params, 1, [
-      str(),
-      z.union([txEncoding, config({ encoding: txEncoding.optional(), commitment: commitment().optional(), maxSupportedTransactionVersion: z.number().int().min(0).max(255).optional() }, 'RpcTransactionConfig')]),
-    ]) as [string, string | { encoding?: string; commitment?: string; maxSupportedTransactionVersion?: number } | null | undefined];
+    const [sig, rawCfg] = parseParams(params, 1, [strParam, transactionConfig]) as [string, string | { encoding?: string; commitment?: string; maxSupportedTransactionVersion?: number } | null | undefined];
     checkSignature(sig);
     const cfg = typeof rawCfg === 'string' ? { encoding: rawCfg } : (rawCfg ?? {});
     atLeastConfirmed(cfg.commitment);
@@ -104,14 +105,14 @@ export const HTTP_METHODS: Record<string, MethodHandler> = {
   },
 
   getAccountInfo(params, ctx) {
-    const [addr, cfg] = parseParams(params, 1, [str(), accountConfig]) as [string, AccountConfig];
+    const [addr, cfg] = parseParams(params, 1, [strParam, accountConfig]) as [string, AccountConfig];
     checkPubkey(addr);
     minSlot(ctx, cfg?.minContextSlot);
     return { context: context(ctx), value: accountValue(ctx, addr, cfg) };
   },
 
   getMultipleAccounts(params, ctx) {
-    const [addrs, cfg] = parseParams(params, 1, [z.array(str(), { error: (iss) => `invalid type: ${typeof iss.input}, expected a sequence` }), accountConfig]) as [string[], AccountConfig];
+    const [addrs, cfg] = parseParams(params, 1, [addressList, accountConfig]) as [string[], AccountConfig];
     if (addrs.length > MAX_MULTIPLE_ACCOUNTS) throw new RpcError(-32602, `Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
     addrs.forEach(checkPubkey);
     minSlot(ctx, cfg?.minContextSlot);
@@ -131,7 +132,7 @@ export const HTTP_METHODS: Record<string, MethodHandler> = {
   },
 
   getBlockTime(params, ctx) {
-    const [slot] = parseParams(params, 1, [u64()]) as [number];
+    const [slot] = parseParams(params, 1, [slotParam]) as [number];
     const t = slot <= ctx.slot() ? ctx.index.blockTime(slot) : undefined;
     if (t === undefined) throw blockNotAvailable(slot);
     return t;

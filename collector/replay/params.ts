@@ -61,7 +61,12 @@ export function checkSignature(s: string): string {
   return s;
 }
 
+/** Strings already found valid, by expected size: the same signatures and addresses are asked again and again. */
+const checked = new Map<number, Set<string>>();
+const CHECKED_MAX = 100_000;
+
 function checkBase58(s: string, bytes: number, maxLen: number): void {
+  if (checked.get(bytes)?.has(s)) return;
   if (s.length > maxLen) throw invalidParam('WrongSize');
   let decoded: Uint8Array;
   try {
@@ -70,6 +75,9 @@ function checkBase58(s: string, bytes: number, maxLen: number): void {
     throw invalidParam('Invalid');
   }
   if (decoded.length !== bytes) throw invalidParam('WrongSize');
+  let valid = checked.get(bytes);
+  if (!valid || valid.size >= CHECKED_MAX) checked.set(bytes, (valid = new Set()));
+  valid.add(s);
 }
 
 /** Archival methods refuse commitment `processed` as mainnet does. */
