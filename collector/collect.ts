@@ -309,7 +309,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
       return changed;
     });
-    memory.heard.committed(batch.map((s) => s.signature), last.slot);
+    memory.heard.committed(batch.slice(0, usable.length).map((s) => s.signature), last.slot); // those after one not read stay for the retry
     // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
     // by many batches is written once, not once per batch), and always when the catch-up ends.
     if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {

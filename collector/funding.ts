@@ -222,7 +222,7 @@ export function funderLookupDue(store: PublicStore, wallet: string, config: Pick
  * (`createdAt` in unix seconds, from the batch or the held record). A superset is harmless; the
  * builder picks the cohort. Protocol wallets are never looked up.
  */
-export function cohortCandidates(mint: string, txs: DecodedTransaction[], created: { blockTime: number | null; slot: number } | null): string[] {
+export function cohortCandidates(mint: string, txs: DecodedTransaction[], created: CreationAt | null): string[] {
   const out = new Set<string>();
   let c = created;
   for (const tx of txs) {
