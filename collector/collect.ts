@@ -10,7 +10,7 @@ import { mintsOf } from '../src/core/record/mints-of.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
-import { readChainState } from '../src/chain/chain-state.ts';
+import { batchedAccounts, readChainStates, type ChainStateAsk } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget, type EnsureFundersDeps } from './funding.ts';
@@ -277,7 +277,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
     const last = batch[usable.length - 1]!;
     const byMint = groupByMint(usable);
-    const states = await completedLaunchStates(deps, memory, byMint, opts.signal);
+    const states = await completedLaunchStates(deps, queue, reader, memory, byMint, opts.signal);
     await ensureFunders(
       funderDeps(deps, queue, reader, memory, opts.signal),
       byMint,
@@ -419,7 +419,7 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
     funderDeps(deps, queue, reader, memory, signal),
     new Map(mints.map((m) => [m, memory.txs.transactionsFor(store, m)])),
   );
-  const states = await completedLaunchStates(deps, memory, new Map(mints.map((m) => [m, []])), signal);
+  const states = await completedLaunchStates(deps, queue, reader, memory, new Map(mints.map((m) => [m, []])), signal);
   const changed = store.transaction(() => {
     let n = 0;
     for (const mint of mints) {
@@ -439,11 +439,11 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
  * completed launch's record always carries its pool (methodology "graduation"). Other launches
  * need no account reads.
  */
-async function completedLaunchStates(deps: CollectDeps, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
-  const out = new Map<string, ChainState>();
+async function completedLaunchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
   // Bounded for a collector that runs for months: forgetting only costs one held-document read.
   if (memory.completed.size > MEMORY_MINTS) memory.completed.clear();
   if (memory.notCompleted.size > MEMORY_MINTS) memory.notCompleted.clear();
+  const asks: ChainStateAsk[] = [];
   for (const [mint, mintTxs] of byMint) {
     const inBatch = completionOf(mint, mintTxs);
     // An earlier completion is in the held record (remembered from this run, or read once from the store).
@@ -455,9 +455,12 @@ async function completedLaunchStates(deps: CollectDeps, memory: CollectorMemory,
       else memory.notCompleted.add(mint); // not completed before this run: only a batch's CompleteEvent changes that
     }
     if (earlier === undefined && !inBatch.completed) continue;
-    out.set(mint, await readChainState(deps.rpc, mint, earlier ?? inBatch.quoteMint, (deps.now ?? Date.now)(), signal));
+    asks.push({ mint, quoteMint: earlier ?? inBatch.quoteMint });
   }
-  return out;
+  if (asks.length === 0) return new Map();
+  // every completed launch of the batch in two getMultipleAccounts rounds (curves and pools, then vaults)
+  const accounts = batchedAccounts(reader, { rateLimited: deps.config.RPC_MAX_RPS > 0, schedule: (fn) => queue.add(fn) as Promise<never>, signal });
+  return readChainStates(accounts, asks, (deps.now ?? Date.now)());
 }
 
 /**

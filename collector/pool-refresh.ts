@@ -10,7 +10,7 @@
 import type { Config } from '../src/config.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import type { LaunchDocument, PoolNow } from '../src/core/types.ts';
-import { readChainState } from '../src/chain/chain-state.ts';
+import { kitAccounts, readChainStates } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { recordLaunch } from './record-launch.ts';
 import type { TransactionCache } from './tx-cache.ts';
@@ -40,15 +40,19 @@ export async function refreshPools(deps: PoolRefreshDeps): Promise<number | null
   const mints = store.graduatedMints(after, POOL_REFRESH_RECORDS);
   if (mints.length < POOL_REFRESH_RECORDS && after !== '') mints.push(...store.graduatedMints('', POOL_REFRESH_RECORDS - mints.length).filter((m) => m <= after));
   if (mints.length === 0) return 0;
-  const reads = await Promise.all(mints.map(async (mint) => {
-    const held = store.getLaunch(mint);
-    const doc = held ? (JSON.parse(held.document) as LaunchDocument) : null;
-    if (!doc?.launch) return null;
-    const state = await deps.schedule(() => readChainState(deps.rpc, mint, doc.launch!.quoteMint, now(), deps.signal));
+  const held = mints.flatMap((mint) => {
+    const row = store.getLaunch(mint);
+    const doc = row ? (JSON.parse(row.document) as LaunchDocument) : null;
+    return doc?.launch ? [{ mint, doc, quoteMint: doc.launch.quoteMint }] : [];
+  });
+  // every pool in two getMultipleAccounts rounds (curves and pools, then vaults)
+  const states = await readChainStates(kitAccounts(deps.rpc, { schedule: deps.schedule, signal: deps.signal }), held, now());
+  const reads = held.map(({ mint, doc }) => {
+    const state = states.get(mint)!;
     // only a pool read now, and different from the held one, makes a new document
     if (state.pool === undefined || state.pool === 'unreadable' || poolKey(state.pool) === poolKey(doc.pool)) return null;
     return { mint, state, origin: doc.origin, observedAtLaunch: doc.observedAtLaunch };
-  }));
+  });
   const changed = store.transaction(() => {
     let n = 0;
     for (const r of reads) {

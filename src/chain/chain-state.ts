@@ -6,6 +6,7 @@ import { PUMP_AMM_PROGRAM_ID } from '../core/programs.ts';
 import { decodeBondingCurve, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
 import type { ArchiveRpc } from './rpc.ts';
+import type { TransactionReader } from './transaction-reader.ts';
 
 /** Decimals of every pump.fun mint (reference.md §1: 1,000,000,000 tokens of 6 decimals). */
 const BASE_DECIMALS = 6;
@@ -16,63 +17,146 @@ const OTHER_QUOTE_DECIMALS = 6;
 
 type AccountValue = { data: [string, string] } | null;
 
-async function accountData(rpc: ArchiveRpc, addr: string, signal?: AbortSignal): Promise<Uint8Array | null> {
-  const res = (await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send({ abortSignal: signal })) as unknown as { value: AccountValue };
-  return res.value ? Buffer.from(res.value.data[0], 'base64') : null;
+/** getMultipleAccounts takes at most this many addresses per call (Agave's limit). */
+export const MULTIPLE_ACCOUNTS_MAX = 100;
+
+/**
+ * How chain-state reads get accounts: for each address, in order, its data (`encoding: base64`,
+ * commitment confirmed), `null` when the account does not exist, or an `Error` when it could not be
+ * read. Implemented over the collector's batched reader ({@link batchedAccounts}) or kit
+ * ({@link kitAccounts}).
+ */
+export type AccountsReader = (addresses: readonly string[]) => Promise<(Uint8Array | null | Error)[]>;
+
+const ACCOUNT_CONFIG = { encoding: 'base64', commitment: 'confirmed' } as const;
+
+/** One getMultipleAccounts answer → data per address (an answer of the wrong shape is an Error for each). */
+function accountsOf(answer: unknown, count: number): (Uint8Array | null | Error)[] {
+  const value = (answer as { value?: unknown } | null)?.value;
+  if (answer instanceof Error || !Array.isArray(value) || value.length !== count) {
+    const err = answer instanceof Error ? answer : new Error('getMultipleAccounts answered no list of the asked length');
+    return Array.from({ length: count }, () => err);
+  }
+  return (value as AccountValue[]).map((v) => (v ? Buffer.from(v.data[0], 'base64') : null));
+}
+
+const chunked = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+/**
+ * An {@link AccountsReader} over the collector's batched reader: getMultipleAccounts calls of at
+ * most {@link MULTIPLE_ACCOUNTS_MAX} addresses, all in one HTTP request (one call per request when
+ * `rateLimited`), each request run through `schedule` (the collector's RPC queue).
+ */
+export function batchedAccounts(reader: TransactionReader, opts: { rateLimited: boolean; schedule: <T>(fn: () => Promise<T>) => Promise<T>; signal?: AbortSignal }): AccountsReader {
+  return async (addresses) => {
+    const calls = chunked(addresses, MULTIPLE_ACCOUNTS_MAX);
+    const requests = opts.rateLimited ? calls.map((c) => [c]) : [calls];
+    const answers = await Promise.all(requests.map(async (group) => {
+      try {
+        return await opts.schedule(() => reader.call('getMultipleAccounts', group.map((c) => [c, ACCOUNT_CONFIG]), opts.signal));
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        return group.map(() => (err instanceof Error ? err : new Error(String(err))));
+      }
+    }));
+    return answers.flat().flatMap((answer, k) => accountsOf(answer, calls[k]!.length));
+  };
+}
+
+/** An {@link AccountsReader} over kit: one getMultipleAccounts call per {@link MULTIPLE_ACCOUNTS_MAX} addresses, each through `schedule` when given. */
+export function kitAccounts(rpc: ArchiveRpc, opts: { schedule?: <T>(fn: () => Promise<T>) => Promise<T>; signal?: AbortSignal } = {}): AccountsReader {
+  const run = opts.schedule ?? (<T>(fn: () => Promise<T>) => fn());
+  return async (addresses) => {
+    const parts = await Promise.all(chunked(addresses, MULTIPLE_ACCOUNTS_MAX).map(async (c) => {
+      try {
+        return accountsOf(await run(() => rpc.getMultipleAccounts(c.map((a) => address(a)), ACCOUNT_CONFIG).send({ abortSignal: opts.signal })), c.length);
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        return accountsOf(err instanceof Error ? err : new Error(String(err)), c.length);
+      }
+    }));
+    return parts.flat();
+  };
+}
+
+/** A launch whose chain state to read: its mint and quote mint (the pool's quote; the default key means SOL). */
+export interface ChainStateAsk {
+  mint: string;
+  quoteMint: string;
 }
 
 /**
- * Read what the chain says about a launch now (methodology "graduation", reference.md §2): the
+ * Read what the chain says about launches now (methodology "graduation", reference.md §2): each
  * bonding curve's `complete` flag, and the canonical PumpSwap pool (pool account and both vaults).
  * PumpSwap quote reserves = quote vault amount + the pool's signed `virtual_quote_reserves` (i128).
  * `price` = quote per token in whole units (quote decimals 9 for SOL, 6 otherwise; tokens 6).
- * Never throws: an unreadable curve gives `curveComplete: null`; a pool account that exists but
- * cannot be read or decoded gives `pool: 'unreadable'`; no pool account gives `pool: null`.
- * RPC calls: 2 (curve, pool) + 1 (both vaults) when the pool exists.
+ * Never throws but when the reader's signal aborts: an unreadable curve gives `curveComplete: null`;
+ * a pool account that exists but cannot be read or decoded (or whose vaults cannot be) gives
+ * `pool: 'unreadable'`; no pool account gives `pool: null`.
+ * Reads: every curve and pool in one `accounts` call, then every existing pool's two vaults in one
+ * more — two getMultipleAccounts rounds however many launches are asked.
+ * @returns mint → state, for every mint asked.
  */
-export async function readChainState(rpc: ArchiveRpc, mint: string, quoteMint: string, nowMs: number, signal?: AbortSignal): Promise<ChainState> {
-  const state: ChainState = { checkedAtMs: nowMs };
-  try {
-    const curve = await accountData(rpc, await bondingCurveAddress(mint), signal);
-    const decoded = curve ? decodeBondingCurve(curve) : null;
-    state.curveComplete = decoded && typeof decoded.fields.complete === 'boolean' ? decoded.fields.complete : null;
-  } catch {
-    state.curveComplete = null;
+export async function readChainStates(accounts: AccountsReader, asks: readonly ChainStateAsk[], nowMs: number): Promise<Map<string, ChainState>> {
+  const out = new Map<string, ChainState>();
+  const targets: { mint: string; quoteMint: string; curve: string | null; pool: string | null }[] = [];
+  for (const { mint, quoteMint } of asks) {
+    const state: ChainState = { checkedAtMs: nowMs };
+    out.set(mint, state);
+    const curve = await bondingCurveAddress(mint).catch(() => null);
+    const pool = await canonicalPoolAddress(mint, quoteMint).catch(() => null);
+    if (curve === null) state.curveComplete = null;
+    if (pool === null) state.pool = 'unreadable';
+    targets.push({ mint, quoteMint, curve, pool });
   }
-  let poolAddress: string;
-  try {
-    poolAddress = await canonicalPoolAddress(mint, quoteMint);
-  } catch {
-    state.pool = 'unreadable';
-    return state;
-  }
-  try {
-    const data = await accountData(rpc, poolAddress, signal);
-    if (!data) {
-      state.pool = null;
-      return state;
+  const first = targets.flatMap((t) => [t.curve, t.pool].filter((a): a is string => a !== null));
+  const got = first.length > 0 ? await accounts(first) : [];
+  let k = 0;
+  const pools: { mint: string; quoteMint: string; address: string; fields: Record<string, unknown>; baseVault: string; quoteVault: string }[] = [];
+  for (const t of targets) {
+    const state = out.get(t.mint)!;
+    if (t.curve !== null) {
+      const data = got[k++];
+      const decoded = data instanceof Uint8Array ? decodeBondingCurve(data) : null;
+      state.curveComplete = decoded && typeof decoded.fields.complete === 'boolean' ? decoded.fields.complete : null;
     }
-    const pool = decodePool(data);
-    const f = pool?.fields;
+    if (t.pool === null) continue;
+    const data = got[k++];
+    if (data === null) {
+      state.pool = null;
+      continue;
+    }
+    const f = data instanceof Uint8Array ? decodePool(data)?.fields : undefined;
     if (!f || typeof f.pool_base_token_account !== 'string' || typeof f.pool_quote_token_account !== 'string') {
       state.pool = 'unreadable';
-      return state;
+      continue;
     }
-    const vaults = (await rpc
-      .getMultipleAccounts([address(f.pool_base_token_account), address(f.pool_quote_token_account)], { encoding: 'base64', commitment: 'confirmed' })
-      .send({ abortSignal: signal })) as unknown as { value: AccountValue[] };
-    const [baseVault, quoteVault] = vaults.value.map((v) => (v ? decodeTokenAccount(Buffer.from(v.data[0], 'base64')) : null));
-    if (!baseVault || !quoteVault) {
-      state.pool = 'unreadable';
-      return state;
-    }
+    pools.push({ mint: t.mint, quoteMint: t.quoteMint, address: t.pool, fields: f, baseVault: f.pool_base_token_account, quoteVault: f.pool_quote_token_account });
+  }
+  const vaults = pools.length > 0 ? await accounts(pools.flatMap((p) => [p.baseVault, p.quoteVault])) : [];
+  pools.forEach((p, i) => {
+    out.get(p.mint)!.pool = poolNow(p.mint, p.address, p.fields, vaults[2 * i]!, vaults[2 * i + 1]!, p.quoteMint, nowMs);
+  });
+  return out;
+}
+
+/** The pool now from its decoded account and its vaults' data; 'unreadable' when a vault is missing or not a token account. */
+function poolNow(mint: string, poolAddress: string, f: Record<string, unknown>, baseData: Uint8Array | null | Error, quoteData: Uint8Array | null | Error, quoteMint: string, nowMs: number): PoolNow | 'unreadable' {
+  const baseVault = baseData instanceof Uint8Array ? decodeTokenAccount(baseData) : null;
+  const quoteVault = quoteData instanceof Uint8Array ? decodeTokenAccount(quoteData) : null;
+  if (!baseVault || !quoteVault) return 'unreadable';
+  try {
     const base = BigInt(baseVault.amount);
     const virtualQuote = typeof f.virtual_quote_reserves === 'string' ? BigInt(f.virtual_quote_reserves) : 0n;
     const quote = BigInt(quoteVault.amount) + virtualQuote;
     const poolQuoteMint = typeof f.quote_mint === 'string' ? f.quote_mint : quoteMint;
     const quoteDecimals = poolQuoteMint === WSOL_MINT ? SOL_DECIMALS : OTHER_QUOTE_DECIMALS;
     const price = base > 0n ? Number(quote) / 10 ** quoteDecimals / (Number(base) / 10 ** BASE_DECIMALS) : null;
-    const now: PoolNow = {
+    return {
       address: poolAddress,
       program: PUMP_AMM_PROGRAM_ID,
       baseMint: typeof f.base_mint === 'string' ? f.base_mint : mint,
@@ -83,9 +167,15 @@ export async function readChainState(rpc: ArchiveRpc, mint: string, quoteMint: s
       lpSupply: typeof f.lp_supply === 'string' ? f.lp_supply : '0',
       asOf: instant(nowMs),
     };
-    state.pool = now;
   } catch {
-    state.pool = 'unreadable';
+    return 'unreadable';
   }
-  return state;
+}
+
+/**
+ * One launch's chain state ({@link readChainStates}) read through kit: two getMultipleAccounts
+ * calls (curve and pool, then the pool's vaults). Never throws but on abort.
+ */
+export async function readChainState(rpc: ArchiveRpc, mint: string, quoteMint: string, nowMs: number, signal?: AbortSignal): Promise<ChainState> {
+  return (await readChainStates(kitAccounts(rpc, { signal }), [{ mint, quoteMint }], nowMs)).get(mint)!;
 }
