@@ -82,7 +82,7 @@ export async function benchRebuild(): Promise<string> {
       `RPC calls per rebuild, for every launch of a simulated chain (100 launches, seed 99; replay RPC in history mode). ` +
         `Target: transactions + ⌈signatures/1000⌉ + a small constant. The constant measured (calls − transactions − ⌈signatures/1000⌉): ` +
         `median ${median(overheads)}, min ${Math.min(...overheads)}, max ${Math.max(...overheads)} ` +
-        '(1 extra signature page when a page is exactly full; 2 account reads — curve and pool — plus 1 for both pool vaults when the curve completed; and the first-funder lookups of the launch cohort’s wallets not yet known — one signature page plus the oldest transactions read per wallet — which the collector makes too).',
+        '(1 extra signature page when a page is exactly full; 1 account read for the curve and the pool together plus 1 for both pool vaults when the curve completed and its pool exists; and the first-funder lookups of the launch cohort’s wallets not yet known — one signature page plus the oldest transactions read per wallet — which the collector makes too).',
       '',
       '| transactions | signatures | RPC calls | by method |',
       '|---|---|---|---|',
