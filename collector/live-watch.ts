@@ -42,9 +42,9 @@ type LogsSubscriptionsApi = {
  * integer of the text character by character: 44 % of the live collector's CPU in an earlier profile
  * of the bench's live run) and then walk every notification to upcast its numbers to bigint (the
  * WebSocket receive path took 1,523 ms of CPU with that walk and 1,067 ms without it, in profiles of
- * three live bench rounds). Neither is needed: a logsNotification
- * holds no integer beyond 2^53 (its slot, and in `err` an instruction index and a u32 custom code), so
- * plain `JSON.parse` is exact and the numbers stay numbers.
+ * three live bench rounds). Neither is needed: a logsNotification holds no integer beyond 2^53 (its
+ * slot, and in `err` an instruction index and a u32 custom code), so plain `JSON.parse` is exact and
+ * the numbers stay numbers. The notification's shape is checked by `decodeLogsNotification`.
  */
 function logsSubscriptions(wsUrl: string) {
   const api = createRpcSubscriptionsApi<LogsSubscriptionsApi>({
