@@ -3,7 +3,7 @@ import { address, signature as toSignature } from '@solana/kit';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
-import type { DecodedTransaction } from '../src/core/types.ts';
+import type { CreationAt, DecodedTransaction } from '../src/core/types.ts';
 import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
 import { decodeTransaction } from '../src/core/decode/index.ts';
 import { mintsOf } from '../src/core/record/mints-of.ts';
@@ -24,7 +24,7 @@ import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
-import { creationsIn, takeFromLogs, type CreationAt } from '../src/core/record/from-logs.ts';
+import { creationsIn, takeFromLogs } from '../src/core/record/from-logs.ts';
 import { HeardNotifications } from './heard.ts';
 
 /** Cursor name of the pump program's signature history. */

@@ -6,10 +6,10 @@ import type { DecodedTransaction } from '../src/core/types.ts';
 import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
-import { TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
+import { inScheduledRequests, TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { SIGNATURE_PAGE, type SignatureInfo } from '../src/chain/signatures.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
-import type { CreationAt } from '../src/core/record/from-logs.ts';
+import type { CreationAt } from '../src/core/types.ts';
 
 
 /**
@@ -94,17 +94,7 @@ function funderReads(deps: FunderLookupDeps): FunderReads {
       : got instanceof Error ? got : new Error('getSignaturesForAddress answered no list');
   const reader = deps.reader;
   if (reader) {
-    /** `items` in requests of the reader's batch size (1 when rate limited), scheduled; a failed request fails its calls. */
-    const batched = async <I, A>(items: I[], send: (chunk: I[]) => Promise<A[]>): Promise<(A | Error)[]> => {
-      const size = deps.rateLimited ? 1 : reader.batchSize;
-      const chunks: I[][] = [];
-      for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-      const answers = await Promise.all(chunks.map((c) => run(() => send(c)).catch((err: unknown): Error[] => {
-        if (signal?.aborted) throw err;
-        return c.map(() => asError(err));
-      })));
-      return answers.flat();
-    };
+    const batched = <I, A>(items: I[], send: (chunk: I[]) => Promise<A[]>) => inScheduledRequests(reader, items, send, { rateLimited: deps.rateLimited, schedule: run, signal });
     return {
       signaturePages: async (asks) =>
         (await batched(asks, (c) => reader.call('getSignaturesForAddress', c.map((a) => [a.wallet, pageConfig(a.before)]), signal))).map(toPage),

@@ -1,5 +1,5 @@
-import type { DecodedTransaction } from '../src/core/types.ts';
-import { creationsIn, type CreationAt } from '../src/core/record/from-logs.ts';
+import type { CreationAt, DecodedTransaction } from '../src/core/types.ts';
+import { creationsIn } from '../src/core/record/from-logs.ts';
 
 /**
  * Notifications the collector holds at most until their signatures come up in a catch-up (oldest
@@ -15,8 +15,8 @@ export class HeardNotifications {
   private readonly bySignature = new Map<string, DecodedTransaction>();
 
   constructor(
-    /** creation slot and blockTime of launches seen, shared with the collector (mint → when) */
-    readonly creations: Map<string, CreationAt>,
+    /** the collector's creation slot and blockTime of launches seen (mint → when), which notifications add to */
+    private readonly creations: Map<string, CreationAt>,
     readonly max = HEARD_MAX,
   ) {}
 

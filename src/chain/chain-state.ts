@@ -6,7 +6,7 @@ import { PUMP_AMM_PROGRAM_ID } from '../core/programs.ts';
 import { decodeBondingCurve, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
 import type { ArchiveRpc } from './rpc.ts';
-import type { TransactionReader } from './transaction-reader.ts';
+import { inScheduledRequests, type TransactionReader } from './transaction-reader.ts';
 
 /** Decimals of every pump.fun mint (reference.md §1: 1,000,000,000 tokens of 6 decimals). */
 const BASE_DECIMALS = 6;
@@ -48,22 +48,15 @@ const chunked = <T>(items: readonly T[], size: number): T[][] => {
 
 /**
  * An {@link AccountsReader} over the collector's batched reader: getMultipleAccounts calls of at
- * most {@link MULTIPLE_ACCOUNTS_MAX} addresses, all in one HTTP request (one call per request when
- * `rateLimited`), each request run through `schedule` (the collector's RPC queue).
+ * most {@link MULTIPLE_ACCOUNTS_MAX} addresses, sent as the funder lookups' calls are
+ * ({@link inScheduledRequests}: requests of the reader's batch size, one call per request when
+ * `rateLimited`, each through `schedule`, the collector's RPC queue).
  */
 export function batchedAccounts(reader: TransactionReader, opts: { rateLimited: boolean; schedule: <T>(fn: () => Promise<T>) => Promise<T>; signal?: AbortSignal }): AccountsReader {
   return async (addresses) => {
     const calls = chunked(addresses, MULTIPLE_ACCOUNTS_MAX);
-    const requests = opts.rateLimited ? calls.map((c) => [c]) : [calls];
-    const answers = await Promise.all(requests.map(async (group) => {
-      try {
-        return await opts.schedule(() => reader.call('getMultipleAccounts', group.map((c) => [c, ACCOUNT_CONFIG]), opts.signal));
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        return group.map(() => (err instanceof Error ? err : new Error(String(err))));
-      }
-    }));
-    return answers.flat().flatMap((answer, k) => accountsOf(answer, calls[k]!.length));
+    const answers = await inScheduledRequests(reader, calls, (c) => reader.call('getMultipleAccounts', c.map((a) => [a, ACCOUNT_CONFIG]), opts.signal), opts);
+    return answers.flatMap((answer, k) => accountsOf(answer, calls[k]!.length));
   };
 }
 

@@ -66,6 +66,31 @@ const answerOf = (reply: RpcReply | undefined): CallAnswer | 'retry' => {
   return reply.result ?? null;
 };
 
+/**
+ * Send `items` through `reader` in requests of its batch size — one item per request when
+ * `rateLimited` (RPC_MAX_RPS set: the queue's rate slots then count calls, which providers bill) —
+ * each request run through `schedule` (the collector's queue: concurrency and rate limit), all at
+ * once. `send` makes one request of a chunk (e.g. `reader.call(method, …)`). Answers come back in
+ * the order of `items`; a request that fails after the transport's retries answers an `Error` for
+ * each of its items. Throws only when `signal` aborts.
+ */
+export async function inScheduledRequests<I, A>(
+  reader: Pick<TransactionReader, 'batchSize'>,
+  items: readonly I[],
+  send: (chunk: I[]) => Promise<A[]>,
+  opts: { rateLimited?: boolean; schedule?: <T>(fn: () => Promise<T>) => Promise<T>; signal?: AbortSignal } = {},
+): Promise<(A | Error)[]> {
+  const run = opts.schedule ?? (<T>(fn: () => Promise<T>) => fn());
+  const size = opts.rateLimited ? 1 : reader.batchSize;
+  const chunks: I[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  const answers = await Promise.all(chunks.map((c) => run(() => send(c)).catch((err: unknown): Error[] => {
+    if (opts.signal?.aborted) throw err;
+    return c.map(() => (err instanceof Error ? err : new Error(String(err))));
+  })));
+  return answers.flat();
+}
+
 /** A batched transaction reader for `opts.url` (`batchSize` 1: no batching). */
 export function createTransactionReader(opts: RpcClientOptions & { batchSize: number; onFallback?: (reason: string) => void }): TransactionReader {
   const transport: RpcTransport = createRetryingTransport(opts, createNodeHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text) }));

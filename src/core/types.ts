@@ -63,6 +63,12 @@ export interface TokenBalance {
   decimals: number;
 }
 
+/** Where and when a launch was created: the creation transaction's slot and blockTime (unix s; null unknown). */
+export interface CreationAt {
+  slot: number;
+  blockTime: number | null;
+}
+
 /** Output of the decoder for one transaction (or one logsNotification). */
 export interface DecodedTransaction {
   signature: string;

@@ -1,9 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { DecodedTransaction, FindingClass, LaunchDocument, Origin } from '../core/types.ts';
+import type { CreationAt, DecodedTransaction, FindingClass, LaunchDocument, Origin } from '../core/types.ts';
 import type { FunderFact, FunderUnknownReason } from '../core/funding.ts';
 import type { AfterwardsState } from '../core/afterwards.ts';
 import type { WalletRole } from '../core/record/build-launch.ts';
-import type { CreationAt } from '../core/record/from-logs.ts';
 import { openDatabase } from './open.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 

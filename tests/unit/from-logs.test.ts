@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { generateChain } from '../../collector/simulate/chain.ts';
 import { decodeLogsNotification, decodeTransaction } from '../../src/core/decode/index.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
-import { creationsIn, takeFromLogs, type CreationAt } from '../../src/core/record/from-logs.ts';
+import { creationsIn, takeFromLogs } from '../../src/core/record/from-logs.ts';
+import type { CreationAt } from '../../src/core/types.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 

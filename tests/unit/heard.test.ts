@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HeardNotifications } from '../../collector/heard.ts';
 import { decodeLogsNotification, decodeTransaction } from '../../src/core/decode/index.ts';
-import type { CreationAt } from '../../src/core/record/from-logs.ts';
+import type { CreationAt } from '../../src/core/types.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 
 const heardAt = (signature: string, slot: number): DecodedTransaction => decodeLogsNotification({ context: { slot }, value: { signature, err: null, logs: [] } });

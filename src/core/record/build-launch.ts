@@ -1,4 +1,4 @@
-import type { CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
+import type { CreationAt, CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
 import { DEFAULT_KEY, PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
@@ -12,7 +12,7 @@ export const FIRST_WINDOW_SLOTS = 75;
  * Whether a transaction at (slot, blockTime) came within the first 30 s of the creation
  * (methodology "buyersFirst30s"): by blockTime when both have one, else by ≈75 slots. Pure.
  */
-export function inFirstWindow(creation: { slot: number; blockTime: number | null }, t: { slot: number; blockTime: number | null }): boolean {
+export function inFirstWindow(creation: CreationAt, t: { slot: number; blockTime: number | null }): boolean {
   return t.blockTime !== null && creation.blockTime !== null
     ? t.blockTime - creation.blockTime <= FIRST_WINDOW_SECONDS
     : t.slot - creation.slot <= FIRST_WINDOW_SLOTS;

@@ -1,4 +1,4 @@
-import type { DecodedTransaction } from '../types.ts';
+import type { CreationAt, DecodedTransaction } from '../types.ts';
 import { inFirstWindow } from './build-launch.ts';
 import { str } from './launch-events.ts';
 
@@ -17,12 +17,6 @@ import { str } from './launch-events.ts';
 
 /** pump instructions whose whole effect on a record is their TradeEvent (pump IDL). */
 export const TRADE_INSTRUCTIONS: ReadonlySet<string> = new Set(['buy', 'buy_v2', 'buy_exact_sol_in', 'buy_exact_quote_in_v2', 'sell', 'sell_v2']);
-
-/** Where and when a launch was created: the creation transaction's slot and blockTime (unix s; null unknown). */
-export interface CreationAt {
-  slot: number;
-  blockTime: number | null;
-}
 
 /** A signature as getSignaturesForAddress listed it (the collector's source of truth for what landed). */
 export interface ListedSignature {
