@@ -16,8 +16,8 @@ import { SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError, type RpcTransport
 
 export interface NodeHttpTransportOptions {
   url: string;
-  /** parses the answer's text (the archive's parseRpcJson) */
-  fromJson: (text: string) => unknown;
+  /** parses the answer's text (the archive's parseRpcJson, or parseTransactionAnswers for getTransaction calls); `payload` is the request's */
+  fromJson: (text: string, payload: unknown) => unknown;
   /** keep-alive sockets per origin at most (default 64) */
   maxSockets?: number;
 }
@@ -54,7 +54,7 @@ export function createNodeHttpTransport(opts: NodeHttpTransportOptions): RpcTran
               return;
             }
             try {
-              resolve(opts.fromJson(Buffer.concat(chunks).toString('utf8')) as never);
+              resolve(opts.fromJson(Buffer.concat(chunks).toString('utf8'), payload) as never);
             } catch (err) {
               reject(err);
             }

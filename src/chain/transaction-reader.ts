@@ -2,8 +2,10 @@
  * The collector's transaction reads: `getTransaction` (encoding `json`, maxSupportedTransactionVersion
  * 0, commitment `confirmed`) for many signatures at once, as JSON-RPC 2.0 batches — one HTTP request
  * carrying up to `batchSize` calls — through the archive's node:http transport and its retrying
- * transport, with answers parsed by {@link parseRpcJson} (plain JSON, no bigints). Other methods go
- * the same way through `call` (the funder lookups' getSignaturesForAddress pages).
+ * transport. Answers are plain JSON (no bigints), integers beyond 2^53 as exact decimal strings:
+ * getTransaction answers parsed by {@link parseTransactionAnswers}, others by {@link parseRpcJson}.
+ * Other methods go the same way through `call` (the funder lookups' getSignaturesForAddress pages,
+ * the chain-state account reads).
  *
  * Mainnet's RPC (Agave) accepts batches in request bodies up to 50 KiB (≈250 of these calls). HTTP 413
  * (body too large) halves the batch size; a provider that refuses batches (an answer that is not an
@@ -13,7 +15,7 @@
 import { createNodeHttpTransport } from './http-transport.ts';
 import type { RpcTransport } from '@solana/kit';
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
-import { createRetryingTransport, parseRpcJson, type RpcClientOptions } from './rpc.ts';
+import { createRetryingTransport, parseRpcJson, parseTransactionAnswers, type RpcClientOptions } from './rpc.ts';
 
 /** JSON-RPC error codes of one call in a batch that are worth asking again (as the transport's). */
 const RETRYABLE_CALL_CODES = new Set([429, -32005, -32603, -32014, -32019]);
@@ -57,6 +59,12 @@ export const TRANSACTION_CONFIG = { encoding: 'json', maxSupportedTransactionVer
 
 const callOf = (id: number, c: Call) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params });
 
+/** Whether a request (one call or a batch) holds getTransaction calls only. */
+const onlyTransactions = (payload: unknown): boolean =>
+  Array.isArray(payload)
+    ? payload.length > 0 && payload.every((c) => (c as { method?: unknown }).method === 'getTransaction')
+    : (payload as { method?: unknown } | null)?.method === 'getTransaction';
+
 const answerOf = (reply: RpcReply | undefined): CallAnswer | 'retry' => {
   if (!reply) return new Error('the batch answer has no reply for this call');
   if (reply.error) {
@@ -93,7 +101,10 @@ export async function inScheduledRequests<I, A>(
 
 /** A batched transaction reader for `opts.url` (`batchSize` 1: no batching). */
 export function createTransactionReader(opts: RpcClientOptions & { batchSize: number; onFallback?: (reason: string) => void }): TransactionReader {
-  const transport: RpcTransport = createRetryingTransport(opts, createNodeHttpTransport({ url: opts.url, fromJson: (text) => parseRpcJson(text) }));
+  const transport: RpcTransport = createRetryingTransport(opts, createNodeHttpTransport({
+    url: opts.url,
+    fromJson: (text, payload) => (onlyTransactions(payload) ? parseTransactionAnswers(text) : parseRpcJson(text)),
+  }));
   const attempts = opts.attempts ?? 6;
   const base = opts.baseDelayMs ?? 250;
   let batchSize = Math.max(1, Math.floor(opts.batchSize));

@@ -3,15 +3,18 @@
  * JSON parser (parseRpcJson) against the replay RPC over the shipped mainnet fixture chain:
  * batches answer exactly what kit's own client and parser give one call at a time, in fewer HTTP
  * requests; per-call rate limits are asked again; HTTP 413 halves the batch; a provider refusing
- * batches is read one call per request; truncated answers are retried; unsafe integers stay exact.
+ * batches is read one call per request; truncated answers are retried; unsafe integers stay exact
+ * (parseTransactionAnswers for getTransaction answers, parseRpcJson for the rest).
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaRpc, getBase58Decoder, signature } from '@solana/kit';
 import { type ReplayRpc, startReplayRpc } from '../../collector/replay/server.ts';
 import { createTransactionReader } from '../../src/chain/transaction-reader.ts';
-import { parseRpcJson, toPlainJson, createArchiveRpc } from '../../src/chain/rpc.ts';
+import { parseRpcJson, parseTransactionAnswers, toPlainJson, createArchiveRpc } from '../../src/chain/rpc.ts';
 import PQueue from 'p-queue';
 import { fetchDecodedMany } from '../../collector/collect.ts';
 import { createLogger } from '../../src/log.ts';
@@ -194,6 +197,77 @@ describe('parseRpcJson', () => {
       expect(typeof a[0]!.slot).toBe('bigint');
     } finally {
       await srv.close();
+    }
+  });
+});
+
+describe('parseTransactionAnswers (getTransaction answers)', () => {
+  /** The batch answer the replay gives for the fixture chain's transactions, as text. */
+  async function fixtureAnswerText(): Promise<string> {
+    const srv = await startReplayRpc({ chainDir: CHAIN });
+    try {
+      const res = await fetch(srv.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(SIGS.map((s, id) => ({ jsonrpc: '2.0', id, method: 'getTransaction', params: [s, cfg] }))),
+      });
+      return await res.text();
+    } finally {
+      await srv.close();
+    }
+  }
+
+  it('gives what parseRpcJson gives, for every fixture transaction and with unsafe lamport amounts', async () => {
+    const text = await fixtureAnswerText();
+    const plain = parseTransactionAnswers(text) as { result: { meta: { preBalances: unknown[] } } }[];
+    expect(plain).toEqual(parseRpcJson(text));
+    expect(plain).toHaveLength(SIGS.length);
+    expect(plain.every((r) => Array.isArray(r.result.meta.preBalances))).toBe(true);
+    // each integer field a transaction result can hold beyond 2^53, made unsafe in turn
+    const unsafe = '18446744073709551615';
+    const edits: [RegExp, string, (r: Record<string, any>) => unknown][] = [
+      [/"preBalances":\[\d+/, `"preBalances":[${unsafe}`, (r) => r.result.meta.preBalances[0]],
+      [/"postBalances":\[\d+/, `"postBalances":[${unsafe}`, (r) => r.result.meta.postBalances[0]],
+      [/"fee":\d+/, `"fee":${unsafe}`, (r) => r.result.meta.fee],
+      [/"rewards":\[\]/, `"rewards":[{"pubkey":"x","lamports":-9007199254740993,"postBalance":${unsafe},"rewardType":"Fee","commission":null}]`, (r) => r.result.meta.rewards[0].postBalance],
+      [/"slot":\d+/, `"slot":${unsafe}`, (r) => r.result.slot],
+    ];
+    for (const [find, put, read] of edits) {
+      expect(find.test(text)).toBe(true);
+      const edited = text.replace(find, put);
+      const got = parseTransactionAnswers(edited) as Record<string, any>[];
+      expect(got).toEqual(parseRpcJson(edited));
+      expect(read(got[0]!)).toBe(unsafe);
+    }
+    // a long digit run inside a string is no number: plain JSON.parse, as parseRpcJson gives
+    const inLog = text.replace('"logMessages":[', '"logMessages":["Program log: 12345678901234567890",');
+    expect(parseTransactionAnswers(inLog)).toEqual(JSON.parse(inLog));
+    expect(parseTransactionAnswers(inLog)).toEqual(parseRpcJson(inLog));
+    expect(() => parseTransactionAnswers(text.slice(0, text.length / 2))).toThrow(SyntaxError);
+  });
+
+  it('the batched reader reads an unsafe lamport balance exactly, as kit does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lpa-unsafe-'));
+    try {
+      const file = join(ROOT, 'tests/fixtures/mainnet/pump_2024-08_create+buy_getTransaction_jsonParsed.json');
+      const text = readFileSync(file, 'utf8');
+      const edited = text.replace(/"preBalances":\s*\[\s*\d+/, '"preBalances": [18446744073709551615');
+      expect(edited).not.toBe(text);
+      writeFileSync(join(dir, 'tx.json'), edited);
+      writeFileSync(join(dir, 'chain.json'), JSON.stringify({ transactions: [{ file: 'tx.json' }] }));
+      const srv = await startReplayRpc({ chainDir: dir });
+      try {
+        const sig = (JSON.parse(text) as { result?: { transaction: { signatures: string[] } }; transaction?: { signatures: string[] } });
+        const s = (sig.result ?? sig).transaction!.signatures[0]!;
+        const [expected] = await reference(srv.url, [s]);
+        const [got] = await createTransactionReader({ url: srv.url, batchSize: 100 }).getTransactions([s, s]);
+        expect(got).toEqual(expected);
+        expect((got as { meta: { preBalances: unknown[] } }).meta.preBalances[0]).toBe('18446744073709551615');
+      } finally {
+        await srv.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
