@@ -1,0 +1,43 @@
+/**
+ * writeFileAtomic (collector/write-site.ts): the folder is made when missing, a file is replaced
+ * whole, and a failed write leaves neither a half file nor its temporary file behind.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../collector/write-site.ts';
+
+describe('writeFileAtomic', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lpa-write-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates missing folders, replaces an existing file whole, and leaves no temporary file', () => {
+    const path = join(dir, 'site', 't', 'MINT.html');
+    writeFileAtomic(path, '<p>first</p>');
+    expect(readFileSync(path, 'utf8')).toBe('<p>first</p>');
+    writeFileAtomic(path, 'é'.repeat(70_000)); // more than one write's worth, not ASCII
+    expect(readFileSync(path, 'utf8')).toBe('é'.repeat(70_000));
+    expect(readdirSync(join(dir, 'site', 't'))).toEqual(['MINT.html']);
+  });
+
+  it('writes many files of one folder under distinct temporary names', () => {
+    for (let i = 0; i < 50; i++) writeFileAtomic(join(dir, 'd', `${i}.json`), JSON.stringify({ i }));
+    const names = readdirSync(join(dir, 'd')).sort();
+    expect(names).toHaveLength(50);
+    expect(names.every((n) => n.endsWith('.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'd', '7.json'), 'utf8'))).toEqual({ i: 7 });
+  });
+
+  it('a failed rename throws, keeps what was there, and removes the temporary file', () => {
+    const target = join(dir, 'd', 'taken');
+    mkdirSync(join(target, 'inside'), { recursive: true }); // a non-empty folder cannot be renamed over
+    writeFileSync(join(target, 'inside', 'x'), 'kept');
+    expect(() => writeFileAtomic(target, 'new')).toThrow();
+    expect(readdirSync(join(dir, 'd'))).toEqual(['taken']);
+    expect(readFileSync(join(target, 'inside', 'x'), 'utf8')).toBe('kept');
+  });
+});
