@@ -32,6 +32,11 @@ function step(a: number, base: number, chunk: number, m: number): number {
   return r < 0 ? r + m : r >= m ? r - m : r;
 }
 
+/** Byte `i` of `prefix ‖ bytes` (a module function, not a closure per call: the collector calls base58Matches for every self-CPI event). */
+function byteAt(prefix: Uint8Array, bytes: Uint8Array, i: number): number {
+  return i < prefix.length ? prefix[i]! : bytes[i - prefix.length]!;
+}
+
 /**
  * True when `s` is the base58 encoding of `prefix ‖ bytes` (with the chance of a false match
  * above). False for any character outside the base58 alphabet. Never throws.
@@ -40,9 +45,8 @@ function step(a: number, base: number, chunk: number, m: number): number {
 export function base58Matches(s: string, prefix: Uint8Array, bytes: Uint8Array): boolean {
   // leading zero bytes ↔ leading '1's
   const total = prefix.length + bytes.length;
-  const byteAt = (i: number): number => (i < prefix.length ? prefix[i]! : bytes[i - prefix.length]!);
   let zeros = 0;
-  while (zeros < total && byteAt(zeros) === 0) zeros++;
+  while (zeros < total && byteAt(prefix, bytes, zeros) === 0) zeros++;
   let ones = 0;
   while (ones < s.length && s.charCodeAt(ones) === 49) ones++;
   if (ones !== zeros) return false;
@@ -68,7 +72,7 @@ export function base58Matches(s: string, prefix: Uint8Array, bytes: Uint8Array):
     let chunk = 0;
     let base = 1;
     for (const end = Math.min(i + 3, total); i < end; i++) {
-      chunk = chunk * 256 + byteAt(i);
+      chunk = chunk * 256 + byteAt(prefix, bytes, i);
       base *= 256;
     }
     b1 = step(b1, base, chunk, M1);
