@@ -61,9 +61,12 @@ export interface CollectOptions {
   onBatch?: (info: { transactions: number; fromLogs: number; records: number; cursorSlot: number | null }) => void;
 }
 
-/** Signatures of the pump program newer than the cursor (`until`; null: from the beginning), oldest first. */
-export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, signal?: AbortSignal): Promise<SignatureInfo[]> {
-  return (await pageSignatures(rpc, PUMP_PROGRAM_ID, { until, signal })).signatures.reverse();
+/**
+ * Signatures of the pump program newer than the cursor (`until`; null: from the beginning), oldest
+ * first, read through the collector's batched reader (plain JSON) when given, else through kit.
+ */
+export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, signal?: AbortSignal, reader?: TransactionReader): Promise<SignatureInfo[]> {
+  return (await pageSignatures(rpc, PUMP_PROGRAM_ID, { until, signal, reader })).signatures.reverse();
 }
 
 /**
@@ -263,7 +266,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     log.info({ cursorSlot: newest?.slot ?? null }, 'collector starts watching from the newest signature');
     return;
   }
-  const sigs = await fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal);
+  const sigs = await fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal, reader);
   if (sigs.length === 0) return;
   log.info({ signatures: sigs.length, fromSlot: sigs[0]!.slot, toSlot: sigs[sigs.length - 1]!.slot }, 'catching up');
   let done = 0;
