@@ -10,6 +10,7 @@ import { mintsOf } from '../src/core/record/mints-of.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
+import { removeStaleTemporaryFiles } from './write-site.ts';
 import { batchedAccounts, readChainStates, type ChainStateAsk } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
@@ -36,6 +37,8 @@ export const SITE_WRITE_INTERVAL_MS = 30_000;
  * several catch-ups within it is written once. The JSON API reads the database, so it is not delayed.
  */
 export const LIVE_SITE_WRITE_MS = 1_000;
+/** Age after which a temporary page file without a process id in its name counts as left behind (removeStaleTemporaryFiles). */
+export const STALE_TEMPORARY_FILE_MS = 10 * 60_000;
 /** The long-running form reads the chain tip for its after-pass heartbeat at most this often (ms). */
 const TIP_READ_MS = 1_000;
 /** How often the collector writes its heartbeat (ms). */
@@ -138,7 +141,13 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   // heartbeat (when longer than COVERAGE_GAP_MS), and coverage.from on the very first run.
   const startSlot = await tipSlot(rpc, opts.signal);
   const startMs = now();
-  const gap = gapOnStart(store.lastRun(), startMs, startSlot, config.COVERAGE_GAP_MS);
+  const previous = store.lastRun();
+  const gap = gapOnStart(previous, startMs, startSlot, config.COVERAGE_GAP_MS);
+  if (previous && previous.stoppedAtMs === null) {
+    // the previous run was killed: a page or document it was writing may have left its temporary file
+    const removed = removeStaleTemporaryFiles(config.siteDir, STALE_TEMPORARY_FILE_MS, Date.now());
+    if (removed > 0) log.info({ removed }, 'temporary files of an interrupted page write removed');
+  }
   const runId = store.transaction(() => {
     if (gap) store.addGap(gap);
     if (store.getMeta('coverage_from_ms') === undefined) {

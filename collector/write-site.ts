@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -40,6 +40,54 @@ export function writeFileAtomic(path: string, content: string): void {
     }
     throw err;
   }
+}
+
+/** A temporary file of writeFileAtomic: `.{pid base 36}-{8 hex}-{counter}.tmp`, or the older `.{12 hex}.tmp`. */
+const TMP_NAME = /^\.(?:([0-9a-z]+)-[0-9a-f]{8}-[0-9a-z]+|[0-9a-f]{12})\.tmp$/;
+
+/** Whether process `pid` is running on this machine (signal 0: EPERM means it is, someone else's). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove the temporary files a killed writer left in the site's `t/` and `d/` folders (a
+ * `kill -9` between writeFileAtomic's open and rename): those of a process no longer running, and
+ * older-format ones (no process id in the name) modified more than `olderThanMs` before `nowMs`.
+ * A file of a running process — another writer, such as a rebuild — is kept. Returns how many were
+ * removed. Missing folders are skipped; a file removed meanwhile is not an error.
+ */
+export function removeStaleTemporaryFiles(siteDir: string, olderThanMs: number, nowMs: number): number {
+  let removed = 0;
+  for (const sub of ['t', 'd']) {
+    const dir = join(siteDir, sub);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    for (const name of names) {
+      const m = TMP_NAME.exec(name);
+      if (!m) continue;
+      const path = join(dir, name);
+      try {
+        const stale = m[1] !== undefined ? !running(parseInt(m[1], 36)) : statSync(path).mtimeMs < nowMs - olderThanMs;
+        if (!stale) continue;
+        unlinkSync(path);
+        removed++;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+  }
+  return removed;
 }
 
 /** Paths of a mint's static files under the site folder (`t/{mint}.html`, `d/{mint}.json`). */

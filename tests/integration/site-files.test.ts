@@ -4,9 +4,10 @@
  * written, so a record changed by another process after the read keeps it. The long-running
  * collector writes them at most every LIVE_SITE_WRITE_MS: the pages of its last commit are written
  * without any further notification, and those still waiting when it stops are written at stop.
+ * After a killed run, the next start removes the temporary files its page writes left.
  * A simulated chain served live by the replay RPC; the test lands its slots.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { sleep } from '../helpers/net.ts';
+import { deadPid } from '../helpers/processes.ts';
 
 let tmp: string;
 let chain: SimulatedChain;
@@ -124,6 +126,29 @@ describe('static pages and documents', () => {
     expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(1);
     expect(store.pendingPages()).toEqual([]);
     expect(readFileSync(sitePaths(config.siteDir, mint).document, 'utf8')).toBe(held.document);
+    store.close();
+  }, 60_000);
+
+  it('the start after a killed run removes the temporary files a dead writer left; after a clean stop nothing is swept', async () => {
+    const config = loadConfig({ DATA_DIR: join(tmp, 'killed'), SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+    const store = new PublicStore(config.publicDbPath);
+    store.startRun(Date.now() - 60_000, null); // a run that never stopped: killed
+    const leftover = `.${deadPid().toString(36)}-0badf00d-0.tmp`;
+    const another = `.${process.pid.toString(36)}-0badf00d-1.tmp`; // a writer still running
+    for (const sub of ['t', 'd']) {
+      mkdirSync(join(config.siteDir, sub), { recursive: true });
+      writeFileSync(join(config.siteDir, sub, leftover), 'half');
+    }
+    writeFileSync(join(config.siteDir, 'd', another), 'in flight');
+    const run = () => collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent') }, { once: true });
+    await run();
+    const names = (sub: string) => readdirSync(join(config.siteDir, sub)).filter((n) => n.startsWith('.'));
+    expect(names('t')).toEqual([]);
+    expect(names('d')).toEqual([another]);
+    expect(readdirSync(join(config.siteDir, 'd')).filter((n) => n.endsWith('.json')).length).toBeGreaterThan(0);
+    writeFileSync(join(config.siteDir, 't', leftover), 'half');
+    await run(); // the run before stopped cleanly
+    expect(names('t')).toEqual([leftover]);
     store.close();
   }, 60_000);
 });

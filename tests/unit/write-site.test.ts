@@ -1,12 +1,14 @@
 /**
  * writeFileAtomic (collector/write-site.ts): the folder is made when missing, a file is replaced
  * whole, and a failed write leaves neither a half file nor its temporary file behind.
+ * removeStaleTemporaryFiles: a killed writer's temporary files go, a running writer's stay.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../collector/write-site.ts';
+import { removeStaleTemporaryFiles, writeFileAtomic } from '../../collector/write-site.ts';
+import { deadPid } from '../helpers/processes.ts';
 
 describe('writeFileAtomic', () => {
   let dir: string;
@@ -39,5 +41,28 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(target, 'new')).toThrow();
     expect(readdirSync(join(dir, 'd'))).toEqual(['taken']);
     expect(readFileSync(join(target, 'inside', 'x'), 'utf8')).toBe('kept');
+  });
+});
+
+describe('removeStaleTemporaryFiles', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lpa-stale-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('removes a dead writer\'s temporary files and old ones without a process id; keeps pages, a running writer\'s files and fresh ones', () => {
+    const t = join(dir, 't');
+    mkdirSync(t);
+    const dead = `.${deadPid().toString(36)}-0123abcd-5.tmp`;
+    const alive = `.${process.pid.toString(36)}-0123abcd-6.tmp`;
+    const oldFormatOld = '.0123456789ab.tmp';
+    const oldFormatNew = '.ba9876543210.tmp';
+    for (const n of ['MINT.html', '.keep', dead, alive, oldFormatOld, oldFormatNew]) writeFileSync(join(t, n), 'x');
+    const now = Date.now();
+    utimesSync(join(t, oldFormatOld), new Date(now - 20 * 60_000), new Date(now - 20 * 60_000));
+    expect(removeStaleTemporaryFiles(dir, 10 * 60_000, now)).toBe(2); // no d/ folder: skipped
+    expect(readdirSync(t).sort()).toEqual(['.keep', alive, oldFormatNew, 'MINT.html'].sort());
+    expect(removeStaleTemporaryFiles(join(dir, 'missing'), 0, now)).toBe(0);
   });
 });
