@@ -10,13 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeStaleTemporaryFiles, writeFileAtomic } from '../../collector/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
-describe('writeFileAtomic', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lpa-write-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+/** A fresh folder for each test. */
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-write-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('writeFileAtomic', () => {
   it('creates missing folders, replaces an existing file whole, and leaves no temporary file', () => {
     const path = join(dir, 'site', 't', 'MINT.html');
     writeFileAtomic(path, '<p>first</p>');
@@ -45,12 +46,6 @@ describe('writeFileAtomic', () => {
 });
 
 describe('removeStaleTemporaryFiles', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lpa-stale-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
   it('removes a dead writer\'s temporary files and old ones without a process id; keeps pages, a running writer\'s files and fresh ones', () => {
     const t = join(dir, 't');
     mkdirSync(t);
