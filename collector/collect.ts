@@ -21,7 +21,7 @@ import { TransactionCache } from './tx-cache.ts';
 import { writeDownloads } from './downloads.ts';
 import { readManifest } from '../src/downloads.ts';
 import { createTransactionReader, TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
-import { pageSignatures, type SignatureInfo } from '../src/chain/signatures.ts';
+import { pageSignatures, signaturePage, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
@@ -514,8 +514,7 @@ export function groupByMint(txs: DecodedTransaction[]): Map<string, DecodedTrans
 }
 
 async function fetchLatest(rpc: ArchiveRpc, signal?: AbortSignal): Promise<SignatureInfo[]> {
-  const page = (await rpc
-    .getSignaturesForAddress(address(PUMP_PROGRAM_ID), { limit: 1, commitment: 'confirmed' })
-    .send({ abortSignal: signal })) as unknown as { signature: string; slot: bigint; err: unknown }[];
-  return page.map((s) => ({ signature: s.signature, slot: Number(s.slot), err: s.err }));
+  const page = signaturePage(await rpc.getSignaturesForAddress(address(PUMP_PROGRAM_ID), { limit: 1, commitment: 'confirmed' }).send({ abortSignal: signal }));
+  if (page instanceof Error) throw page;
+  return page;
 }

@@ -7,7 +7,7 @@ import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
 import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { inScheduledRequests, TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
-import { SIGNATURE_PAGE, type SignatureInfo } from '../src/chain/signatures.ts';
+import { SIGNATURE_PAGE, signaturePage, type SignatureInfo } from '../src/chain/signatures.ts';
 import { inFirstWindow } from '../src/core/record/build-launch.ts';
 import type { CreationAt } from '../src/core/types.ts';
 
@@ -88,16 +88,12 @@ function funderReads(deps: FunderLookupDeps): FunderReads {
   const run = deps.schedule ?? (<T>(fn: () => Promise<T>) => fn());
   const signal = deps.signal;
   const pageConfig = (before?: string) => ({ limit: SIGNATURE_PAGE, commitment: 'confirmed' as const, ...(before ? { before } : {}) });
-  const toPage = (got: unknown): SignatureInfo[] | Error =>
-    Array.isArray(got)
-      ? (got as { signature: string; slot: number | bigint; err: unknown }[]).map((x) => ({ signature: x.signature, slot: Number(x.slot), err: x.err ?? null }))
-      : got instanceof Error ? got : new Error('getSignaturesForAddress answered no list');
   const reader = deps.reader;
   if (reader) {
     const batched = <I, A>(items: I[], send: (chunk: I[]) => Promise<A[]>) => inScheduledRequests(reader, items, send, { rateLimited: deps.rateLimited, schedule: run, signal });
     return {
       signaturePages: async (asks) =>
-        (await batched(asks, (c) => reader.call('getSignaturesForAddress', c.map((a) => [a.wallet, pageConfig(a.before)]), signal))).map(toPage),
+        (await batched(asks, (c) => reader.call('getSignaturesForAddress', c.map((a) => [a.wallet, pageConfig(a.before)]), signal))).map(signaturePage),
       transactions: (signatures) => batched(signatures, (c) => reader.getTransactions(c, signal)),
     };
   }
@@ -111,7 +107,7 @@ function funderReads(deps: FunderLookupDeps): FunderReads {
       (await each(asks, async (a) => {
         const { before, ...config } = pageConfig(a.before);
         return deps.rpc.getSignaturesForAddress(address(a.wallet), { ...config, ...(before ? { before: toSignature(before) } : {}) }).send({ abortSignal: signal });
-      })).map(toPage),
+      })).map(signaturePage),
     transactions: (signatures) =>
       each(signatures, async (sig) => toPlainJson(await deps.rpc.getTransaction(toSignature(sig), TRANSACTION_CONFIG).send({ abortSignal: signal })) as Record<string, unknown> | null),
   };

@@ -39,7 +39,16 @@ export interface PageSignaturesOptions {
   signal?: AbortSignal;
 }
 
-type PageEntry = { signature: string; slot: bigint | number; err?: unknown };
+/**
+ * One getSignaturesForAddress answer as {@link SignatureInfo}s (slot as a number, `err` null when it
+ * succeeded), from plain JSON or kit's bigints; an `Error` in its place stays that error, and an
+ * answer that is not a list becomes one.
+ */
+export function signaturePage(answer: unknown): SignatureInfo[] | Error {
+  if (answer instanceof Error) return answer;
+  if (!Array.isArray(answer)) return new Error('getSignaturesForAddress answered no list');
+  return (answer as { signature: string; slot: bigint | number; err?: unknown }[]).map((s) => ({ signature: s.signature, slot: Number(s.slot), err: s.err ?? null }));
+}
 
 /**
  * The signatures of `addr`, newest first. `stopped` is null when the history was read to its end
@@ -60,15 +69,13 @@ export async function pageSignatures(rpc: ArchiveRpc, addr: string, opts: PageSi
       ...(before ? { before: toSignature(before) } : {}),
     };
     const reader = opts.reader;
-    const got = reader
-      ? await run(async () => {
-          const [answer] = await reader.call('getSignaturesForAddress', [[address(addr), config]], opts.signal);
-          if (answer instanceof Error) throw answer;
-          if (!Array.isArray(answer)) throw new Error('getSignaturesForAddress answered no list');
-          return answer as PageEntry[];
-        })
-      : ((await run(() => rpc.getSignaturesForAddress(address(addr), config).send({ abortSignal: opts.signal }))) as unknown as PageEntry[]);
-    for (const s of got) signatures.push({ signature: s.signature, slot: Number(s.slot), err: s.err ?? null });
+    const got = signaturePage(
+      reader
+        ? (await run(() => reader.call('getSignaturesForAddress', [[address(addr), config]], opts.signal)))[0]
+        : await run(() => rpc.getSignaturesForAddress(address(addr), config).send({ abortSignal: opts.signal })),
+    );
+    if (got instanceof Error) throw got;
+    signatures.push(...got);
     opts.onPage?.(signatures.length);
     if (got.length < SIGNATURE_PAGE) return { signatures, stopped: null };
     before = got[got.length - 1]!.signature;
