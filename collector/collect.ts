@@ -25,7 +25,7 @@ import { pageSignatures, signaturePage, type SignatureInfo } from '../src/chain/
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
-import { creationsIn, takeFromLogs } from '../src/core/record/from-logs.ts';
+import { afterFirstWindow, creationsIn, fetchedCurveTrade, takeFromLogs, type PlainCurveTrade } from '../src/core/record/from-logs.ts';
 import { HeardNotifications } from './heard.ts';
 
 /** Cursor name of the pump program's signature history. */
@@ -73,15 +73,16 @@ export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, 
 }
 
 /**
- * Fetch and decode one transaction. A `null` answer (not yet available at this commitment) is
- * retried a few times; after that the caller stops the batch before it, so nothing is skipped.
+ * Fetch one transaction (getTransaction, `json`, plain JSON). A `null` answer (not yet available at
+ * this commitment) is retried a few times; `null` after that, so the caller can stop before it and
+ * skip nothing. Errors: the transport's, after its retries.
  */
-export async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<DecodedTransaction | null> {
+export async function fetchAnswer(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const res = await rpc
       .getTransaction(toSignature(sig), TRANSACTION_CONFIG)
       .send({ abortSignal: signal });
-    if (res) return decodeTransaction(toPlainJson(res));
+    if (res) return toPlainJson(res) as Record<string, unknown>;
     await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
   }
   return null;
@@ -96,7 +97,12 @@ export async function fetchDecoded(rpc: ArchiveRpc, sig: string, signal?: AbortS
  * 5 attempts 200 ms·2^k apart); the caller stops its batch at the first `null`.
  */
 export async function fetchDecodedMany(reader: TransactionReader, queue: PQueue, rateLimited: boolean, signatures: string[], log: Logger, signal?: AbortSignal): Promise<(DecodedTransaction | null)[]> {
-  const out = new Array<DecodedTransaction | null>(signatures.length).fill(null);
+  return fetchMany(reader, queue, rateLimited, signatures, log, signal, (a) => decodeTransaction(a));
+}
+
+/** {@link fetchDecodedMany} with each answer (plain JSON) turned into what `use` makes of it, as it arrives. */
+async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rateLimited: boolean, signatures: string[], log: Logger, signal: AbortSignal | undefined, use: (answer: Record<string, unknown>, i: number) => T): Promise<(T | null)[]> {
+  const out = new Array<T | null>(signatures.length).fill(null);
   const chunks: number[][] = [];
   const size = reader.batchSize;
   for (let i = 0; i < signatures.length; i += size) chunks.push(Array.from({ length: Math.min(size, signatures.length - i) }, (_, k) => i + k));
@@ -118,7 +124,7 @@ export async function fetchDecodedMany(reader: TransactionReader, queue: PQueue,
         const i = ask[k]!;
         if (a === null) pending.push(i);
         else if (a instanceof Error) log.warn({ signature: signatures[i], err: a.message }, 'transaction could not be read');
-        else out[i] = decodeTransaction(a);
+        else out[i] = use(a, i);
       });
       // an RPC error is final for this catch-up: the batch stops before it and the next run asks again
       if (answers.some((a) => a instanceof Error)) return;
@@ -350,14 +356,36 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
     if (taken) decoded[i] = taken;
     else fetch.push(i);
   });
-  const fetched = fetch.length === 0 ? [] : await fetchDecodedMany(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal);
+  // A fetched later curve trade is kept in its logs form too (keptFromLogs). As answers arrive, one
+  // whose launch's creation is already known is decided then, without decoding it whole; the others
+  // wait for the batch order below, where the creations of this batch are known before its later trades.
+  const fetched = fetch.length === 0 ? [] : await fetchMany<FetchedForBatch>(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal, (a, k) => {
+    const listed = batch[fetch[k]!]!;
+    const f = fetchedCurveTrade(a, listed);
+    if (!f) return { whole: decodeTransaction(a) };
+    return afterFirstWindow(f.trade, listed.slot, creationOf) ? { kept: { ...f.logs, blockTime: f.trade.blockTime } } : { ...f, answer: a };
+  });
   fetch.forEach((i, k) => {
-    const tx = fetched[k] ?? null;
+    const f = fetched[k];
+    if (!f) return;
+    let tx: DecodedTransaction;
+    if ('whole' in f) tx = f.whole;
+    else if ('kept' in f) tx = f.kept;
+    else tx = afterFirstWindow(f.trade, batch[i]!.slot, creationOf) ? { ...f.logs, blockTime: f.trade.blockTime } : decodeTransaction(f.answer);
     decoded[i] = tx;
-    if (tx) for (const [mint, at] of creationsIn(tx)) memory.creations.set(mint, at);
+    for (const [mint, at] of creationsIn(tx)) memory.creations.set(mint, at);
   });
   return { decoded, fromLogs: batch.length - fetch.length };
 }
+
+/**
+ * A fetched answer of a batch: decoded whole, kept in its logs form, or — a plain curve trade whose
+ * launch's creation was not known when it arrived — its logs form and the answer, decided in batch order.
+ */
+type FetchedForBatch =
+  | { whole: DecodedTransaction }
+  | { kept: DecodedTransaction }
+  | { logs: DecodedTransaction; trade: PlainCurveTrade; answer: Record<string, unknown> };
 
 /** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */
 function creationAt(store: PublicStore, memory: CollectorMemory, mint: string): CreationAt | undefined {

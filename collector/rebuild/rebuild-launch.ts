@@ -8,7 +8,9 @@ import { pageSignatures } from '../../src/chain/signatures.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
 import { readChainState } from '../../src/chain/chain-state.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
-import { fetchDecoded } from '../collect.ts';
+import { fetchAnswer } from '../collect.ts';
+import { decodeTransaction } from '../../src/core/decode/index.ts';
+import { afterFirstWindow, creationsIn, fetchedCurveTrade } from '../../src/core/record/from-logs.ts';
 import { recordLaunch } from '../record-launch.ts';
 import { writeSiteFiles } from '../publish.ts';
 import { ensureFunders, FunderBudget } from '../funding.ts';
@@ -86,14 +88,16 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   const maxRps = opts.maxRps ?? config.REBUILD_RPC_MAX_RPS;
   // Paced evenly (one start per 1000/maxRps ms), so no sliding second ever holds more than maxRps.
   const queue = new PQueue({ concurrency: opts.concurrency ?? config.RPC_CONCURRENCY, ...(maxRps > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / maxRps) } : {}) });
-  const txs = await Promise.all(
+  const listed = new Map(history.signatures.map((s) => [s.signature, s]));
+  const fetched = await Promise.all(
     signatures.map((sig) =>
       queue.add(async () => {
-        const tx = await read(`getTransaction ${sig}`, () => fetchDecoded(rpc, sig, opts.signal));
-        if (!tx) throw new RebuildReadError(`getTransaction ${sig}: not available`);
+        const answer = await read(`getTransaction ${sig}`, () => fetchAnswer(rpc, sig, opts.signal));
+        if (!answer) throw new RebuildReadError(`getTransaction ${sig}: not available`);
         progress.transactions++;
         if (progress.transactions % 50 === 0) report();
-        return tx;
+        // decoded whole, and its logs form when it is a plain curve trade (kept so once the creation is known)
+        return { whole: decodeTransaction(answer), trade: fetchedCurveTrade(answer, listed.get(sig)!) };
       }),
     ),
   ).catch((e: unknown) => {
@@ -102,8 +106,13 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   });
   report();
 
-  // Only transactions that touch this launch by its events or accounts are kept for it (the same rule as the collector).
-  const own = (txs as DecodedTransaction[]).filter((tx) => mintsOf(tx).includes(mint));
+  // Only transactions that touch this launch by its events or accounts are kept for it (the same rule
+  // as the collector); a later curve trade in its logs form, as the collector keeps it (keptFromLogs).
+  const creations = new Map(fetched.flatMap((f) => creationsIn(f.whole)));
+  const creationOf = (m: string) => creations.get(m) ?? store.creationAt(m);
+  const own = fetched
+    .filter((f) => mintsOf(f.whole).includes(mint))
+    .map(({ whole, trade }) => (trade && afterFirstWindow(trade.trade, trade.logs.slot!, creationOf) ? { ...trade.logs, blockTime: trade.trade.blockTime } : whole));
   const provisional = completionOf(mint, own);
   const state = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : undefined;
   await ensureFunders(

@@ -22,6 +22,7 @@ import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts
 import { ALL_KINDS } from '../../collector/simulate/scenarios.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';
+import { expectedRows, heldRows } from '../helpers/kept-rows.ts';
 import { freePort, sleep } from '../helpers/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -178,12 +179,12 @@ describe('ground truth: a live collector over 500 simulated launches', () => {
     expect(dup.n).toBe(0);
   });
 
-  it('later curve trades were taken from their notifications\' logs, everything else was fetched whole (issue 3 "Live watch")', () => {
+  it('most rows are later curve trades kept in their logs form, each a successful trade after its launch\'s first 30 s with the chain\'s blockTime (issue 3 "Live watch")', () => {
     const db = new Database(join(dataDir, 'public.db'), { readonly: true });
     const rows = db.prepare('SELECT mint, signature, slot, block_time AS blockTime, failed, decoded FROM launch_tx').all() as { mint: string; signature: string; slot: number; blockTime: number | null; failed: number; decoded: string }[];
     db.close();
     const fromLogs = rows.filter((r) => (JSON.parse(r.decoded) as { fromLogsOnly: boolean }).fromLogsOnly);
-    console.log(`launch_tx: ${rows.length} rows, ${fromLogs.length} taken from logs`);
+    console.log(`launch_tx: ${rows.length} rows, ${fromLogs.length} in their logs form`);
     expect(fromLogs.length).toBeGreaterThan(rows.length / 2);
     const blockTimes = new Map(chain.transactions.map((l) => {
       const t = JSON.parse(l) as { blockTime: number; transaction: { signatures: string[] } };
@@ -195,6 +196,25 @@ describe('ground truth: a live collector over 500 simulated launches', () => {
       expect({ sig: r.signature, failed: r.failed, late: r.slot !== t.creationSlot && r.blockTime !== null && r.blockTime * 1000 - t.createdAtMs > 30_000, blockTime: r.blockTime })
         .toEqual({ sig: r.signature, failed: 0, late: true, blockTime: blockTimes.get(r.signature) });
     }
+  });
+
+  it('every launch_tx row is the one the rule gives, heard or fetched, across the disconnect and the kill (methodology "One row per transaction, however it was read")', () => {
+    const want = expectedRows(chain.transactions);
+    const held = heldRows(join(dataDir, 'public.db'));
+    expect([...held.keys()].sort()).toEqual([...want.keys()].sort());
+    let mismatched = 0;
+    let first: unknown = null;
+    for (const [mint, bySignature] of want) {
+      const rows = held.get(mint)!;
+      expect({ mint, signatures: [...rows.keys()].sort() }).toEqual({ mint, signatures: [...bySignature.keys()].sort() });
+      for (const [signature, tx] of bySignature) {
+        if (JSON.stringify(rows.get(signature)) === JSON.stringify(tx)) continue;
+        mismatched++;
+        first ??= { mint, signature, held: rows.get(signature), rule: tx };
+      }
+    }
+    console.log(`launch_tx: ${[...want.values()].reduce((n, m) => n + m.size, 0)} rows checked against the rule, ${mismatched} differ`);
+    expect({ mismatched, first }).toEqual({ mismatched: 0, first: null });
   });
 });
 

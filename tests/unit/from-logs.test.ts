@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateChain } from '../../collector/simulate/chain.ts';
 import { decodeLogsNotification, decodeTransaction } from '../../src/core/decode/index.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
-import { creationsIn, takeFromLogs } from '../../src/core/record/from-logs.ts';
+import { creationsIn, keptFromLogs, logsFormOf, takeFromLogs } from '../../src/core/record/from-logs.ts';
 import type { CreationAt } from '../../src/core/types.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
@@ -137,6 +137,43 @@ describe('takeFromLogs: each rule', () => {
   });
 });
 
+describe('keptFromLogs: the form a fetched transaction is kept in', () => {
+  it('on every mainnet getTransaction fixture: its logs form is what the live watch would have heard, and it is kept in that form exactly when its notification would be taken', () => {
+    const kept: string[] = [];
+    for (const { file, result } of getTransactionResults()) {
+      const full = decodeTransaction(result);
+      if (Array.isArray(result.transaction)) {
+        // a blockSubscribe element ([base64, encoding]) is not what the collector fetches (json): kept whole
+        expect({ file, logs: logsFormOf(result) }).toEqual({ file, logs: null });
+        continue;
+      }
+      expect({ file, logs: logsFormOf(result) }).toEqual({ file, logs: heardOf(result) });
+      for (const creationOf of [() => ({ slot: full.slot! - 10_000, blockTime: full.blockTime! - 3_600 }), () => ({ slot: full.slot! - 10, blockTime: full.blockTime! - 4 }), () => undefined]) {
+        const k = keptFromLogs(result, listedOf(full), creationOf);
+        expect({ file, k }).toEqual({ file, k: takeFromLogs(heardOf(result), listedOf(full), creationOf) });
+        if (k) kept.push(file);
+      }
+    }
+    expect(kept).toEqual(expect.arrayContaining(['pump_2024-08_buy+sell_getTransaction_jsonParsed.json', 'pump_2024-09_sell_getParsedTransaction.json']));
+  });
+
+  it('a fetched blockTime other than its events\' timestamp keeps the transaction whole', () => {
+    const r = load('pump_2024-08_buy+sell_getTransaction_jsonParsed.json').result;
+    const full = decodeTransaction(r);
+    const longAgo = () => ({ slot: full.slot! - 10_000, blockTime: full.blockTime! - 3_600 });
+    expect(keptFromLogs(r, listedOf(full), longAgo)?.blockTime).toBe(full.blockTime);
+    expect(keptFromLogs({ ...r, blockTime: r.blockTime + 1 }, listedOf(full), longAgo)).toBeNull();
+    expect(keptFromLogs({ ...r, blockTime: null }, listedOf(full), longAgo)).toBeNull();
+  });
+
+  it('what is not a getTransaction answer with logs has no logs form', () => {
+    const r = load('pump_2024-08_buy+sell_getTransaction_jsonParsed.json').result;
+    for (const bad of [null, 'x', {}, { ...r, meta: null }, { ...r, slot: undefined }, { ...r, transaction: { ...r.transaction, signatures: [] } }, { ...r, meta: { ...r.meta, logMessages: undefined } }]) {
+      expect(logsFormOf(bad)).toBeNull();
+    }
+  });
+});
+
 describe('records built with heard trades equal records built from whole transactions (simulated chain)', () => {
   it('every launch of a 120-launch chain: the same analysis, and most later trades taken from their logs', () => {
     const chain = generateChain({ launches: 120, seed: 77 });
@@ -153,6 +190,8 @@ describe('records built with heard trades equal records built from whole transac
       pumpTransactions++;
       whole.push(full);
       const t = takeFromLogs(heardOf(raw), listedOf(full), (m) => creations.get(m));
+      // fetched instead of heard, it is kept in the same form
+      expect({ sig: full.signature, kept: keptFromLogs(raw, listedOf(full), (m) => creations.get(m)) }).toEqual({ sig: full.signature, kept: t });
       mixed.push(t ?? full);
       if (t) taken++;
       for (const [m, at] of creationsIn(full)) creations.set(m, at);

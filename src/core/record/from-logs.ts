@@ -1,4 +1,5 @@
 import type { CreationAt, DecodedTransaction } from '../types.ts';
+import { decodeLogsNotification } from '../decode/logs-notification.ts';
 import { inFirstWindow } from './build-launch.ts';
 import { str } from './launch-events.ts';
 
@@ -43,6 +44,22 @@ export interface ListedSignature {
  * Returns `heard` with `blockTime` set (still `fromLogsOnly: true`: no accounts, no balances).
  */
 export function takeFromLogs(heard: DecodedTransaction, listed: ListedSignature, creationOf: (mint: string) => CreationAt | undefined): DecodedTransaction | null {
+  const trade = plainCurveTrade(heard, listed);
+  return trade && afterFirstWindow(trade, listed.slot, creationOf) ? { ...heard, blockTime: trade.blockTime } : null;
+}
+
+/** A plain curve trade as its logs show it: its blockTime (the events' common `timestamp`) and the mints it trades. */
+export interface PlainCurveTrade {
+  blockTime: number;
+  mints: ReadonlySet<string>;
+}
+
+/**
+ * The rules of {@link takeFromLogs} that the logs alone decide — the listed transaction, succeeded,
+ * whole logs, only pump trade instructions with one TradeEvent each, one common integer timestamp —
+ * or null when one fails. The launch's creation is checked by {@link afterFirstWindow}.
+ */
+export function plainCurveTrade(heard: DecodedTransaction, listed: ListedSignature): PlainCurveTrade | null {
   if (!heard.fromLogsOnly || heard.signature !== listed.signature || heard.slot !== listed.slot) return null;
   if (heard.err !== null || (listed.err !== null && listed.err !== undefined)) return null;
   if (heard.logsTruncated || heard.skipped.length > 0 || heard.events.length === 0) return null;
@@ -63,12 +80,21 @@ export function takeFromLogs(heard: DecodedTransaction, listed: ListedSignature,
     if (!mint) return null;
     mints.add(mint);
   }
-  const at = { slot: listed.slot, blockTime: timestamp };
-  for (const mint of mints) {
+  return timestamp === null ? null : { blockTime: timestamp, mints };
+}
+
+/**
+ * Whether, for every mint `trade` trades, the launch's creation is known (`creationOf`, with a
+ * blockTime) and the trade at `slot` is neither in the creation slot nor within its first 30 s
+ * ({@link inFirstWindow}).
+ */
+export function afterFirstWindow(trade: PlainCurveTrade, slot: number, creationOf: (mint: string) => CreationAt | undefined): boolean {
+  const at = { slot, blockTime: trade.blockTime };
+  for (const mint of trade.mints) {
     const creation = creationOf(mint);
-    if (!creation || creation.blockTime === null || creation.slot === at.slot || inFirstWindow(creation, at)) return null;
+    if (!creation || creation.blockTime === null || creation.slot === at.slot || inFirstWindow(creation, at)) return false;
   }
-  return { ...heard, blockTime: timestamp };
+  return true;
 }
 
 /**
@@ -85,4 +111,42 @@ export function creationsIn(tx: DecodedTransaction): [string, CreationAt][] {
     if (mint) out.push([mint, { slot: tx.slot, blockTime: tx.blockTime ?? (Number.isSafeInteger(t) ? t : null) }]);
   }
   return out;
+}
+
+/**
+ * The logs form of a fetched transaction: what the live watch would have heard for it — its
+ * `meta.logMessages` decoded by `decodeLogsNotification` with its signature, slot and `meta.err`
+ * (`fromLogsOnly: true`, blockTime null) — or null when `answer` is not a getTransaction result
+ * (`json` encoding, plain JSON, no envelope) with logs.
+ */
+export function logsFormOf(answer: unknown): DecodedTransaction | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const r = answer as { slot?: unknown; transaction?: { signatures?: unknown }; meta?: { err?: unknown; logMessages?: unknown } | null };
+  const signature = Array.isArray(r.transaction?.signatures) ? (r.transaction.signatures as unknown[])[0] : undefined;
+  const meta = r.meta;
+  if (typeof r.slot !== 'number' || typeof signature !== 'string' || !meta || !Array.isArray(meta.logMessages)) return null;
+  return decodeLogsNotification({ context: { slot: r.slot }, value: { signature, err: meta.err ?? null, logs: meta.logMessages } });
+}
+
+/**
+ * A fetched transaction that its logs alone show to be a plain curve trade ({@link plainCurveTrade}),
+ * with the fetched `blockTime` equal to its events' timestamp: its logs form and the trade, or null.
+ * Whether it is kept in that form depends on its launch's creation ({@link keptFromLogs}).
+ */
+export function fetchedCurveTrade(answer: unknown, listed: ListedSignature): { logs: DecodedTransaction; trade: PlainCurveTrade } | null {
+  const logs = logsFormOf(answer);
+  const trade = logs ? plainCurveTrade(logs, listed) : null;
+  return logs && trade && trade.blockTime === (answer as { blockTime?: unknown }).blockTime ? { logs, trade } : null;
+}
+
+/**
+ * The form a later curve trade is kept in wherever it came from (methodology "Transactions taken
+ * from their logs"): a fetched transaction that {@link takeFromLogs} would take from its
+ * notification is kept as that notification's decode would be — its logs form with its blockTime —
+ * so `launch_tx` holds the same row whether the live watch heard it or a catch-up, scan or rebuild
+ * fetched it. Null: the transaction is kept whole (`decodeTransaction`). Pure.
+ */
+export function keptFromLogs(answer: unknown, listed: ListedSignature, creationOf: (mint: string) => CreationAt | undefined): DecodedTransaction | null {
+  const f = fetchedCurveTrade(answer, listed);
+  return f && afterFirstWindow(f.trade, listed.slot, creationOf) ? { ...f.logs, blockTime: f.trade.blockTime } : null;
 }
