@@ -362,7 +362,12 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
   const fetched = fetch.length === 0 ? [] : await fetchMany<FetchedForBatch>(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal, (a, k) => {
     const listed = batch[fetch[k]!]!;
     const f = fetchedCurveTrade(a, listed);
-    if (!f) return { whole: decodeTransaction(a) };
+    if (!f) {
+      const whole = decodeTransaction(a);
+      // a creation is known from here on, so the later trades arriving after it are decided at once
+      for (const [mint, at] of creationsIn(whole)) memory.creations.set(mint, at);
+      return { whole };
+    }
     return afterFirstWindow(f.trade, listed.slot, creationOf) ? { kept: { ...f.logs, blockTime: f.trade.blockTime } } : { ...f, answer: a };
   });
   fetch.forEach((i, k) => {
