@@ -761,4 +761,26 @@ describe('the log fallback does not decode an event the self-CPI already gave', 
       expect(toBase58Address(key.slice())).toBe(toBase58(key)); // a second, memoized read
     }
   });
+
+  it('keys that share the memo\'s first four bytes, read in turn, each keep their own address; other lengths are plain base58', () => {
+    const keys = Array.from({ length: 6 }, (_, i) => Uint8Array.from({ length: 32 }, (_, j) => (j < 4 ? 0xab : (i * 13 + j) & 0xff)));
+    for (let round = 0; round < 3; round++) for (const key of keys) expect(toBase58Address(key)).toBe(toBase58(key));
+    const big = new Uint8Array(64).fill(7);
+    for (const key of [big.subarray(3, 35), big.subarray(0, 31), new Uint8Array(0)]) expect(toBase58Address(key)).toBe(toBase58(key));
+  });
+
+  it('event fields decode to the same object, key for key and in IDL order, whole and cut short at every field boundary and inside fields', () => {
+    const trade = scanLogs(load(F7).result.meta.logMessages).events.find((e) => e.name === 'TradeEvent')!;
+    const full = decodeEventData('pump', trade.bytes);
+    if ('skipped' in full) throw new Error(full.skipped);
+    expect(Object.keys(full.fields).length).toBeGreaterThan(15);
+    for (let len = 8; len <= trade.bytes.length; len++) {
+      const d = decodeEventData('pump', trade.bytes.subarray(0, len));
+      if ('skipped' in d) throw new Error(d.skipped);
+      const keys = Object.keys(d.fields);
+      expect(keys).toEqual(Object.keys(full.fields).slice(0, keys.length));
+      for (const k of keys) expect(d.fields[k]).toEqual(full.fields[k]);
+    }
+  });
 });
+

@@ -10,24 +10,36 @@ export function toBase58(bytes: Uint8Array): string {
   return base58.encode(bytes);
 }
 
-/** Addresses already encoded: the same few keys (programs, mints, curves, fee recipients, traders) recur in every event. */
-const addressMemo = new Map<string, string>();
+/**
+ * Addresses already encoded, by the key's first four bytes (random in any public key): the same
+ * few keys (programs, mints, curves, fee recipients, traders) recur in every event. An entry holds
+ * its key's 32 bytes, compared in full before its address is used.
+ */
+const addressMemo = new Map<number, { key: Uint8Array; address: string }>();
 /** Entries the memo keeps before it starts over (≈ 20 MB at most). */
 const ADDRESS_MEMO_MAX = 100_000;
 
+/** Whether two 32-byte keys are equal. */
+function sameKey(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * A 32-byte public key → base58 address, memoized: an event carries 4–10 addresses, and base58
- * encoding is the decoder's costliest step after base58 decoding. Same result as {@link toBase58}.
+ * encoding is the decoder's costliest step after base58 decoding. Same result as {@link toBase58}
+ * (a key of another length is encoded without the memo).
  */
 export function toBase58Address(key: Uint8Array): string {
-  const k = Buffer.from(key.buffer, key.byteOffset, key.length).toString('latin1');
-  let s = addressMemo.get(k);
-  if (s === undefined) {
-    if (addressMemo.size >= ADDRESS_MEMO_MAX) addressMemo.clear();
-    s = base58.encode(key);
-    addressMemo.set(k, s);
-  }
-  return s;
+  if (key.length !== 32) return base58.encode(key);
+  const h = (key[0]! | (key[1]! << 8) | (key[2]! << 16) | (key[3]! << 24)) >>> 0;
+  const hit = addressMemo.get(h);
+  if (hit !== undefined && sameKey(hit.key, key)) return hit.address;
+  const address = base58.encode(key);
+  if (addressMemo.size >= ADDRESS_MEMO_MAX) addressMemo.clear();
+  // a copy: `key` is usually a view into a whole event's or transaction's bytes
+  addressMemo.set(h, { key: key.slice(), address });
+  return address;
 }
 
 /**
