@@ -344,7 +344,8 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
 /**
  * The decoded transactions of one batch, in order: a notification heard for a signature is taken
  * from its logs when `takeFromLogs` allows (a later curve trade), every other transaction is
- * fetched whole (`fetchDecodedMany`; `null` where it could not be read). `fromLogs` counts the former.
+ * fetched (`null` where it could not be read) and kept in the form `keptFromLogs` gives: its logs
+ * form when it is a later curve trade, else decoded whole. `fromLogs` counts the notifications taken.
  */
 async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, batch: SignatureInfo[], signal?: AbortSignal): Promise<{ decoded: (DecodedTransaction | null)[]; fromLogs: number }> {
   const decoded = new Array<DecodedTransaction | null>(batch.length).fill(null);

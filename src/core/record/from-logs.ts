@@ -13,7 +13,9 @@ import { str } from './launch-events.ts';
  * token balances matter only for the creation transaction, the creation slot and first 30 s
  * (bundles, the funding cohort), completion, graduation (a Raydium-era `withdraw` is known by its
  * accounts) and failed transactions. So a transaction heard in a logsNotification is taken as
- * it is only when it is a plain curve trade well after its launch; anything else is fetched.
+ * it is only when it is a plain curve trade well after its launch; anything else is fetched. A
+ * fetched transaction the same rules would take is kept in the same logs form ({@link keptFromLogs}),
+ * so a transaction's row does not depend on how it was read.
  */
 
 /** pump instructions whose whole effect on a record is their TradeEvent (pump IDL). */
