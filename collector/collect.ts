@@ -25,7 +25,7 @@ import { pageSignatures, signaturePage, type SignatureInfo } from '../src/chain/
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
-import { afterFirstWindow, creationsIn, fetchedCurveTrade, takeFromLogs, type PlainCurveTrade } from '../src/core/record/from-logs.ts';
+import { creationsIn, fetchedCurveTrade, laterTradeForm, takeFromLogs, type PlainCurveTrade } from '../src/core/record/from-logs.ts';
 import { HeardNotifications } from './heard.ts';
 
 /** Cursor name of the pump program's signature history. */
@@ -369,17 +369,16 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
       for (const [mint, at] of creationsIn(whole)) memory.creations.set(mint, at);
       return { whole };
     }
-    return afterFirstWindow(f.trade, listed.slot, creationOf) ? { kept: { ...f.logs, blockTime: f.trade.blockTime } } : { ...f, answer: a };
+    const kept = laterTradeForm(f, creationOf);
+    return kept ? { kept } : { ...f, answer: a };
   });
+  // (a creation is never a plain curve trade: every one was decoded whole above and is known already)
   fetch.forEach((i, k) => {
     const f = fetched[k];
     if (!f) return;
-    let tx: DecodedTransaction;
-    if ('whole' in f) tx = f.whole;
-    else if ('kept' in f) tx = f.kept;
-    else tx = afterFirstWindow(f.trade, batch[i]!.slot, creationOf) ? { ...f.logs, blockTime: f.trade.blockTime } : decodeTransaction(f.answer);
-    decoded[i] = tx;
-    for (const [mint, at] of creationsIn(tx)) memory.creations.set(mint, at);
+    if ('whole' in f) decoded[i] = f.whole;
+    else if ('kept' in f) decoded[i] = f.kept;
+    else decoded[i] = laterTradeForm(f, creationOf) ?? decodeTransaction(f.answer);
   });
   return { decoded, fromLogs: batch.length - fetch.length };
 }

@@ -10,7 +10,7 @@ import { readChainState } from '../../src/chain/chain-state.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
 import { fetchAnswer } from '../collect.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
-import { afterFirstWindow, creationsIn, fetchedCurveTrade } from '../../src/core/record/from-logs.ts';
+import { creationsIn, fetchedCurveTrade, laterTradeForm } from '../../src/core/record/from-logs.ts';
 import { recordLaunch } from '../record-launch.ts';
 import { writeSiteFiles } from '../publish.ts';
 import { ensureFunders, FunderBudget } from '../funding.ts';
@@ -112,7 +112,7 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   const creationOf = (m: string) => creations.get(m) ?? store.creationAt(m);
   const own = fetched
     .filter((f) => mintsOf(f.whole).includes(mint))
-    .map(({ whole, trade }) => (trade && afterFirstWindow(trade.trade, trade.logs.slot!, creationOf) ? { ...trade.logs, blockTime: trade.trade.blockTime } : whole));
+    .map(({ whole, trade }) => (trade && laterTradeForm(trade, creationOf)) ?? whole);
   const provisional = completionOf(mint, own);
   const state = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : undefined;
   await ensureFunders(

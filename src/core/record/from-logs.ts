@@ -47,7 +47,17 @@ export interface ListedSignature {
  */
 export function takeFromLogs(heard: DecodedTransaction, listed: ListedSignature, creationOf: (mint: string) => CreationAt | undefined): DecodedTransaction | null {
   const trade = plainCurveTrade(heard, listed);
-  return trade && afterFirstWindow(trade, listed.slot, creationOf) ? { ...heard, blockTime: trade.blockTime } : null;
+  return trade && laterTradeForm({ logs: heard, trade }, creationOf);
+}
+
+/**
+ * The row a plain curve trade is kept as — its logs form with the trade's blockTime — when its
+ * launch's creation allows ({@link afterFirstWindow} at the transaction's slot); null otherwise.
+ * What {@link takeFromLogs} and {@link keptFromLogs} end with; the collector and rebuilds call it
+ * once the creations they need are known.
+ */
+export function laterTradeForm(f: { logs: DecodedTransaction; trade: PlainCurveTrade }, creationOf: (mint: string) => CreationAt | undefined): DecodedTransaction | null {
+  return f.logs.slot !== null && afterFirstWindow(f.trade, f.logs.slot, creationOf) ? { ...f.logs, blockTime: f.trade.blockTime } : null;
 }
 
 /** A plain curve trade as its logs show it: its blockTime (the events' common `timestamp`) and the mints it trades. */
@@ -150,5 +160,5 @@ export function fetchedCurveTrade(answer: unknown, listed: ListedSignature): { l
  */
 export function keptFromLogs(answer: unknown, listed: ListedSignature, creationOf: (mint: string) => CreationAt | undefined): DecodedTransaction | null {
   const f = fetchedCurveTrade(answer, listed);
-  return f && afterFirstWindow(f.trade, listed.slot, creationOf) ? { ...f.logs, blockTime: f.trade.blockTime } : null;
+  return f && laterTradeForm(f, creationOf);
 }
