@@ -59,6 +59,46 @@ function logsSubscriptions(wsUrl: string) {
   return createSubscriptionRpc({ api, transport: createDefaultRpcSubscriptionsTransport({ createChannel: createDefaultRpcSubscriptionsChannelCreator({ url: wsUrl }) }) });
 }
 
+/**
+ * A notification decoded from its logs, or null when it is not a logsNotification with a signature
+ * (a provider's malformed or unexpected message). Such a message is skipped, not fatal: the
+ * subscription stays up, and the transaction, if there is one, is still found by the catch-up from
+ * the program's signature history (getSignaturesForAddress), which never relies on notifications.
+ */
+export function heardTransaction(notification: unknown): DecodedTransaction | null {
+  let tx: DecodedTransaction;
+  try {
+    tx = decodeLogsNotification(notification);
+  } catch {
+    return null;
+  }
+  return tx.signature === '' ? null : tx;
+}
+
+/** How often, at most, the live watch reports notifications it skipped (ms). */
+export const SKIPPED_REPORT_MS = 60_000;
+
+/**
+ * Counts the notifications the live watch skipped and reports them as a warning: the first at once
+ * (with the message's top-level keys, never its content), then how many more at most every
+ * {@link SKIPPED_REPORT_MS}, so a provider sending many cannot flood the log.
+ */
+class SkippedNotifications {
+  private count = 0;
+  private reportedMs = -Infinity;
+
+  constructor(private readonly log: Logger, private readonly now: () => number = Date.now) {}
+
+  note(message: unknown): void {
+    this.count++;
+    if (this.now() - this.reportedMs < SKIPPED_REPORT_MS) return;
+    this.reportedMs = this.now();
+    const keys = typeof message === 'object' && message !== null ? Object.keys(message).slice(0, 10) : [typeof message];
+    this.log.warn({ skipped: this.count, keys }, 'live watch skipped notifications that are not logsNotifications with a signature; the catch-up reads those transactions from the signature history');
+    this.count = 0;
+  }
+}
+
 /** First reconnect delay (ms); doubled to at most {@link MAX_BACKOFF_MS}, reset once connected. */
 const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 15_000;
@@ -69,10 +109,13 @@ const MAX_BACKOFF_MS = 15_000;
  * exponential backoff when the connection drops. Each decoded notification goes to the collector,
  * which wakes, reconciles with getSignaturesForAddress from its cursor (on every wake and every
  * reconnect, so a missed notification or a dropped connection loses nothing), takes a later curve
- * trade from its logs and fetches every other transaction whole. Resolves when `signal` aborts.
+ * trade from its logs and fetches every other transaction whole. A message that is not a
+ * logsNotification with a signature is skipped and counted ({@link heardTransaction}), without
+ * dropping the connection. Resolves when `signal` aborts.
  */
 export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveWatchEvents, signal: AbortSignal): Promise<void> {
   let backoff = FIRST_BACKOFF_MS;
+  const skipped = new SkippedNotifications(log);
   while (!signal.aborted) {
     const ac = new AbortController();
     const stop = () => ac.abort();
@@ -83,7 +126,11 @@ export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveW
       log.info({ wsUrl }, 'live watch subscribed to the pump program logs');
       backoff = FIRST_BACKOFF_MS;
       events.onConnected();
-      for await (const n of stream) events.onNotification(decodeLogsNotification(n));
+      for await (const n of stream) {
+        const tx = heardTransaction(n);
+        if (tx) events.onNotification(tx);
+        else skipped.note(n);
+      }
       if (!signal.aborted) log.warn('live watch stream ended; reconnecting');
     } catch (err) {
       if (signal.aborted) break;
