@@ -79,20 +79,22 @@ export function heardTransaction(notification: unknown): DecodedTransaction | nu
 export const SKIPPED_REPORT_MS = 60_000;
 
 /**
- * Counts the notifications the live watch skipped and reports them as a warning: the first at once
- * (with the message's top-level keys, never its content), then how many more at most every
- * {@link SKIPPED_REPORT_MS}, so a provider sending many cannot flood the log.
+ * Counts the notifications the live watch skipped and reports them as a warning with the message's
+ * top-level keys, never its content: the first at once, then at most one warning every
+ * {@link SKIPPED_REPORT_MS} (at the first skip after it), carrying the count since the last one,
+ * so a provider sending many cannot flood the log.
  */
 class SkippedNotifications {
   private count = 0;
   private reportedMs = -Infinity;
 
-  constructor(private readonly log: Logger, private readonly now: () => number = Date.now) {}
+  constructor(private readonly log: Logger) {}
 
   note(message: unknown): void {
     this.count++;
-    if (this.now() - this.reportedMs < SKIPPED_REPORT_MS) return;
-    this.reportedMs = this.now();
+    const now = Date.now();
+    if (now - this.reportedMs < SKIPPED_REPORT_MS) return;
+    this.reportedMs = now;
     const keys = typeof message === 'object' && message !== null ? Object.keys(message).slice(0, 10) : [typeof message];
     this.log.warn({ skipped: this.count, keys }, 'live watch skipped notifications that are not logsNotifications with a signature; the catch-up reads those transactions from the signature history');
     this.count = 0;
