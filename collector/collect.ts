@@ -37,6 +37,20 @@ export const SITE_WRITE_INTERVAL_MS = 30_000;
  * several catch-ups within it is written once. The JSON API reads the database, so it is not delayed.
  */
 export const LIVE_SITE_WRITE_MS = 1_000;
+/**
+ * The long-running form waits at least this many times as long as its last page-writing pass took
+ * before it starts the next one, so page and document writes take at most about 1/(1 + this) of the
+ * collector's time however many records change (each changed record costs two file writes and
+ * fsyncs, whatever the number of transactions that changed it). Under light load the wait is
+ * {@link LIVE_SITE_WRITE_MS}; under heavy load pages lag further, while the database — and so the
+ * JSON API and the server's `/t` and `/d`, which yield to it when a file is older — stays current.
+ */
+export const SITE_WRITE_SPACING = 4;
+
+/** How long after a page-writing pass that took `lastPassMs` the long-running form may start the next (ms). */
+export function liveSiteWriteWaitMs(lastPassMs: number): number {
+  return Math.max(LIVE_SITE_WRITE_MS, SITE_WRITE_SPACING * lastPassMs);
+}
 /** Age after which a temporary page file without a process id in its name counts as left behind (removeStaleTemporaryFiles). */
 export const STALE_TEMPORARY_FILE_MS = 10 * 60_000;
 /** The long-running form reads the chain tip for its after-pass heartbeat at most this often (ms). */
@@ -176,7 +190,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
   const creations = new Map<string, CreationAt>();
-  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: now() };
+  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: now(), sitePassMs: 0 };
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -205,9 +219,12 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
       } finally {
         // what the catch-up committed since the last write: at once in the cron form; in the
-        // long-running form at most every LIVE_SITE_WRITE_MS (the wait below wakes for the rest)
-        if (opts.once || now() - memory.siteWrittenMs >= LIVE_SITE_WRITE_MS) {
+        // long-running form at most every LIVE_SITE_WRITE_MS, or SITE_WRITE_SPACING × the last
+        // pass's time when that is longer (the wait below wakes for the rest)
+        if (opts.once || now() - memory.siteWrittenMs >= liveSiteWriteWaitMs(memory.sitePassMs)) {
+          const t0 = performance.now();
           writeSiteFiles(store, config, log);
+          memory.sitePassMs = performance.now() - t0;
           memory.siteWrittenMs = now();
         }
       }
@@ -243,7 +260,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       store.heartbeat(runId, now(), readTip ? await tipSlot(rpc, opts.signal) : null);
       if (opts.once || opts.signal?.aborted) break;
       if (!woken) {
-        const untilSiteWrite = store.hasPendingPages() ? Math.max(0, memory.siteWrittenMs + LIVE_SITE_WRITE_MS - now()) : Infinity;
+        const untilSiteWrite = store.hasPendingPages() ? Math.max(0, memory.siteWrittenMs + liveSiteWriteWaitMs(memory.sitePassMs) - now()) : Infinity;
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, Math.min(config.POLL_INTERVAL_MS, untilSiteWrite));
           wake = () => { clearTimeout(t); resolve(); };
@@ -522,6 +539,8 @@ interface CollectorMemory {
   /** creation slot and blockTime of launches seen (mint → when) */
   creations: Map<string, CreationAt>;
   siteWrittenMs: number;
+  /** how long the long-running form's last page-writing pass took (ms, wall time) */
+  sitePassMs: number;
 }
 
 /** The chain tip (getSlot), or null when it cannot be read (coverage then cannot place slots). */
