@@ -5,8 +5,8 @@
  * Values: u64/i64/u128/i128 as bigint (numbers and decimal strings accepted), pubkeys as base58,
  * Option → null | value, tuple structs → arrays (or a bare value for one-field tuples). Pure.
  */
-import pumpIdlJson from '../../src/core/idl/pump.json' with { type: 'json' };
-import ammIdlJson from '../../src/core/idl/pump_amm.json' with { type: 'json' };
+import pumpIdlJson from '../../src/core/idl/legacy/pump_2026-09_sdk-2.0.0.json' with { type: 'json' };
+import ammIdlJson from '../../src/core/idl/legacy/pump_amm_2026-09_sdk-2.0.0.json' with { type: 'json' };
 import { fromBase58 } from './keys.ts';
 
 /** Minimal view of an Anchor IDL. */
@@ -24,9 +24,9 @@ interface IdlField {
 /** A value to encode. */
 export type Value = bigint | number | string | boolean | null | Uint8Array | Value[] | { [k: string]: Value };
 
-/** The current pump IDL (src/core/idl/pump.json). */
+/** The 2026-09 SDK pump IDL (src/core/idl/legacy/pump_2026-09_sdk-2.0.0.json): the pre-redeploy eras are encoded with it. */
 export const PUMP_IDL = pumpIdlJson as unknown as Idl;
-/** The current PumpSwap IDL (src/core/idl/pump_amm.json). */
+/** The 2026-09 SDK PumpSwap IDL (src/core/idl/legacy/pump_amm_2026-09_sdk-2.0.0.json). */
 export const AMM_IDL = ammIdlJson as unknown as Idl;
 
 /** Anchor's EVENT_IX_TAG (sha256("anchor:event")[:8]) as it appears in self-CPI data. */

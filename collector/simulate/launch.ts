@@ -454,7 +454,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
           pool_bump: bumpOf(p.pool), index: 0, creator: p.poolAuthority, base_mint: ctx.mint, quote_mint: WSOL_MINT, lp_mint: p.lpMint,
           pool_base_token_account: p.baseVault, pool_quote_token_account: p.quoteVault, lp_supply: built.lpSupply, coin_creator: ctx.creator,
           is_mayhem_mode: ctx.mayhem, is_cashback_coin: false, virtual_quote_reserves: 0n, creator_fee_bps: 0n, can_edit_creator_fee: false, is_holder_reward: false,
-        }, undefined, 300),
+        }, 16, 300),
       });
       accounts.push({ address: p.baseVault, slot: ms, owner: tokenProgram, lamports: rentExempt(tokenProgram === TOKEN_2022_PROGRAM ? 170 : 165), data: tokenAccountData(ctx.mint, p.pool, built.baseAmount, null, tokenProgram === TOKEN_2022_PROGRAM) });
       accounts.push({ address: p.quoteVault, slot: ms, owner: TOKEN_PROGRAM, lamports: rentExempt(165) + built.quoteAmount, data: tokenAccountData(WSOL_MINT, p.pool, built.quoteAmount, rentExempt(165), false) });

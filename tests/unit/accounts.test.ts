@@ -114,7 +114,11 @@ describe('PumpSwap Pool and GlobalConfig (FIX/15, transcribed)', () => {
       creator_fee_bps: '0',
       can_edit_creator_fee: false,
       is_holder_reward: false,
+      // appended in the 2026-10 IDL (fees waiting for a sweep); this 301-byte account holds them, zero
+      protocol_fees: '0',
+      creator_fees: '0',
     });
+    expect(p.extraBytes).toBe(301 - 287);
     expect(decodeProgramAccount(PUMP_AMM_PROGRAM_ID, acc(POOL15))).toEqual(p);
     // i128 is signed: a negative value (constructed by overwriting the 16 bytes at offset 245)
     const neg = Uint8Array.from(acc(POOL15));

@@ -24,28 +24,28 @@ export interface AccountDecode {
   error?: string;
 }
 
-/** BondingCurve fields after the SDK2 IDL's end (byte 125), v3 layout → 166 B. ⚠ third-party, reference.md §1.7. */
-const CURVE_TAIL: IdlField[] = [
-  { name: 'creator_fee', type: 'u64' },
-  { name: 'protocol_fees', type: 'u64' },
-  { name: 'depth', type: 'u8' },
-  { name: 'initial_virtual_quote_reserves', type: 'u64' },
-  { name: 'post_complete_base_out', type: 'u64' },
-  { name: 'post_complete_quote_in', type: 'u64' },
-];
+/**
+ * Accounts whose 2026-10 IDL layout appends fields to the 2026-09 SDK layout (idl/2026-10/DIFF.md), with
+ * the field count of the SDK layout and the whole new layout's length. Live accounts are allocated with
+ * zero padding (a 151-byte curve holds the 125-byte SDK layout), so the appended group is read only from
+ * an account that holds all of it; a shorter one is read to the SDK layout's end and the rest counted in
+ * `extraBytes`. (The docs say missing trailing fields read as 0, which is what a caller sees as absent.)
+ */
+const APPENDED: Record<string, { sdkFields: number; fullLength: number }> = {
+  BondingCurve: { sdkFields: 13, fullLength: 166 },
+  Pool: { sdkFields: 16, fullLength: 287 },
+};
 
-/** The v3 BondingCurve size: the tail is read only from accounts this long (shorter ones are zero-padded SDK2 layouts). */
-const CURVE_V3_LENGTH = 166;
-
-function curveTail(data: Uint8Array): IdlField[] {
-  return data.length >= CURVE_V3_LENGTH ? CURVE_TAIL : [];
+function fieldsFor(def: { name: string; fields: IdlField[] }, data: Uint8Array): IdlField[] {
+  const a = APPENDED[def.name];
+  return a && data.length < a.fullLength ? def.fields.slice(0, a.sdkFields) : def.fields;
 }
 
-function decodeNamed(reg: ProgramRegistry, name: string, data: Uint8Array, tail: IdlField[] = []): AccountDecode | null {
+function decodeNamed(reg: ProgramRegistry, name: string, data: Uint8Array): AccountDecode | null {
   let def;
   for (const a of reg.accounts.values()) if (a.name === name) def = a;
   if (!def || data.length < 8 || toHex(data.subarray(0, 8)) !== def.discriminator) return null;
-  return decodeWith(reg, def.name, [...def.fields, ...tail], data);
+  return decodeWith(reg, def.name, fieldsFor(def, data), data);
 }
 
 function decodeWith(reg: ProgramRegistry, name: string, fields: IdlField[], data: Uint8Array): AccountDecode {
@@ -60,23 +60,23 @@ function decodeWith(reg: ProgramRegistry, name: string, fields: IdlField[], data
  * virtual_token_reserves, virtual_quote_reserves (was virtual_sol_reserves), real_token_reserves,
  * real_quote_reserves, token_total_supply (u64 strings, raw units / lamports), complete | creator |
  * is_mayhem_mode, is_cashback_coin, quote_mint (default key = SOL), creator_fee_bps, can_edit_creator_fee,
- * is_holder_reward (SDK2 IDL end: byte 125) | and only for accounts of ≥ 166 B (v3 layout, ⚠ third-party):
+ * is_holder_reward (SDK2 IDL end: byte 125) | and only for accounts of ≥ 166 B (the 2026-10 IDL's whole layout):
  * creator_fee, protocol_fees, depth, initial_virtual_quote_reserves, post_complete_base_out, post_complete_quote_in.
  * Lengths: 49 B (2024: no creator; status `short`) · 150/151 B (bytes 125.. are allocation padding, counted in
  * `extraBytes`, not decoded as zeros) · 166 B.
  * @returns null when the data is shorter than 8 bytes or the discriminator is not BondingCurve's.
  */
 export function decodeBondingCurve(data: Uint8Array): AccountDecode | null {
-  return decodeNamed(PUMP, 'BondingCurve', data, curveTail(data));
+  return decodeNamed(PUMP, 'BondingCurve', data);
 }
 
 /**
  * Decode a PumpSwap Pool (disc f19a6d0411b16dbc, reference.md §1.7): pool_bump, index (u16 number),
  * creator, base_mint, quote_mint, lp_mint, pool_base_token_account, pool_quote_token_account, lp_supply,
  * coin_creator, is_mayhem_mode, is_cashback_coin, virtual_quote_reserves (**i128, signed** decimal string),
- * creator_fee_bps, can_edit_creator_fee, is_holder_reward (IDL end: byte 271). Accounts are allocated ~300 B;
- * the bytes after 271 (third-party decoders read protocol_fees and creator_fees there, ⚠ unverified) are
- * left undecoded and counted in `extraBytes`.
+ * creator_fee_bps, can_edit_creator_fee, is_holder_reward (SDK IDL end: byte 271) | and from accounts of ≥ 287 B
+ * (the 2026-10 IDL's whole layout; pools are allocated ~300 B) protocol_fees, creator_fees (u64: fees waiting
+ * for a sweep, idl/2026-10 FACTS §5).
  * @returns null when the discriminator is not Pool's.
  */
 export function decodePool(data: Uint8Array): AccountDecode | null {
@@ -85,8 +85,8 @@ export function decodePool(data: Uint8Array): AccountDecode | null {
 
 /**
  * Decode any account type of the pump or PumpSwap IDL by its discriminator (BondingCurve, Global,
- * GlobalConfig, Pool, FeeConfig, SharingConfig, volume accumulators, …). BondingCurve gets the v3 tail of
- * {@link decodeBondingCurve}.
+ * GlobalConfig, Pool, FeeConfig, SharingConfig, volume accumulators, …). BondingCurve and Pool read their
+ * appended 2026-10 fields as {@link decodeBondingCurve} and {@link decodePool} say.
  * @param owner the account's owner program id (pump or PumpSwap); other owners → null
  * @returns null for another owner or an unknown discriminator.
  */
@@ -95,8 +95,7 @@ export function decodeProgramAccount(owner: string, data: Uint8Array): AccountDe
   if (!reg || data.length < 8) return null;
   const def = reg.accounts.get(toHex(data.subarray(0, 8)));
   if (!def) return null;
-  const tail = def.name === 'BondingCurve' ? curveTail(data) : [];
-  return decodeWith(reg, def.name, [...def.fields, ...tail], data);
+  return decodeWith(reg, def.name, fieldsFor(def, data), data);
 }
 
 /** A decoded SPL / Token-2022 token account. */
