@@ -20,9 +20,13 @@ export function recordLaunch(
   const existing = store.getOrigin(mint);
   // A record's origin is fixed by how the archive first got its creation transaction: observed at
   // launch, scanned or rebuilt stays; only a record still without its creation takes the new origin.
-  const origin = existing && (existing.observedAtLaunch || existing.origin !== 'observed') ? existing.origin : opts.origin;
+  const kept = existing && existing.hasCreation ? existing.origin : opts.origin;
   const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
+  // `observed` means observed at launch (methodology "History and origin"): a record held without
+  // being watched at its creation (a placeholder of later trades, or a creation read after the fact)
+  // is `scanned`, so origin and observedAtLaunch never contradict each other.
+  const origin = kept === 'observed' && !observedAtLaunch ? 'scanned' : kept;
   const newest = txs.reduce((m, t) => Math.max(m, t.blockTime ?? 0), 0);
   const asOfMs = Math.max(newest * 1000, opts.state?.checkedAtMs ?? 0) || opts.nowMs;
   const doc = classifyLaunch(analysis, { origin, observedAtLaunch, asOfMs });

@@ -50,6 +50,12 @@ export interface DecodedEvent {
 export interface SkippedItem {
   where: string;
   reason: string;
+  /** set when the item is program data of pump, PumpSwap or the fees program (the drift guard's input) */
+  program?: string;
+  /** what the unreadable program data was */
+  kind?: 'instruction' | 'event';
+  /** hex of its 8-byte discriminator (or of the bytes there were) */
+  discriminator?: string;
 }
 
 /** SPL token balance entry (pre/post), from `meta.pre/postTokenBalances`. */
@@ -89,16 +95,25 @@ export interface DecodedTransaction {
   logsTruncated: boolean;
   /** true when decoded from a logsNotification only (no inner instructions, no accounts). */
   fromLogsOnly: boolean;
+  /**
+   * lamports this transaction sent to the Jito tip accounts (System transfers, any depth), decimal
+   * string, "0" when none; null or absent when its source cannot tell (a logs form, a row stored before markers-v2).
+   */
+  jitoTipLamports?: string | null;
   skipped: SkippedItem[];
 }
 
 export type FindingClass = 'FINDINGS' | 'NOTE' | 'NO_MARKERS' | 'UNKNOWN';
 export type Origin = 'observed' | 'scanned' | 'rebuilt';
 
-/** A marker flag: every flag carries the signatures behind it (methodology, markers v1). */
+/**
+ * A flag: every flag carries the signatures behind it (docs/methodology.md). `FINDINGS` flags are
+ * launch markers, `NOTE` flags later behaviour; `UNKNOWN` flags say why a fact could not be
+ * established (markers-v2: `unrecognised_program_data`, `history_incomplete`) and make the record UNKNOWN.
+ */
 export interface Flag {
   code: string;
-  class: 'FINDINGS' | 'NOTE';
+  class: 'FINDINGS' | 'NOTE' | 'UNKNOWN';
   summary: string;
   evidence: string[];
 }
@@ -115,8 +130,43 @@ export interface CurveBuyout {
   /** quote the wallet spent on its buys in the completing transaction (raw units of quoteMint: lamports for SOL), decimal string */
   quoteSpent: string;
   quoteMint: string;
-  /** raw token units the wallet bought in the completing transaction */
+  /** raw token units the wallet bought in the completing transaction (curve part + pool part) */
   tokens: string;
+  /** fees the wallet paid on those buys (fee + creator_fee + buyback_fee of both parts), raw quote units (markers-v2) */
+  fees: string;
+  /** the curve part: the wallet's TradeEvents in the completing transaction (markers-v2) */
+  curvePart: BuyoutPart;
+  /**
+   * the pool part of a synthetic migration (pump 2026-10: the completing v3 buy goes on at the
+   * future pool's price; its PostCompleteBuyEvent), or null when the completing buy had none (markers-v2)
+   */
+  poolPart: (BuyoutPart & { poolReservesBefore: { base: string; quote: string }; poolReservesAfter: { base: string; quote: string } }) | null;
+}
+
+/** One part of a curve buyout: raw token units, raw quote units spent before fees, fees in raw quote units. */
+export interface BuyoutPart {
+  tokens: string;
+  quoteSpent: string;
+  fees: string;
+}
+
+/**
+ * One outside wallet that bought in the creation slot, with how its buy arrived (markers-v2 bundle
+ * evidence): in the creation transaction itself, or in another transaction of the slot, and the Jito tip
+ * those transactions paid.
+ */
+export interface BundledBuy {
+  wallet: string;
+  /** its creation-slot buy signatures, sorted */
+  signatures: string[];
+  /** raw token units bought in the creation slot */
+  tokens: string;
+  /** raw quote units spent (before fees) */
+  quoteSpent: string;
+  /** true when one of its buys is in the creation transaction */
+  withCreation: boolean;
+  /** lamports its distinct buy transactions sent to the Jito tip accounts (reference.md), decimal string; null when a transaction was read in a form that cannot tell */
+  jitoTipLamports: string | null;
 }
 
 /** The pool now (PumpSwap). Reserves in raw units; price in quote per token (UI units). */
@@ -133,7 +183,8 @@ export interface PoolNow {
 }
 
 export interface LaunchFacts {
-  createdAt: Instant;
+  /** the creation transaction's block time; null when the chain gave none (unknown, never 1970) */
+  createdAt: Instant | null;
   creator: string;
   creatorSupplyPct: number;
   /** creator's net raw tokens at the end of the creation slot */
@@ -143,6 +194,8 @@ export interface LaunchFacts {
   curveBuyers: number;
   buyersFirst30s: number;
   bundledBuyers: number;
+  /** the wallets behind `bundledBuyers`, sorted by wallet (markers-v2) */
+  bundle: BundledBuy[];
   quoteMint: string;
   tokenProgram: string | null;
   mayhemMode: boolean | null;
@@ -150,7 +203,8 @@ export interface LaunchFacts {
   completedAt: Instant | null;
   graduated: boolean;
   graduationObserved: boolean;
-  graduationCheck: null | { checkedAt: Instant; curveComplete: boolean; poolFound: boolean; pool: string | null };
+  /** the last account read: `curveComplete` null when the curve account could not be read (unknown, not false) */
+  graduationCheck: null | { checkedAt: Instant; curveComplete: boolean | null; poolFound: boolean; pool: string | null };
   /** `migration_event` (CompletePumpAmmMigrationEvent/CreatePoolEvent seen), `pool` (canonical pool account read), `withdraw` (Raydium era), or null. */
   graduationConfirmedBy: 'migration_event' | 'pool' | 'withdraw' | null;
   graduatedAt: Instant | null;

@@ -106,7 +106,7 @@ export class PublicStore {
       deleteAttempt: db.prepare('DELETE FROM wallet_funder_attempt WHERE wallet = ?'),
       getSha256: db.prepare('SELECT sha256 FROM launch WHERE mint = ?').pluck(),
       getCreation: db.prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
-      getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch FROM launch WHERE mint = ?'),
+      getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch, creation_signature IS NOT NULL AS hasCreation FROM launch WHERE mint = ?'),
       insertTx: db.prepare(
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -175,10 +175,10 @@ export class PublicStore {
     return r && { slot: r.slot, blockTime: r.createdAtMs ? r.createdAtMs / 1000 : null };
   }
 
-  /** The stored origin of a record, if any (a record's origin never moves from observed to anything else). */
-  getOrigin(mint: string): { origin: Origin; observedAtLaunch: boolean } | undefined {
-    const r = this.s.getOrigin.get(mint) as { origin: Origin; observedAtLaunch: number } | undefined;
-    return r && { origin: r.origin, observedAtLaunch: r.observedAtLaunch === 1 };
+  /** The stored origin of a record, if any, and whether the record holds its creation transaction. */
+  getOrigin(mint: string): { origin: Origin; observedAtLaunch: boolean; hasCreation: boolean } | undefined {
+    const r = this.s.getOrigin.get(mint) as { origin: Origin; observedAtLaunch: number; hasCreation: number } | undefined;
+    return r && { origin: r.origin, observedAtLaunch: r.observedAtLaunch === 1, hasCreation: r.hasCreation === 1 };
   }
 
   /** Insert or replace a launch record from its document (canonical text + sha256 computed by the caller). */
@@ -189,7 +189,7 @@ export class PublicStore {
       creator: doc.launch?.creator ?? null,
       creationSignature: doc.launch?.transaction.signature ?? null,
       creationSlot: doc.launch?.transaction.slot ?? null,
-      createdAtMs: doc.launch?.createdAt.ms ?? null,
+      createdAtMs: doc.launch?.createdAt?.ms ?? null,
       origin: doc.origin,
       observedAtLaunch: doc.observedAtLaunch ? 1 : 0,
       findingClass: doc.finding.class,

@@ -14,7 +14,18 @@ import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
  * the afterwards sweep has read the token account's history to the end, or when the completing
  * buy's tokens did not land in a token account of the wallet.
  */
-export type WalletBuyout = Omit<CurveBuyout, 'wallet'> & { mint: string; afterwards: BuyoutAfterwards | null };
+/**
+ * A curve the wallet took (spec §2.4 `buyouts[]`): the launch record's curveBuyout without `wallet`.
+ * `fees`, `curvePart` and `poolPart` (markers-v2) are null for a role recorded before markers-v2
+ * until its launch is recorded again.
+ */
+export type WalletBuyout = Omit<CurveBuyout, 'wallet' | 'fees' | 'curvePart' | 'poolPart'> & {
+  mint: string;
+  fees: CurveBuyout['fees'] | null;
+  curvePart: CurveBuyout['curvePart'] | null;
+  poolPart: CurveBuyout['poolPart'];
+  afterwards: BuyoutAfterwards | null;
+};
 
 /** A launch the wallet created, or took part in as a bundled (creation-slot) or early (first 30 s) buyer. */
 export interface WalletAppearance {
@@ -54,7 +65,7 @@ export function walletRecord(address: string, roles: StoredWalletRole[], afterwa
     address,
     inArchive: true,
     buyouts: of('buyout').map((r) => {
-      const d = r.detail as Omit<WalletBuyout, 'mint' | 'signature' | 'slot'>;
+      const d = r.detail as Partial<Omit<WalletBuyout, 'mint' | 'signature' | 'slot'>> & Pick<WalletBuyout, 'sameBatchAsLaunch' | 'hoursAfterLaunch' | 'quoteSpent' | 'quoteMint' | 'tokens'>;
       return {
         mint: r.mint,
         signature: r.signature,
@@ -64,6 +75,9 @@ export function walletRecord(address: string, roles: StoredWalletRole[], afterwa
         quoteSpent: d.quoteSpent,
         quoteMint: d.quoteMint,
         tokens: d.tokens,
+        fees: d.fees ?? null,
+        curvePart: d.curvePart ?? null,
+        poolPart: d.poolPart ?? null,
         afterwards: afterwardsFor(afterwards.find((a) => a.mint === r.mint)),
       };
     }),

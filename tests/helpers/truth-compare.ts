@@ -12,7 +12,7 @@ type Getter = (d: LaunchDocument) => unknown;
 /** truth field → the same fact in a launch document. */
 export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind' | 'buyoutAfterwards'>, Getter> = {
   creator: (d) => d.launch?.creator,
-  createdAtMs: (d) => d.launch?.createdAt.ms,
+  createdAtMs: (d) => d.launch?.createdAt?.ms,
   creationSignature: (d) => d.launch?.transaction.signature,
   creationSlot: (d) => d.launch?.transaction.slot,
   quoteMint: (d) => d.launch?.quoteMint,

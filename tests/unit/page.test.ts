@@ -37,6 +37,7 @@ function makeDoc(over: Partial<LaunchDocument> = {}): LaunchDocument {
       curveBuyers: 0,
       buyersFirst30s: 0,
       bundledBuyers: 4,
+      bundle: [],
       quoteMint: 'So11111111111111111111111111111111111111112',
       tokenProgram: null,
       mayhemMode: null,

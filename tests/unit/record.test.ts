@@ -19,7 +19,7 @@ const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
 const classify = (txs: Parameters<typeof analyzeLaunch>[1], complete = true) => classifyLaunch(analyzeLaunch(MINT, txs, complete, NO_FUNDER), ctx);
 const codes = (d: ReturnType<typeof classify>) => d.flags.map((f) => f.code);
 
-describe('record builder (markers-v1) on simulated launches with known truth', () => {
+describe('record builder (markers-v2) on simulated launches with known truth', () => {
   it('a clean launch: creator buys a little, outside buyers later → NO_MARKERS, cleanAtBirth true', () => {
     const create = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 30_000_000_000_000n, 1_000_000_000n)] });
     const b1 = tx({ slot: 200, blockTime: T0 + 40, events: [trade(MINT, A, true, 10n ** 12n, 10n ** 8n)] });
@@ -32,7 +32,7 @@ describe('record builder (markers-v1) on simulated launches with known truth', (
     expect(d.launch!.creatorSupplyPct).toBeCloseTo(3, 10);
     expect(d.launch!.transaction).toEqual({ signature: create.signature, slot: 100 });
     expect(d.launch!.createdAt).toEqual({ ms: T0 * 1000, iso: new Date(T0 * 1000).toISOString() });
-    expect(d.methodVersion).toBe('markers-v1');
+    expect(d.methodVersion).toBe('markers-v2');
   });
 
   it('creator kept more than 50% at the end of the creation slot → FINDINGS creator_kept_majority with the creation-slot trades as evidence', () => {
@@ -47,8 +47,9 @@ describe('record builder (markers-v1) on simulated launches with known truth', (
     expect(f.evidence).toEqual([create.signature, sameSlotSell.signature].sort());
     expect(d.finding.class).toBe('FINDINGS');
     expect(d.cleanAtBirth).toBe(false);
-    // the same-slot sell is also a creator sale → NOTE flag
-    expect(codes(d)).toEqual(['creator_kept_majority', 'creator_sold']);
+    // the same-slot sell is a sale at birth (markers-v2: FINDINGS) and a creator sale (NOTE)
+    expect(codes(d)).toEqual(['creator_kept_majority', 'creator_sold', 'creator_sold_at_birth']);
+    expect(d.flags.find((x) => x.code === 'creator_sold_at_birth')).toMatchObject({ class: 'FINDINGS', evidence: [sameSlotSell.signature] });
   });
 
   it('exactly 50% is not "more than 50%"', () => {
@@ -98,6 +99,10 @@ describe('record builder (markers-v1) on simulated launches with known truth', (
       quoteSpent: '85005359118',
       quoteMint: '11111111111111111111111111111111',
       tokens: '793100000000000',
+      // markers-v2: the parts (no PostCompleteBuyEvent here, so no pool part) and fees (none in this synthetic event)
+      fees: '0',
+      curvePart: { tokens: '793100000000000', quoteSpent: '85005359118', fees: '0' },
+      poolPart: null,
     });
     expect(codes(d)).toContain('curve_taken_in_creation_slot');
     expect(d.flags.find((f) => f.code === 'curve_taken_in_creation_slot')!.evidence).toEqual([taker.signature]);

@@ -52,6 +52,7 @@ function makeDoc(over: Partial<LaunchDocument> = {}): LaunchDocument {
       curveBuyers: 3,
       buyersFirst30s: 2,
       bundledBuyers: 1,
+      bundle: [],
       quoteMint: 'So11111111111111111111111111111111111111112',
       tokenProgram: null,
       mayhemMode: null,

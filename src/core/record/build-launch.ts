@@ -1,8 +1,9 @@
-import type { CreationAt, CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
+import type { BundledBuy, CreationAt, CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
 import { DEFAULT_KEY, PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { big, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
+import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
 
 /** Seconds after creation within which a buyer counts in `buyersFirst30s` (methodology §buyersFirst30s). */
 export const FIRST_WINDOW_SECONDS = 30;
@@ -30,6 +31,15 @@ export interface ChainState {
   checkedAtMs?: number;
   /** first funding source of a wallet, from the public store; undefined = not (yet) established */
   funderOf?: (wallet: string) => FunderFact | undefined;
+  /**
+   * The bonding curve account as read (context slot and reserves) for the history completeness check
+   * (curve-history.ts), and whether every signature the chain lists for the curve up to the read's
+   * slot is held (`listedAllHeld`: the rebuild's complete listing, or the collector's confirmation);
+   * only then is a disagreement evidence of missing trades.
+   */
+  curve?: { read: CurveRead; listedAllHeld: boolean };
+  /** signatures of this launch's transactions that could not be read (collector: unreadable transactions) */
+  unreadable?: string[];
 }
 
 /** One role a wallet played in a launch (the wallet endpoint, spec §2.4). */
@@ -59,6 +69,8 @@ export interface LaunchAnalysis {
   flags: Flag[];
   /** history held from the creation transaction on (and the caller says it is complete) */
   historyComplete: boolean;
+  /** the curve account disagreed with the held history (conclusively): the record is UNKNOWN */
+  historyCheck: CurveHistoryComparison | null;
   transactions: number;
   failedTransactions: number;
   firstSlot: number | null;
@@ -98,8 +110,9 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       break;
     }
   }
+  const driftFlags = unreadableFlags(ok, state.unreadable ?? []);
   if (!creationTx || !create) {
-    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: [], historyComplete: false };
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null };
   }
   const creation = ref(creationTx);
   const c = create as Record<string, never>;
@@ -127,11 +140,14 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   const creatorSupplyPct = totalSupply > 0n ? (Number(creatorNet) / Number(totalSupply)) * 100 : 0;
   const creatorSells = trades.filter((t) => t.wallet === creator && !t.isBuy);
+  // markers-v2: a sale by the creator in the creation slot or the first 30 s is a marker at birth
+  const creatorSellsAtBirth = creatorSells.filter((t) => inCreationSlot(t) || withinFirstWindow(t));
 
   const outsideBuys = trades.filter((t) => t.isBuy && isOutside(t.wallet));
   const curveBuyers = new Set(outsideBuys.map((t) => t.wallet)).size;
   const bundled = outsideBuys.filter(inCreationSlot);
   const bundledBuyers = new Set(bundled.map((t) => t.wallet)).size;
+  const bundle = bundleOf(bundled, creation.signature, ok);
   const early = outsideBuys.filter(withinFirstWindow);
   const buyersFirst30s = new Set(early.map((t) => t.wallet)).size;
   // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s.
@@ -152,6 +168,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   if (completion) {
     const buys = trades.filter((t) => t.signature === completion.tx.signature && t.wallet === completion.user && t.isBuy);
     const same = completion.tx.slot === creation.slot;
+    const sum = (f: (t: Trade) => bigint) => buys.reduce((n, t) => n + f(t), 0n).toString();
+    const pool = buys.find((t) => t.pool !== null)?.pool ?? null;
     curveBuyout = {
       wallet: completion.user,
       signature: completion.tx.signature,
@@ -161,9 +179,18 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
         same || completion.tx.blockTime === null || creation.blockTime === null
           ? null
           : (completion.tx.blockTime - creation.blockTime) / 3600,
-      quoteSpent: buys.reduce((s, t) => s + t.quote, 0n).toString(),
+      quoteSpent: sum((t) => t.quote),
       quoteMint,
-      tokens: buys.reduce((s, t) => s + t.tokens, 0n).toString(),
+      tokens: sum((t) => t.tokens),
+      fees: sum((t) => t.fees),
+      curvePart: { tokens: sum((t) => t.curve.tokens), quoteSpent: sum((t) => t.curve.quote), fees: sum((t) => t.curve.fees) },
+      poolPart: pool && {
+        tokens: pool.tokens.toString(),
+        quoteSpent: pool.quote.toString(),
+        fees: pool.fees.toString(),
+        poolReservesBefore: { base: pool.reservesBefore.base.toString(), quote: pool.reservesBefore.quote.toString() },
+        poolReservesAfter: { base: pool.reservesAfter.base.toString(), quote: pool.reservesAfter.quote.toString() },
+      },
     };
   }
 
@@ -199,7 +226,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   const graduated = graduation !== null;
   const graduatedAt = graduationTx ? at(graduationTx) : null;
-  const createdAt = instant((creation.blockTime ?? 0) * 1000);
+  const createdAt = creation.blockTime === null ? null : instant(creation.blockTime * 1000);
 
   const facts: LaunchFacts = {
     createdAt,
@@ -211,6 +238,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     curveBuyers,
     buyersFirst30s,
     bundledBuyers,
+    bundle,
     quoteMint,
     tokenProgram,
     mayhemMode,
@@ -222,7 +250,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       state.checkedAtMs !== undefined
         ? {
             checkedAt: instant(state.checkedAtMs),
-            curveComplete: state.curveComplete === true,
+            curveComplete: typeof state.curveComplete === 'boolean' ? state.curveComplete : null,
             poolFound: statePool !== null,
             pool: statePool?.address ?? null,
           }
@@ -278,6 +306,29 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       evidence: sortUnique(sharedCohort.flatMap((g) => g.signatures)),
     });
   }
+  if (creatorSellsAtBirth.length > 0) {
+    flags.push({
+      code: 'creator_sold_at_birth',
+      class: 'FINDINGS',
+      summary: `The creator sold in the creation slot or the first ${FIRST_WINDOW_SECONDS} seconds (${creatorSellsAtBirth.length} sell transaction${creatorSellsAtBirth.length === 1 ? '' : 's'}).`,
+      evidence: sortUnique(creatorSellsAtBirth.map((t) => t.signature)),
+    });
+  }
+  const historyCheck = state.curve && state.curve.listedAllHeld ? compareCurveHistory(mint, ok, state.curve.read) : null;
+  const incomplete = historyCheck && !historyCheck.agrees ? historyCheck : null;
+  if (incomplete) {
+    const h = incomplete.held;
+    const a = incomplete.account;
+    const show = (x: { virtualTokenReserves: string | null; realTokenReserves: string | null; realQuoteReserves: string | null; complete: boolean } | null) =>
+      x ? `virtual tokens ${x.virtualTokenReserves ?? '?'}, real tokens ${x.realTokenReserves ?? '?'}, real quote ${x.realQuoteReserves ?? '?'}, complete ${x.complete}` : 'none';
+    flags.push({
+      code: 'history_incomplete',
+      class: 'UNKNOWN',
+      summary: `The bonding curve account read at slot ${a.slot} (${show(a)}) disagrees with the state the held transactions give (${show(h)}): trades are missing from the archive's history of this launch.`,
+      evidence: [creation.signature],
+    });
+  }
+  flags.push(...driftFlags);
   if (creatorSells.length > 0) {
     flags.push({
       code: 'creator_sold',
@@ -298,11 +349,14 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     facts,
     curveBuyout,
     pool: statePool,
-    poolUnreadable: state.pool === 'unreadable' && graduation?.venue !== 'raydium',
+    // A graduated launch whose pool is not known now (unreadable, absent or not read) is unknown, not
+    // "no pool" (spec §2.3); likewise one whose curve account could not be read.
+    poolUnreadable: graduation?.venue === 'pumpswap' && (statePool === null || state.curveComplete === null),
     sharedCohort,
     roles,
     flags,
     historyComplete,
+    historyCheck: incomplete,
   };
 }
 
@@ -335,4 +389,61 @@ function rolesOf(creator: string, creation: TxRef, bundled: Trade[], early: Trad
     roles.push({ wallet, role: 'buyout', signature, slot, detail: rest });
   }
   return roles;
+}
+
+
+/**
+ * Bundle evidence (markers-v2): one entry per outside wallet that bought in the creation slot,
+ * sorted by wallet, with whether a buy of it is in the creation transaction and the Jito tips its
+ * distinct buy transactions paid (DecodedTransaction.jitoTipLamports; null when one of them cannot tell). Pure.
+ */
+function bundleOf(bundled: Trade[], creationSignature: string, txs: DecodedTransaction[]): BundledBuy[] {
+  const tips = new Map(txs.map((t) => [t.signature, t.jitoTipLamports ?? null]));
+  const byWallet = new Map<string, Trade[]>();
+  for (const t of bundled) byWallet.set(t.wallet, [...(byWallet.get(t.wallet) ?? []), t]);
+  return [...byWallet.keys()].sort().map((wallet) => {
+    const ts = byWallet.get(wallet)!;
+    const signatures = sortUnique(ts.map((t) => t.signature));
+    let tip: bigint | null = 0n;
+    for (const sig of signatures) {
+      const v = tips.get(sig) ?? null;
+      tip = tip === null || v === null ? null : tip + BigInt(v);
+    }
+    return {
+      wallet,
+      signatures,
+      tokens: ts.reduce((n, t) => n + t.tokens, 0n).toString(),
+      quoteSpent: ts.reduce((n, t) => n + t.quote, 0n).toString(),
+      withCreation: signatures.includes(creationSignature),
+      jitoTipLamports: tip === null ? null : tip.toString(),
+    };
+  });
+}
+
+/**
+ * The drift guard (markers-v2): a launch transaction holding pump, PumpSwap or fees program data the
+ * decoder cannot read (an unknown instruction or event discriminator, an event that fails to decode:
+ * `skipped` items with `program` set), or a transaction of the launch that could not be read at all,
+ * means no fact is claimed from it: one flag `unrecognised_program_data` (class UNKNOWN) citing the
+ * signatures. Pure.
+ */
+function unreadableFlags(ok: DecodedTransaction[], unreadable: string[]): Flag[] {
+  const sigs: string[] = [];
+  const discs = new Set<string>();
+  for (const tx of ok) {
+    const items = tx.skipped.filter((x) => x.program !== undefined);
+    if (items.length === 0) continue;
+    sigs.push(tx.signature);
+    for (const x of items) discs.add(`${x.program} ${x.kind ?? 'data'} ${x.discriminator ?? '?'}`);
+  }
+  if (sigs.length === 0 && unreadable.length === 0) return [];
+  const parts: string[] = [];
+  if (sigs.length > 0) parts.push(`${sigs.length} transaction${sigs.length === 1 ? '' : 's'} of this launch hold${sigs.length === 1 ? 's' : ''} program data the archive cannot read (${[...discs].sort().join(', ')})`);
+  if (unreadable.length > 0) parts.push(`${unreadable.length} transaction${unreadable.length === 1 ? '' : 's'} of this launch could not be read from the chain`);
+  return [{
+    code: 'unrecognised_program_data',
+    class: 'UNKNOWN',
+    summary: `${parts.join('; ')}. No fact is claimed from a transaction the archive cannot fully read.`,
+    evidence: sortUnique([...sigs, ...unreadable]),
+  }];
 }

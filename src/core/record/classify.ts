@@ -3,7 +3,7 @@ import { instant } from '../canonical.ts';
 import type { LaunchAnalysis } from './build-launch.ts';
 
 /** Version of the marker definitions (docs/methodology.md). Every record carries it. */
-export const METHOD_VERSION = 'markers-v1';
+export const METHOD_VERSION = 'markers-v2';
 
 export interface ClassifyContext {
   origin: Origin;
@@ -15,6 +15,9 @@ export interface ClassifyContext {
 /**
  * Classify a launch (spec §2.2, §2.3; docs/methodology.md "Classes"):
  * - history not complete from the creation transaction → UNKNOWN, cleanAtBirth null (never NO_MARKERS);
+ * - an UNKNOWN flag (markers-v2: `history_incomplete` — the curve account disagrees with the held
+ *   history; `unrecognised_program_data` — a launch transaction the archive cannot fully read) →
+ *   UNKNOWN, cleanAtBirth null, whatever else was found: no finding is built on a partial history;
  * - any FINDINGS marker → FINDINGS, cleanAtBirth false;
  * - graduated to PumpSwap but the pool could not be read → UNKNOWN, cleanAtBirth false (spec §2.3);
  * - the funding cohort could not be checked (sharedCohort null) → UNKNOWN, cleanAtBirth false;
@@ -25,18 +28,27 @@ export interface ClassifyContext {
 export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchDocument {
   const findings = a.flags.filter((f) => f.class === 'FINDINGS');
   const notes = a.flags.filter((f) => f.class === 'NOTE');
+  const unknowns = a.flags.filter((f) => f.class === 'UNKNOWN');
   let cls: FindingClass;
   let clean: boolean | null;
   let label: string;
   let why: string;
-  const complete = a.historyComplete && a.facts !== null;
-  if (!complete) {
+  const held = a.historyComplete && a.facts !== null;
+  // `history.complete` is false once the curve account shows trades missing (markers-v2)
+  const complete = held && !a.flags.some((f) => f.code === 'history_incomplete');
+  if (!held) {
     cls = 'UNKNOWN';
     clean = null;
     label = 'Not established';
     why = a.facts
       ? 'The archive does not hold this launch’s complete history from its creation transaction, so its markers were not checked. Unknown, not clean.'
       : 'The archive holds transactions of this token but not its creation transaction, so nothing about its launch was checked. Unknown, not clean.';
+  } else if (unknowns.length > 0) {
+    cls = 'UNKNOWN';
+    clean = null;
+    const incomplete = unknowns.some((f) => f.code === 'history_incomplete');
+    label = incomplete ? 'History incomplete' : 'Unreadable chain data';
+    why = `${unknowns.map((f) => f.summary).join(' ')} Its markers were not checked. Unknown, not clean.`;
   } else if (findings.length > 0) {
     cls = 'FINDINGS';
     clean = false;
@@ -46,7 +58,7 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     cls = 'UNKNOWN';
     clean = false;
     label = 'Pool not readable';
-    why = 'The curve graduated but its pool could not be read, so the launch could not be checked against every criterion. Not established; not an accusation.';
+    why = 'The curve graduated but its pool (or its curve account) could not be read, so the launch could not be checked against every criterion. Not established; not an accusation.';
   } else if (a.sharedCohort === null) {
     cls = 'UNKNOWN';
     clean = false;
@@ -63,7 +75,7 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     label = 'No recorded markers';
     why = `Checked against every ${METHOD_VERSION} marker over the launch’s complete history; none was present. This is not an endorsement.`;
   }
-  const settled = complete && a.facts !== null && a.facts.graduated && a.sharedCohort !== null;
+  const settled = complete && unknowns.length === 0 && a.facts !== null && a.facts.graduated && a.sharedCohort !== null;
   return {
     apiVersion: 'v1',
     methodVersion: METHOD_VERSION,

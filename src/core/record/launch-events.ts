@@ -13,10 +13,25 @@ export interface Trade {
   blockTime: number | null;
   wallet: string;
   isBuy: boolean;
-  /** raw token units */
+  /** raw token units (curve part + pool part) */
   tokens: bigint;
-  /** raw quote units (lamports for SOL coins; `quote_amount` for other quotes) */
+  /** raw quote units before fees (lamports for SOL coins; `quote_amount` for other quotes), curve part + pool part */
   quote: bigint;
+  /** fees in raw quote units: fee + creator_fee + buyback_fee, curve part + pool part */
+  fees: bigint;
+  /** the TradeEvent's own amounts (the curve part) */
+  curve: { tokens: bigint; quote: bigint; fees: bigint };
+  /** the PostCompleteBuyEvent that continued this buy at the future pool's price (pump 2026-10 synthetic migration), if any */
+  pool: PoolPart | null;
+}
+
+/** A PostCompleteBuyEvent's amounts (idl/2026-10 pump.json; FACTS §2). */
+export interface PoolPart {
+  tokens: bigint;
+  quote: bigint;
+  fees: bigint;
+  reservesBefore: { base: bigint; quote: bigint };
+  reservesAfter: { base: bigint; quote: bigint };
 }
 
 export interface TxRef {
@@ -43,30 +58,60 @@ export function isSolQuote(quoteMint: string | undefined): boolean {
   return quoteMint === undefined || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT;
 }
 
+/** fee + creator_fee + buyback_fee of a TradeEvent or PostCompleteBuyEvent (absent fields of older layouts count 0). */
+const feesOf = (f: Record<string, DecodedValue>): bigint => big(f.fee) + big(f.creator_fee) + big(f.buyback_fee);
+
 /**
- * The curve trades of `mint` (TradeEvents) in successful transactions.
- * Quote: `sol_amount`, or `quote_amount` when the event's quote mint is not SOL (USDC-quoted coins
- * report `sol_amount` = 0; reference.md §1.5).
+ * The curve trades of `mint` (TradeEvents, any instruction: buy/sell v1–v3, `multi_hop_curve_swap`
+ * hops) in successful transactions.
+ * Quote: `sol_amount`, or `quote_amount` when the event's quote mint is not SOL (USDC- and
+ * pump-coin-quoted coins report `sol_amount` = 0; reference.md §1.5).
+ * Synthetic migration (pump 2026-10, FACTS §2): a buy TradeEvent followed in the same transaction by a
+ * `PostCompleteBuyEvent` of the same user and mint is one buy of both parts added (tokens +
+ * base_out, quote + quote_in, fees of both); the parts stay apart in `curve` and `pool`.
  */
 export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
   const out: Trade[] = [];
   for (const tx of txs) {
-    for (const e of eventsNamed(tx, 'TradeEvent')) {
+    let lastBuy: Trade | undefined;
+    for (const e of tx.events) {
       const f = e.fields;
-      if (str(f.mint) !== mint) continue;
+      if (e.name === 'PostCompleteBuyEvent') {
+        if (str(f.mint) === mint && lastBuy && lastBuy.pool === null && str(f.user) === lastBuy.wallet) {
+          const pool: PoolPart = {
+            tokens: big(f.base_out),
+            quote: big(f.quote_in),
+            fees: feesOf(f),
+            reservesBefore: { base: big(f.pool_base_reserves_before), quote: big(f.pool_quote_reserves_before) },
+            reservesAfter: { base: big(f.pool_base_reserves_after), quote: big(f.pool_quote_reserves_after) },
+          };
+          lastBuy.pool = pool;
+          lastBuy.tokens += pool.tokens;
+          lastBuy.quote += pool.quote;
+          lastBuy.fees += pool.fees;
+        }
+        continue;
+      }
+      if (e.name !== 'TradeEvent' || str(f.mint) !== mint) continue;
       const wallet = str(f.user);
       if (!wallet) continue;
-      const quoteMint = str(f.quote_mint);
-      const quote = isSolQuote(quoteMint) ? big(f.sol_amount) : big(f.quote_amount);
-      out.push({
+      const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
+      const tokens = big(f.token_amount);
+      const fees = feesOf(f);
+      const t: Trade = {
         signature: tx.signature,
         slot: tx.slot ?? 0,
         blockTime: tx.blockTime,
         wallet,
         isBuy: f.is_buy === true,
-        tokens: big(f.token_amount),
+        tokens,
         quote,
-      });
+        fees,
+        curve: { tokens, quote, fees },
+        pool: null,
+      };
+      out.push(t);
+      lastBuy = t.isBuy ? t : undefined;
     }
   }
   return out;
