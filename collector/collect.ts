@@ -12,6 +12,8 @@ import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
 import { removeStaleTemporaryFiles } from './write-site.ts';
 import { batchedAccounts, readChainStates, type ChainStateAsk } from '../src/chain/chain-state.ts';
+import { bondingCurveAddress } from '../src/chain/pda.ts';
+import { CONFIRM_PAGE, confirmCurveHistories } from './history-check.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget, type EnsureFundersDeps } from './funding.ts';
@@ -312,7 +314,7 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
     const last = batch[usable.length - 1]!;
     const byMint = groupByMint(usable);
-    const states = await completedLaunchStates(deps, queue, reader, memory, byMint, opts.signal);
+    const states = await launchStates(deps, queue, reader, memory, byMint, opts.signal);
     await ensureFunders(
       funderDeps(deps, queue, reader, memory, opts.signal),
       byMint,
@@ -436,7 +438,7 @@ async function refreshDownloads(deps: CollectDeps): Promise<void> {
   log.info({ ms: Date.now() - t0, recordDbBytes: m.files['record.db']?.bytes, documentsBytes: m.files['documents.ndjson.gz']?.bytes }, 'bulk downloads written');
 }
 
-/** Mints the collector remembers as completed / not completed before it starts over (see completedLaunchStates). */
+/** Mints the collector remembers as completed / not completed before it starts over (see launchStates). */
 const MEMORY_MINTS = 200_000;
 
 /** What the funder lookups of a batch or a sweep run with: the collector's RPC, reader and queue, and today's budget. */
@@ -481,7 +483,7 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
     funderDeps(deps, queue, reader, memory, signal),
     new Map(mints.map((m) => [m, memory.txs.transactionsFor(store, m)])),
   );
-  const states = await completedLaunchStates(deps, queue, reader, memory, new Map(mints.map((m) => [m, []])), signal);
+  const states = await launchStates(deps, queue, reader, memory, new Map(mints.map((m) => [m, []])), signal);
   const changed = store.transaction(() => {
     let n = 0;
     for (const mint of mints) {
@@ -496,12 +498,13 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
 }
 
 /**
- * The chain state now (curve `complete`, canonical pool) of every launch in these transactions whose
- * curve has completed — in this batch or before — read before the batch's SQLite transaction, so a
- * completed launch's record always carries its pool (methodology "graduation"). Other launches
- * need no account reads.
+ * The chain state of a batch's launches: every completed launch's curve and canonical pool (and its
+ * vaults), and every other launch with a held creation its curve alone, for the history completeness
+ * check (collector/history-check.ts), whose disagreements are then confirmed against the curve's
+ * signature list. Two getMultipleAccounts rounds however many launches, plus at most
+ * MAX_CONFIRMATIONS getSignaturesForAddress calls.
  */
-async function completedLaunchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
+async function launchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
   // Bounded for a collector that runs for months: forgetting only costs one held-document read.
   if (memory.completed.size > MEMORY_MINTS) memory.completed.clear();
   if (memory.notCompleted.size > MEMORY_MINTS) memory.notCompleted.clear();
@@ -516,13 +519,27 @@ async function completedLaunchStates(deps: CollectDeps, queue: PQueue, reader: T
       if (heldDoc?.launch?.completed) memory.completed.set(mint, (earlier = heldDoc.launch.quoteMint ?? null));
       else memory.notCompleted.add(mint); // not completed before this run: only a batch's CompleteEvent changes that
     }
-    if (earlier === undefined && !inBatch.completed) continue;
-    asks.push({ mint, quoteMint: earlier ?? inBatch.quoteMint });
+    const completed = earlier !== undefined || inBatch.completed;
+    // a launch without its creation has no history to check
+    if (!completed && !creationIn(mint, mintTxs) && !creationAt(deps.store, memory, mint)) continue;
+    asks.push({ mint, quoteMint: earlier ?? inBatch.quoteMint, pool: completed });
   }
   if (asks.length === 0) return new Map();
-  // every completed launch of the batch in two getMultipleAccounts rounds (curves and pools, then vaults)
-  const accounts = batchedAccounts(reader, { rateLimited: deps.config.RPC_MAX_RPS > 0, schedule: (fn) => queue.add(fn) as Promise<never>, signal });
-  return readChainStates(accounts, asks, (deps.now ?? Date.now)());
+  // every launch of the batch in two getMultipleAccounts rounds (curves and pools, then vaults)
+  const schedule = <T>(fn: () => Promise<T>) => queue.add(fn) as Promise<T>;
+  const accounts = batchedAccounts(reader, { rateLimited: deps.config.RPC_MAX_RPS > 0, schedule, signal });
+  const states = await readChainStates(accounts, asks, (deps.now ?? Date.now)());
+  const heldOf = (mint: string) => [...memory.txs.transactionsFor(deps.store, mint), ...(byMint.get(mint) ?? [])];
+  const listCurve = async (curve: string) =>
+    signaturePage((await schedule(() => reader.call('getSignaturesForAddress', [[curve, { limit: CONFIRM_PAGE, commitment: 'confirmed' }]], signal)))[0]);
+  const checked = await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress);
+  if (checked.incomplete > 0) deps.log.warn({ launches: checked.incomplete }, 'curve accounts disagree with the held history: records marked history_incomplete');
+  return states;
+}
+
+/** Whether `txs` hold the successful creation of `mint`. */
+function creationIn(mint: string, txs: DecodedTransaction[]): boolean {
+  return txs.some((t) => t.err === null && t.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint));
 }
 
 /**

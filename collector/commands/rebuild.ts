@@ -4,6 +4,8 @@ import type { Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
+import { needsRebuild } from '../../src/core/record/classify.ts';
+import type { LaunchDocument } from '../../src/core/types.ts';
 import { rebuildLaunch, type RebuildProgress } from '../rebuild/rebuild-launch.ts';
 
 /** Options of `lpa rebuild`. */
@@ -11,7 +13,7 @@ export interface RebuildCommandOptions {
   mint?: string;
   /** a file of mints, one per line (blank lines and `#` comments ignored) */
   file?: string;
-  /** rebuild even when a record is held (default: skip held mints, which makes --file resumable) */
+  /** rebuild even when a complete record is held (default: skip held mints whose record is complete — a placeholder or incomplete one is rebuilt — which makes --file resumable) */
   force?: boolean;
 }
 
@@ -57,7 +59,8 @@ export async function runRebuildCommand(config: Config, opts: RebuildCommandOpti
         failed++;
         continue;
       }
-      if (!opts.force && store.getLaunch(mint)) {
+      const held = opts.force ? undefined : store.getLaunch(mint);
+      if (held && !needsRebuild(JSON.parse(held.document) as LaunchDocument)) {
         process.stderr.write(`${prefix}${mint}: held already, skipped (--force rebuilds it)\n`);
         continue;
       }

@@ -6,7 +6,8 @@ import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts
 import type { ArchiveRpc } from '../../src/chain/rpc.ts';
 import { pageSignatures } from '../../src/chain/signatures.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
-import { readChainState } from '../../src/chain/chain-state.ts';
+import { kitAccounts, readChainState, readChainStates } from '../../src/chain/chain-state.ts';
+import type { ChainState } from '../../src/core/record/build-launch.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
 import { fetchAnswer } from '../collect.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
@@ -53,8 +54,8 @@ export interface RebuildOptions {
  * in launch_tx, the record built by the same builder as the live collector (recordLaunch) with
  * `origin: "rebuilt"`, `observedAtLaunch: false`, the curve and pool read now when the curve
  * completed (readChainState), all in one SQLite transaction; then the page and document are
- * written. RPC calls: ⌈signatures/1000⌉ (+1 when the count is a multiple of 1,000) + transactions
- * + 0, 2 or 3 account reads.
+ * written. RPC calls: 1 curve read (before the history, for the completeness check) + ⌈signatures/1000⌉
+ * (+1 when the count is a multiple of 1,000) + transactions + 0, 2 or 3 account reads.
  * Errors: RebuildReadError when a chain read fails after retries (nothing is written then).
  */
 export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: RebuildOptions = {}): Promise<{ doc: LaunchDocument; progress: RebuildProgress }> {
@@ -72,6 +73,10 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
     }
   };
 
+  // The curve account first: every signature listed after this read that is at or before its slot is
+  // fetched below, so a disagreement with the rebuilt history is evidence of missing trades
+  // (methodology markers-v2 "History completeness").
+  const curveRead = (await readChainStates(kitAccounts(rpc, { signal: opts.signal }), [{ mint, quoteMint: '', pool: false }], now())).get(mint)?.curve;
   const history = await read('getSignaturesForAddress', () =>
     pageSignatures(rpc, curve, {
       signal: opts.signal,
@@ -114,7 +119,8 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
     .filter((f) => mintsOf(f.whole).includes(mint))
     .map(({ whole, trade }) => (trade && laterTradeForm(trade, creationOf)) ?? whole);
   const provisional = completionOf(mint, own);
-  const state = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : undefined;
+  const state: ChainState = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : {};
+  if (curveRead) state.curve = { read: curveRead.read, listedAllHeld: true };
   await ensureFunders(
     { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
     new Map([[mint, own]]),

@@ -4,6 +4,7 @@ import type { PoolNow } from '../core/types.ts';
 import { instant } from '../core/canonical.ts';
 import { PUMP_AMM_PROGRAM_ID } from '../core/programs.ts';
 import { decodeBondingCurve, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
+import { curveReadOf } from '../core/record/curve-history.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
 import type { ArchiveRpc } from './rpc.ts';
 import { inScheduledRequests, type TransactionReader } from './transaction-reader.ts';
@@ -21,23 +22,36 @@ type AccountValue = { data: [string, string] } | null;
 export const MULTIPLE_ACCOUNTS_MAX = 100;
 
 /**
+ * Accounts as read, in the order asked: data, `null` (no such account) or an `Error`; `slots`, when
+ * the reader knows them, the context slot of the call that read each one (null for an error).
+ */
+export type AccountValues = (Uint8Array | null | Error)[] & { slots?: (number | null)[] };
+
+/**
  * How chain-state reads get accounts: for each address, in order, its data (`encoding: base64`,
  * commitment confirmed), `null` when the account does not exist, or an `Error` when it could not be
- * read. Implemented over the collector's batched reader ({@link batchedAccounts}) or kit
- * ({@link kitAccounts}).
+ * read, with the context slots ({@link AccountValues}). Implemented over the collector's batched
+ * reader ({@link batchedAccounts}) or kit ({@link kitAccounts}).
  */
-export type AccountsReader = (addresses: readonly string[]) => Promise<(Uint8Array | null | Error)[]>;
+export type AccountsReader = (addresses: readonly string[]) => Promise<AccountValues>;
 
 const ACCOUNT_CONFIG = { encoding: 'base64', commitment: 'confirmed' } as const;
 
-/** One getMultipleAccounts answer → data per address (an answer of the wrong shape is an Error for each). */
-function accountsOf(answer: unknown, count: number): (Uint8Array | null | Error)[] {
+/** One getMultipleAccounts answer → data per address (an answer of the wrong shape is an Error for each), with its context slot. */
+function accountsOf(answer: unknown, count: number): AccountValues {
   const value = (answer as { value?: unknown } | null)?.value;
   if (answer instanceof Error || !Array.isArray(value) || value.length !== count) {
     const err = answer instanceof Error ? answer : new Error('getMultipleAccounts answered no list of the asked length');
-    return Array.from({ length: count }, () => err);
+    return Object.assign(Array.from({ length: count }, () => err), { slots: Array.from({ length: count }, () => null) });
   }
-  return (value as AccountValue[]).map((v) => (v ? Buffer.from(v.data[0], 'base64') : null));
+  const slot = Number((answer as { context?: { slot?: unknown } }).context?.slot);
+  const at = Number.isSafeInteger(slot) ? slot : null;
+  return Object.assign((value as AccountValue[]).map((v) => (v ? Buffer.from(v.data[0], 'base64') : null)), { slots: Array.from({ length: count }, () => at) });
+}
+
+/** Concatenate per-call values, keeping their slots. */
+function joined(parts: AccountValues[]): AccountValues {
+  return Object.assign(parts.flat(), { slots: parts.flatMap((p) => p.slots ?? Array.from({ length: p.length }, () => null)) });
 }
 
 const chunked = <T>(items: readonly T[], size: number): T[][] => {
@@ -56,7 +70,7 @@ export function batchedAccounts(reader: TransactionReader, opts: { rateLimited: 
   return async (addresses) => {
     const calls = chunked(addresses, MULTIPLE_ACCOUNTS_MAX);
     const answers = await inScheduledRequests(reader, calls, (c) => reader.call('getMultipleAccounts', c.map((a) => [a, ACCOUNT_CONFIG]), opts.signal), opts);
-    return answers.flatMap((answer, k) => accountsOf(answer, calls[k]!.length));
+    return joined(answers.map((answer, k) => accountsOf(answer, calls[k]!.length)));
   };
 }
 
@@ -72,7 +86,7 @@ export function kitAccounts(rpc: ArchiveRpc, opts: { schedule?: <T>(fn: () => Pr
         return accountsOf(err instanceof Error ? err : new Error(String(err)), c.length);
       }
     }));
-    return parts.flat();
+    return joined(parts);
   };
 }
 
@@ -80,6 +94,12 @@ export function kitAccounts(rpc: ArchiveRpc, opts: { schedule?: <T>(fn: () => Pr
 export interface ChainStateAsk {
   mint: string;
   quoteMint: string;
+  /**
+   * false: read only the bonding curve for the history completeness check (a launch not completed):
+   * the state then holds `curve` and nothing else, so the record does not change with the read.
+   * Default true: curve (complete flag and history check) and the canonical pool.
+   */
+  pool?: boolean;
 }
 
 /**
@@ -87,6 +107,8 @@ export interface ChainStateAsk {
  * bonding curve's `complete` flag, and the canonical PumpSwap pool (pool account and both vaults).
  * PumpSwap quote reserves = quote vault amount + the pool's signed `virtual_quote_reserves` (i128).
  * `price` = quote per token in whole units (quote decimals 9 for SOL, 6 otherwise; tokens 6).
+ * The curve read also gives `curve` (its reserves at the read's context slot, for the history
+ * completeness check, `listedAllHeld` false until the caller confirms it).
  * Never throws but when the reader's signal aborts: an unreadable curve gives `curveComplete: null`;
  * a pool account that exists but cannot be read or decoded (or whose vaults cannot be) gives
  * `pool: 'unreadable'`; no pool account gives `pool: null`.
@@ -96,15 +118,15 @@ export interface ChainStateAsk {
  */
 export async function readChainStates(accounts: AccountsReader, asks: readonly ChainStateAsk[], nowMs: number): Promise<Map<string, ChainState>> {
   const out = new Map<string, ChainState>();
-  const targets: { mint: string; quoteMint: string; curve: string | null; pool: string | null }[] = [];
-  for (const { mint, quoteMint } of asks) {
-    const state: ChainState = { checkedAtMs: nowMs };
+  const targets: { mint: string; quoteMint: string; curve: string | null; pool: string | null; full: boolean }[] = [];
+  for (const { mint, quoteMint, pool: withPool = true } of asks) {
+    const state: ChainState = withPool ? { checkedAtMs: nowMs } : {};
     out.set(mint, state);
     const curve = await bondingCurveAddress(mint).catch(() => null);
-    const pool = await canonicalPoolAddress(mint, quoteMint).catch(() => null);
-    if (curve === null) state.curveComplete = null;
-    if (pool === null) state.pool = 'unreadable';
-    targets.push({ mint, quoteMint, curve, pool });
+    const pool = withPool ? await canonicalPoolAddress(mint, quoteMint).catch(() => null) : null;
+    if (withPool && curve === null) state.curveComplete = null;
+    if (withPool && pool === null) state.pool = 'unreadable';
+    targets.push({ mint, quoteMint, curve, pool, full: withPool });
   }
   const first = targets.flatMap((t) => [t.curve, t.pool].filter((a): a is string => a !== null));
   const got = first.length > 0 ? await accounts(first) : [];
@@ -113,9 +135,12 @@ export async function readChainStates(accounts: AccountsReader, asks: readonly C
   for (const t of targets) {
     const state = out.get(t.mint)!;
     if (t.curve !== null) {
+      const slot = got.slots?.[k] ?? null;
       const data = got[k++];
       const decoded = data instanceof Uint8Array ? decodeBondingCurve(data) : null;
-      state.curveComplete = decoded && typeof decoded.fields.complete === 'boolean' ? decoded.fields.complete : null;
+      if (t.full) state.curveComplete = decoded && typeof decoded.fields.complete === 'boolean' ? decoded.fields.complete : null;
+      // for the history completeness check; whether the held history reaches the read's slot is the caller's to say
+      if (decoded && (decoded.status === 'complete' || decoded.status === 'short') && slot !== null) state.curve = { read: curveReadOf(decoded.fields, slot), listedAllHeld: false };
     }
     if (t.pool === null) continue;
     const data = got[k++];

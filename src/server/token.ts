@@ -1,6 +1,7 @@
 import { instant } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { coverageOf } from './coverage.ts';
+import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, notModified } from './http.ts';
@@ -33,11 +34,16 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const row = deps.publicStore.getLaunch(mint);
   if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
+  const doc = JSON.parse(row.document) as LaunchDocument;
+  if (needsRebuild(doc)) {
+    const pending = await rebuildHeld(request, deps, mint, params.clientAddress, nowMs, rate);
+    if (pending) return pending;
+  }
+
   const etag = etagOf(row.sha256);
   const cacheControl = row.settled ? CACHE_SETTLED : CACHE_NONE;
   if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl, rate);
 
-  const doc = JSON.parse(row.document) as LaunchDocument;
   const { config } = deps;
   const body = {
     ...doc,
@@ -82,6 +88,27 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
     const headers = { ...(answer.code === 'rate_limited' ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS) };
     return errorResponse(answer.code, { nowMs, headers });
   }
+  return inProgress(deps, mint, answer, nowMs, rate);
+}
+
+/**
+ * A held placeholder or incomplete record: a rebuild already running answers 202; otherwise one is
+ * started under the same limits as for a mint not held (202). When none can run (the caller's limit,
+ * the daily ceiling, a full queue, a failed rebuild, or the curve cannot be checked) the held record
+ * is served (null here): it is UNKNOWN, and the caller loses nothing by getting it.
+ */
+async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response | null> {
+  const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
+  let answer: RebuildAnswer | null = deps.rebuilds.existing(mint, caller);
+  if (!answer) {
+    if ((await deps.curveStatus(mint)) !== 'exists') return null;
+    answer = deps.rebuilds.start(mint, caller);
+  }
+  return answer.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate) : null;
+}
+
+/** The 202 answer of a rebuild queued or running (docs/api.md "Rebuilds"). */
+function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { kind: 'in_progress' }>, nowMs: number, rate: Record<string, string>): Response {
   const body = {
     apiVersion: 'v1',
     mint,

@@ -89,7 +89,7 @@ afterAll(async () => {
 });
 
 describe('lpa collect --once over the real mainnet fixtures', () => {
-  it('the 2026 create_v2 launch: creator, creator supply, no outside buyer (FINDINGS), evidence signature', async () => {
+  it('the 2026 create_v2 launch: creator, creator supply; its curve account (FIX/9) shows trades the archive does not hold → UNKNOWN history_incomplete, never FINDINGS', async () => {
     const res = await keyed(`/api/v1/token/${MINT_2026}`);
     expect(res.status).toBe(200);
     const doc = await res.json();
@@ -102,11 +102,19 @@ describe('lpa collect --once over the real mainnet fixtures', () => {
     expect(doc.launch.totalSupplyRaw).toBe('1000000000000000');
     expect(doc.launch.creatorSupplyPct).toBeCloseTo(9.6449438144093, 10);
     expect(doc.launch.curveBuyers).toBe(0);
-    expect(doc.finding.class).toBe('FINDINGS');
+    // markers-v2 history completeness: the held history (the creation and the creator's buy) leaves
+    // 793,100,000,000,000 − 96,449,438,144,093 = 696,650,561,855,907 raw tokens in the curve; the real
+    // curve account (FIX/9) holds 68,952,429,442,276 more, so trades are missing: no finding is claimed
+    expect(doc.finding.class).toBe('UNKNOWN');
+    expect(doc.cleanAtBirth).toBeNull();
+    expect(doc.history.complete).toBe(false);
+    const incomplete = doc.flags.find((f: { code: string }) => f.code === 'history_incomplete');
+    expect(incomplete.class).toBe('UNKNOWN');
+    expect(incomplete.summary).toContain('real tokens 696650561855907');
+    expect(incomplete.summary).toContain(`real tokens ${696650561855907 + 68952429442276}`);
     const flag = doc.flags.find((f: { code: string }) => f.code === 'no_outside_curve_buyer');
-    expect(flag).toBeTruthy();
     expect(flag.evidence).toContain(SIG_2026);
-    expect(doc.methodVersion).toBe('markers-v1');
+    expect(doc.methodVersion).toBe('markers-v2');
   });
 
   it('a record whose history the archive does not hold completely is UNKNOWN, cleanAtBirth null — never clean', async () => {

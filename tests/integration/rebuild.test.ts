@@ -9,6 +9,9 @@ import { writeChain } from '../../collector/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
+import { decodeTransaction } from '../../src/core/decode/index.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { recordLaunch } from '../../collector/record-launch.ts';
 import { freePort, sleep } from '../helpers/net.ts';
 
 /**
@@ -173,6 +176,33 @@ describe('the rebuild lifecycle through HTTP', () => {
     priv.close();
     // The page and document were written.
     expect((await fetch(`${s.base}/d/${mint}`)).status).toBe(200);
+  });
+
+  it('a held placeholder (later trades, no creation) is rebuilt on request like a mint not held: 202 → 200 rebuilt (issue 20 (d))', async () => {
+    const s = await startArchive({});
+    const mint = bigMints[2]!;
+    // the placeholder: one later curve trade of the mint held, its creation not (as a collector that started after the launch holds it)
+    const later = chain.transactions.map((l) => decodeTransaction(JSON.parse(l))).find(
+      (t) => t.err === null && t.events.some((e) => e.name === 'TradeEvent' && e.fields.mint === mint) && !t.events.some((e) => e.name === 'CreateEvent'),
+    )!;
+    const store = new PublicStore(join(s.dataDir, 'public.db'));
+    store.transaction(() => {
+      store.addTransaction(mint, later);
+      recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: false, nowMs: Date.now() });
+    });
+    const held = JSON.parse(store.getLaunch(mint)!.document);
+    store.close();
+    expect(held).toMatchObject({ launch: null, origin: 'scanned', observedAtLaunch: false, finding: { class: 'UNKNOWN' } });
+    const first = await token(s, mint);
+    expect(first.status).toBe(202);
+    const { res } = await pollUntilDone(s, mint);
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.origin).toBe('rebuilt');
+    expect(doc.launch.creator).toBe(chain.truth.records[mint]!.creator);
+    expect(doc.finding.class).toBe(chain.truth.records[mint]!.findingClass);
+    // the rebuilt record is complete: asking again serves it, no second rebuild
+    expect((await token(s, mint)).status).toBe(200);
   });
 
   it('a server killed mid-rebuild resumes the job after restart; it finishes once', async () => {

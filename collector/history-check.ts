@@ -1,0 +1,74 @@
+/**
+ * The collector's side of the history completeness check (methodology markers-v2 "History
+ * completeness"; the comparison is src/core/record/curve-history.ts): after the chain-state read of a
+ * batch, a launch whose bonding curve account disagrees with its held history is checked against the
+ * chain's signature list of the curve. The disagreement is evidence of missing trades
+ * (`listedAllHeld`, so the record becomes UNKNOWN `history_incomplete`) only when every signature the
+ * chain lists for the curve up to the account read's slot is held: otherwise the trades not yet read
+ * explain it, and the catch-up will read them.
+ */
+import type { ChainState } from '../src/core/record/build-launch.ts';
+import { compareCurveHistory } from '../src/core/record/curve-history.ts';
+import type { DecodedTransaction } from '../src/core/types.ts';
+import type { SignatureInfo } from '../src/chain/signatures.ts';
+
+/** Signatures asked of a curve to confirm a disagreement (one getSignaturesForAddress call, newest first). */
+export const CONFIRM_PAGE = 100;
+/**
+ * A launch whose newest held transaction is fewer slots than this (≈60 s) before the account read is
+ * trading now: its disagreement is the trades of the last seconds, not a gap, and is not confirmed.
+ */
+export const QUIET_SLOTS = 150;
+/** Confirmations (RPC calls) per batch at most; the rest wait for a later batch that touches them. */
+export const MAX_CONFIRMATIONS = 20;
+
+/**
+ * Whether a curve's newest signatures (newest first, at most `limit`) show the held history reaching
+ * `slot`: the list reaches down to `slot` (or is the whole history) and every listed signature at or
+ * before `slot` is held. Pure.
+ */
+export function listedAllHeld(listed: readonly SignatureInfo[], held: ReadonlySet<string>, slot: number, limit: number): boolean {
+  const upTo = listed.filter((s) => s.slot <= slot);
+  if (upTo.length === 0 && listed.length >= limit) return false; // the page does not reach the read's slot
+  return upTo.every((s) => held.has(s.signature));
+}
+
+/**
+ * Confirm the disagreements of a batch's chain states in place (`state.curve.listedAllHeld`).
+ * @param states mint → state from readChainStates (those with `curve` are checked)
+ * @param heldOf mint → every transaction held for it, the batch's included
+ * @param listCurve the curve's newest {@link CONFIRM_PAGE} signatures (getSignaturesForAddress), or an Error
+ * @param curveOf mint → its bonding curve address
+ * @returns how many were confirmed with an RPC call, and how many of those showed the history incomplete
+ */
+export async function confirmCurveHistories(
+  states: Map<string, ChainState>,
+  heldOf: (mint: string) => DecodedTransaction[],
+  listCurve: (curve: string) => Promise<SignatureInfo[] | Error>,
+  curveOf: (mint: string) => Promise<string>,
+): Promise<{ asked: number; incomplete: number }> {
+  const todo: { mint: string; state: ChainState; held: DecodedTransaction[] }[] = [];
+  for (const [mint, state] of states) {
+    if (!state.curve) continue;
+    const held = heldOf(mint);
+    const read = state.curve.read;
+    if (compareCurveHistory(mint, held, read).agrees) continue;
+    const newest = held.reduce((m, t) => Math.max(m, t.slot ?? 0), 0);
+    if (read.slot - newest < QUIET_SLOTS) continue;
+    todo.push({ mint, state, held });
+    if (todo.length >= MAX_CONFIRMATIONS) break;
+  }
+  let incomplete = 0;
+  await Promise.all(
+    todo.map(async ({ mint, state, held }) => {
+      const listed = await listCurve(await curveOf(mint));
+      if (listed instanceof Error) return;
+      const sigs = new Set(held.map((t) => t.signature));
+      if (listedAllHeld(listed, sigs, state.curve!.read.slot, CONFIRM_PAGE)) {
+        state.curve!.listedAllHeld = true;
+        incomplete++;
+      }
+    }),
+  );
+  return { asked: todo.length, incomplete };
+}
