@@ -81,7 +81,7 @@ const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
- * nothing). Pure. Definitions: docs/methodology.md (markers-v1); sources: reference.md §1.5, §2, §3.
+ * nothing). Pure. Definitions: docs/methodology.md (markers-v2); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
  *
  * @param mint the launch's mint (base58)
  * @param txs every transaction held that touched the launch's bonding curve or mint
