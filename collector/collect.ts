@@ -326,6 +326,9 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
       // mint → the slot of its creation transaction in this batch (null: not created here)
       const touched = new Map<string, number | null>();
       for (const tx of usable) {
+        if (tx.skipped.length > 0) {
+          for (const d of store.noteUnrecognised(tx, now())) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
+        }
         for (const mint of mintsOf(tx)) {
           if (store.addTransaction(mint, tx)) memory.txs.added(store, mint, tx);
           const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);

@@ -178,4 +178,23 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       DROP INDEX IF EXISTS launch_tx_slot;
     `,
   },
+  {
+    version: 7,
+    name: 'unrecognised program data seen (the drift guard)',
+    sql: `
+      -- Each instruction or event discriminator of the pump, PumpSwap or fees program the decoder
+      -- could not read, as seen in a successful transaction (methodology "The drift guard"):
+      -- the first transaction that held it, when it was first and last seen, how many times.
+      CREATE TABLE unrecognised_seen (
+        program TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        discriminator TEXT NOT NULL,
+        first_signature TEXT NOT NULL,
+        first_seen_ms INTEGER NOT NULL,
+        last_seen_ms INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (program, kind, discriminator)
+      );
+    `,
+  },
 ];

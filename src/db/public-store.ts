@@ -106,6 +106,14 @@ export class PublicStore {
       deleteAttempt: db.prepare('DELETE FROM wallet_funder_attempt WHERE wallet = ?'),
       getSha256: db.prepare('SELECT sha256 FROM launch WHERE mint = ?').pluck(),
       getCreation: db.prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
+      seenUnrecognised: db.prepare(`
+        INSERT INTO unrecognised_seen (program, kind, discriminator, first_signature, first_seen_ms, last_seen_ms, count)
+        VALUES (@program, @kind, @discriminator, @signature, @nowMs, @nowMs, 1)
+        ON CONFLICT (program, kind, discriminator) DO UPDATE SET last_seen_ms = excluded.last_seen_ms, count = count + 1`),
+      isUnrecognisedKnown: db.prepare('SELECT 1 FROM unrecognised_seen WHERE program = ? AND kind = ? AND discriminator = ?').pluck(),
+      unrecognisedSince: db.prepare(`
+        SELECT program, kind, discriminator, count, first_signature AS firstSignature, first_seen_ms AS firstSeenMs, last_seen_ms AS lastSeenMs
+        FROM unrecognised_seen WHERE last_seen_ms >= ? ORDER BY last_seen_ms DESC LIMIT 100`),
       getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch, creation_signature IS NOT NULL AS hasCreation FROM launch WHERE mint = ?'),
       insertTx: db.prepare(
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
@@ -205,6 +213,32 @@ export class PublicStore {
   }
 
   /** Keep a decoded transaction under a mint; a second insert of the same (mint, signature) is ignored. Returns whether it was added. */
+  /**
+   * Note the unreadable program data of a successful transaction (its `skipped` items naming a
+   * program: the drift guard's input). Must run inside the caller's SQLite transaction.
+   * @returns the discriminators seen for the first time (the collector warns once for each)
+   */
+  noteUnrecognised(tx: DecodedTransaction, nowMs: number): { program: string; kind: string; discriminator: string }[] {
+    if (tx.err !== null) return [];
+    const fresh: { program: string; kind: string; discriminator: string }[] = [];
+    const seen = new Set<string>();
+    for (const item of tx.skipped) {
+      if (item.program === undefined) continue;
+      const key = { program: item.program, kind: item.kind ?? 'data', discriminator: item.discriminator ?? '' };
+      const id = `${key.program} ${key.kind} ${key.discriminator}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (this.s.isUnrecognisedKnown.get(key.program, key.kind, key.discriminator) === undefined) fresh.push(key);
+      this.s.seenUnrecognised.run({ ...key, signature: tx.signature, nowMs });
+    }
+    return fresh;
+  }
+
+  /** Unreadable program data last seen at or after `sinceMs` (status: the last 24 h), newest first, at most 100. */
+  unrecognisedSince(sinceMs: number): { program: string; kind: string; discriminator: string; count: number; firstSignature: string; firstSeenMs: number; lastSeenMs: number }[] {
+    return this.s.unrecognisedSince.all(sinceMs) as ReturnType<PublicStore['unrecognisedSince']>;
+  }
+
   addTransaction(mint: string, tx: DecodedTransaction): boolean {
     return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx)).changes === 1;
   }

@@ -5,6 +5,8 @@ import { collectorStateOf, coverageOf, gapsOf, type CollectorState, type Coverag
 import type { Deps } from './deps.ts';
 import { CACHE_NONE, jsonResponse } from './http.ts';
 
+const DAY_MS = 86_400_000;
+
 /** Body of `GET /api/v1/status` (documented in docs/api.md "Status"). */
 export interface StatusBody {
   apiVersion: 'v1';
@@ -12,6 +14,11 @@ export interface StatusBody {
   counts: ArchiveCounts;
   coverage: Coverage & { gaps: ReturnType<typeof gapsOf> };
   collector: CollectorState;
+  /**
+   * Pump, PumpSwap or fees program data the decoder could not read, last seen in the last 24 h
+   * (the drift guard, docs/methodology.md): hex discriminator, times seen since first, first signature.
+   */
+  unrecognisedProgramData: { program: string; kind: string; discriminator: string; count: number; firstSignature: string; firstSeen: Instant; lastSeen: Instant }[];
   /** On-demand rebuilds (spec §3) waiting and running now; null where the status is built without the rebuild queue. */
   rebuilds: { queued: number; running: number } | null;
   generatedAt: Instant;
@@ -24,6 +31,7 @@ export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'> & Partial<
     counts: deps.publicStore.counts(),
     coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
     collector: collectorStateOf(deps.publicStore, nowMs),
+    unrecognisedProgramData: deps.publicStore.unrecognisedSince(nowMs - DAY_MS).map(({ firstSeenMs, lastSeenMs, ...r }) => ({ ...r, firstSeen: instant(firstSeenMs), lastSeen: instant(lastSeenMs) })),
     rebuilds: deps.rebuilds ? deps.rebuilds.jobs.queueCounts() : null,
     generatedAt: instant(nowMs),
   };
