@@ -4,7 +4,7 @@ import type { PoolNow } from '../core/types.ts';
 import { instant } from '../core/canonical.ts';
 import { PUMP_AMM_PROGRAM_ID } from '../core/programs.ts';
 import { decodeBondingCurve, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
-import { curveReadOf } from '../core/record/curve-history.ts';
+import { absentCurveRead, curveReadOf } from '../core/record/curve-history.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
 import type { ArchiveRpc } from './rpc.ts';
 import { inScheduledRequests, type TransactionReader } from './transaction-reader.ts';
@@ -141,6 +141,7 @@ export async function readChainStates(accounts: AccountsReader, asks: readonly C
       if (t.full) state.curveComplete = decoded && typeof decoded.fields.complete === 'boolean' ? decoded.fields.complete : null;
       // for the history completeness check; whether the held history reaches the read's slot is the caller's to say
       if (decoded && (decoded.status === 'complete' || decoded.status === 'short') && slot !== null) state.curve = { read: curveReadOf(decoded.fields, slot), listedAllHeld: false };
+      else if (data === null && slot !== null) state.curve = { read: absentCurveRead(slot), listedAllHeld: false };
     }
     if (t.pool === null) continue;
     const data = got[k++];

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeLaunch, type ChainState } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
-import { compareCurveHistory, curveReadOf, type CurveRead } from '../../src/core/record/curve-history.ts';
+import { absentCurveRead, compareCurveHistory, curveReadOf, type CurveRead } from '../../src/core/record/curve-history.ts';
 import { listedAllHeld } from '../../collector/history-check.ts';
 import type { DecodedEvent, DecodedTransaction, PoolNow } from '../../src/core/types.ts';
 import { complete, createEvent, migration, trade, tx } from '../helpers/synthetic-launch.ts';
@@ -219,6 +219,14 @@ describe('history completeness (curve account against held events)', () => {
     expect(f.summary).toContain('slot 5000'); // both states shown
     expect(f.summary).toContain('real tokens 700000000000000');
     expect(f.summary).toContain('real tokens 793100000000000');
+  });
+
+  it('no curve account at all while the creation is held disagrees too (curves are never closed)', () => {
+    const absent = absentCurveRead(5000);
+    expect(compareCurveHistory(MINT, [c, buy], absent).agrees).toBe(false);
+    const d = doc([c, buy], { curve: { read: absent, listedAllHeld: true } });
+    expect(d.finding.class).toBe('UNKNOWN');
+    expect(d.flags.find((f) => f.code === 'history_incomplete')!.summary).toContain('no bonding curve account');
   });
 
   it('a disagreement the signature list does not confirm (trades not yet read) is no flag', () => {

@@ -324,7 +324,10 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     flags.push({
       code: 'history_incomplete',
       class: 'UNKNOWN',
-      summary: `The bonding curve account read at slot ${a.slot} (${show(a)}) disagrees with the state the held transactions give (${show(h)}): trades are missing from the archive's history of this launch.`,
+      summary:
+        a.exists === false
+          ? `The chain has no bonding curve account for this launch at slot ${a.slot}, while the held transactions give a curve (${show(h)}): the archive's history of this launch is not the chain's.`
+          : `The bonding curve account read at slot ${a.slot} (${show(a)}) disagrees with the state the held transactions give (${show(h)}): trades are missing from the archive's history of this launch.`,
       evidence: [creation.signature],
     });
   }

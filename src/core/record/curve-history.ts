@@ -26,9 +26,19 @@ export interface CurveSnapshot {
   complete: boolean;
 }
 
-/** The bonding curve account as read: its decoded reserves and the read's context slot. */
+/**
+ * The bonding curve account as read: its decoded reserves and the read's context slot. `exists`
+ * false: the chain has no account at the curve's address (a launch whose creation is held always has
+ * one: curves are never closed), which disagrees with any held state.
+ */
 export interface CurveRead extends CurveSnapshot {
   slot: number;
+  exists?: boolean;
+}
+
+/** The read of a curve address with no account, at a context slot. */
+export function absentCurveRead(slot: number): CurveRead {
+  return { slot, exists: false, virtualTokenReserves: null, virtualQuoteReserves: null, realTokenReserves: null, realQuoteReserves: null, complete: false };
 }
 
 /** What {@link compareCurveHistory} found. */
@@ -134,5 +144,6 @@ export function compareCurveHistory(mint: string, txs: DecodedTransaction[], rea
   const lastSlot = states[states.length - 1]!.slot;
   const candidates = states.filter((x) => x.slot === lastSlot).map((x) => x.state);
   const held = candidates[candidates.length - 1]!;
+  if (read.exists === false) return { agrees: false, held, account: read };
   return { agrees: candidates.some((c) => agreesWith(c, read)), held, account: read };
 }
