@@ -16,7 +16,8 @@ import type { SignatureInfo } from '../src/chain/signatures.ts';
 export const CONFIRM_PAGE = 100;
 /**
  * A launch whose newest held transaction is fewer slots than this (≈60 s) before the account read is
- * trading now: its disagreement is the trades of the last seconds, not a gap, and is not confirmed.
+ * trading now: its disagreement is likely the trades of the last seconds, not a gap, and is not
+ * confirmed in this batch (a curve with no account at all is confirmed anyway).
  */
 export const QUIET_SLOTS = 150;
 /** Confirmations (RPC calls) per batch at most; the rest wait for a later batch that touches them. */
@@ -54,7 +55,8 @@ export async function confirmCurveHistories(
     const read = state.curve.read;
     if (compareCurveHistory(mint, held, read).agrees) continue;
     const newest = held.reduce((m, t) => Math.max(m, t.slot ?? 0), 0);
-    if (read.slot - newest < QUIET_SLOTS) continue;
+    // an absent curve is no trade of the last seconds: it is confirmed however recent the launch is
+    if (read.exists !== false && read.slot - newest < QUIET_SLOTS) continue;
     todo.push({ mint, state, held });
     if (todo.length >= MAX_CONFIRMATIONS) break;
   }
