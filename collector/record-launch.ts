@@ -19,8 +19,10 @@ export function recordLaunch(
   const txs = opts.cache ? opts.cache.transactionsFor(store, mint) : store.transactionsFor(mint);
   const existing = store.getOrigin(mint);
   // A record's origin is fixed by how the archive first got its creation transaction: observed at
-  // launch, scanned or rebuilt stays; only a record still without its creation takes the new origin.
-  const kept = existing && existing.hasCreation ? existing.origin : opts.origin;
+  // launch, scanned or rebuilt stays; a record still without its creation takes the new origin.
+  // A rebuild replaces a scanned record's history (one held incomplete): it becomes `rebuilt`; a
+  // launch observed at its creation stays `observed`.
+  const kept = existing && existing.hasCreation && !(opts.origin === 'rebuilt' && !existing.observedAtLaunch) ? existing.origin : opts.origin;
   const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
   // `observed` means observed at launch (methodology "History and origin"): a record held without
