@@ -11,13 +11,15 @@
  * way, so the output is what decoding every CPI gives (unless a wrong line passed the check by the
  * chance base58-match.ts states, about 1 in 4.5 × 10¹⁵).
  */
+import { JITO_TIP_ACCOUNT_SET, SYSTEM_PROGRAM_ID } from '../programs.ts';
 import type { DecodedEvent, DecodedInstruction, DecodedTransaction, SkippedItem, TokenBalance } from '../types.ts';
 import { base58Matches } from './base58-match.ts';
-import { fromBase58, fromBase64, startsWith } from './bytes.ts';
-import { decodeCpiEvent, isTruncationMarker, scanLogs, type EventDecode, type LogEvent } from './events.ts';
+import { fromBase58, fromBase64, startsWith, toBase64 } from './bytes.ts';
+import { decodeCpiEvent, discriminatorHex, isTruncationMarker, scanLogs, truncatedEvent, unrecognisedEvent, type EventDecode, type LogEvent } from './events.ts';
 import { EVENT_IX_TAG, registryFor } from './idl.ts';
 import { decodeInstruction } from './instruction.ts';
 import { decodeLogsNotification, isLogsNotification } from './logs-notification.ts';
+import { parsedSystemTransferOf, transferDestinationIndex, u64le } from './system.ts';
 import { decodeWireTransaction, type WireTransaction } from './wire.ts';
 
 type Obj = Record<string, unknown>;
@@ -46,6 +48,10 @@ interface Collected {
   skipped: SkippedItem[];
   /** the fast path's self-CPI event candidates; null when every CPI is decoded as it comes */
   deferred: DeferredCpi[] | null;
+  /** `program:base64` of self-CPI events that did not decode (in `skipped`): the log lines repeating them are not reported again; null until one */
+  skippedCpi: string[] | null;
+  /** lamports sent to Jito tip accounts by System transfers so far */
+  tip: bigint;
 }
 
 /**
@@ -118,8 +124,9 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
     logsTruncated: false,
     fromLogsOnly: false,
     skipped,
+    jitoTipLamports: null,
   };
-  const col: Collected = { instructions: [], cpiEvents: [], skipped, deferred: defer ? [] : null };
+  const col: Collected = { instructions: [], cpiEvents: [], skipped, deferred: defer ? [] : null, skippedCpi: null, tip: 0n };
 
   // --- message: keys, signers, top-level instructions
   const tx = r.transaction;
@@ -140,7 +147,8 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
       out.signers = wire.staticKeys.slice(0, wire.numRequiredSignatures);
       wire.instructions.forEach((ix, i) => {
         const programId = out.accountKeys[ix.programIdIndex];
-        handleRaw(col, programId, ix.accounts, ix.data, out.accountKeys, String(i), i, false);
+        if (programId === SYSTEM_PROGRAM_ID) addTip(col, ix.data, ix.accounts, out.accountKeys);
+        else handleRaw(col, programId, ix.accounts, ix.data, out.accountKeys, String(i), i, false);
       });
     }
   } else if (isObj(tx)) {
@@ -184,8 +192,10 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
 
   // --- logs: fallback events, de-duplicated against CPI events
   if (col.deferred && col.deferred.length > 0) {
-    // fast path: every deferred CPI must pair, in order, with a log event carrying its bytes
+    // fast path: every deferred CPI must pair, in order, with a log event carrying its bytes; a
+    // skipped log item goes the exact way too (its twin CPI, if any, is reported there instead)
     const scan = scanLogs(logs);
+    if (scan.skipped.length > 0) return null;
     const paired = pairWithLogs(col.deferred, scan.events);
     if (paired === null) return null;
     out.logsTruncated = scan.truncated;
@@ -195,11 +205,16 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
     // CPI events not yet matched by a log line, by program and bytes: scanLogs consumes the lines that
     // repeat one without decoding them, and mergeEvents drops any other decoded line that still does.
     const unmatched = cpiEventCounts(col.cpiEvents);
+    // a CPI event that did not decode is reported once (at the CPI), not again at its log line
+    if (col.skippedCpi) for (const key of col.skippedCpi) unmatched.set(key, (unmatched.get(key) ?? 0) + 1);
     const scan = scanLogs(logs, unmatched);
     out.logsTruncated = scan.truncated;
     skipped.push(...scan.skipped);
     out.events = mergeEvents(col.cpiEvents, scan.events, unmatched);
   }
+
+  // --- Jito tips: known only with the inner instructions (meta); a failed transaction moved nothing
+  if (meta) out.jitoTipLamports = out.err !== null || col.tip === 0n ? '0' : col.tip.toString();
 
   // --- token balances
   if (meta) {
@@ -226,12 +241,23 @@ function handleEntry(col: Collected, ix: unknown, keys: string[], path: string, 
     col.skipped.push({ where, reason: 'instruction entry is not an object' });
     return;
   }
-  if ('parsed' in ix) return; // a known program the RPC parsed (system, spl-token, …): never pump
+  if ('parsed' in ix) {
+    // a known program the RPC parsed (system, spl-token, …): never pump; a System transfer may be a tip
+    if (ix.program === 'system' && isObj(ix.parsed)) {
+      const t = parsedSystemTransferOf(ix);
+      if (t && JITO_TIP_ACCOUNT_SET.has(t.to)) col.tip += BigInt(t.lamports);
+    }
+    return;
+  }
   let programId: string | undefined;
   if (typeof ix.programId === 'string') programId = ix.programId;
   else if (typeof ix.programIdIndex === 'number') programId = keys[ix.programIdIndex];
   if (programId === undefined) {
     col.skipped.push({ where, reason: 'program id not resolvable' });
+    return;
+  }
+  if (programId === SYSTEM_PROGRAM_ID) {
+    entryTip(col, ix, keys);
     return;
   }
   const reg = registryFor(programId);
@@ -264,10 +290,17 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
   if (!reg) return;
   if (startsWith(data, EVENT_IX_TAG)) {
     const ev = decodeCpiEvent(programId, data);
-    if (ev && 'skipped' in ev) col.skipped.push({ where, reason: ev.skipped });
-    else if (ev) col.cpiEvents.push({ ev, outerIndex: outer });
+    if (ev && 'skipped' in ev) {
+      const bytes = data.subarray(EVENT_IX_TAG.length);
+      col.skipped.push(unrecognisedEvent(where, reg.program, bytes, ev.skipped));
+      (col.skippedCpi ??= []).push(`${reg.program}:${toBase64(bytes)}`);
+    } else if (ev) {
+      if (ev.status === 'truncated') col.skipped.push(truncatedEvent(where, ev));
+      col.cpiEvents.push({ ev, outerIndex: outer });
+    }
     return;
   }
+  if (reg.unlisted.size > 0 && data.length >= 8 && reg.unlisted.has(discriminatorHex(data))) return; // a fee query (idl.ts FEE_QUERIES)
   const accounts: string[] = [];
   for (const a of accs) {
     const k = typeof a === 'string' ? a : typeof a === 'number' ? keys[a] : undefined;
@@ -279,8 +312,39 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
   }
   const d = decodeInstruction(programId, data, accounts);
   if (d === null) return;
-  if ('skipped' in d) col.skipped.push({ where, reason: d.skipped });
+  if ('skipped' in d) col.skipped.push({ where, reason: d.skipped, program: reg.program, kind: 'instruction', discriminator: discriminatorHex(data) });
   else col.instructions.push({ program: d.program, name: d.name, inner, path, accounts: d.accounts, args: d.args });
+}
+
+/**
+ * Add a compiled System instruction's transfer to a Jito tip account to `col.tip`. The destination
+ * is looked up before the lamports are read, so a transfer elsewhere costs one key lookup.
+ */
+function addTip(col: Collected, data: Uint8Array, accs: readonly unknown[], keys: readonly string[]): void {
+  const to = transferDestinationIndex(data);
+  if (to === null || accs.length <= to) return;
+  const a = accs[to];
+  const dest = typeof a === 'number' ? keys[a] : typeof a === 'string' ? a : undefined;
+  if (dest !== undefined && JITO_TIP_ACCOUNT_SET.has(dest)) col.tip += u64le(data, 4);
+}
+
+/** A json / jsonParsed System instruction entry (base58 data): {@link addTip} once a tip account is among its accounts. */
+function entryTip(col: Collected, ix: Obj, keys: readonly string[]): void {
+  if (typeof ix.data !== 'string' || !Array.isArray(ix.accounts) || ix.accounts.length < 2) return;
+  let toTip = false;
+  for (let i = 1; i < ix.accounts.length && i <= 2; i++) {
+    const a = ix.accounts[i];
+    const k = typeof a === 'number' ? keys[a] : a;
+    if (typeof k === 'string' && JITO_TIP_ACCOUNT_SET.has(k)) toTip = true;
+  }
+  if (!toTip) return;
+  let data: Uint8Array;
+  try {
+    data = fromBase58(ix.data);
+  } catch {
+    return;
+  }
+  addTip(col, data, ix.accounts, keys);
 }
 
 /**
@@ -298,7 +362,10 @@ function pairWithLogs(deferred: readonly DeferredCpi[], events: readonly LogEven
     if (e.program !== d.program || e.outerIndex !== d.outerIndex) return null;
     if (!e.asWritten) return null;
     if (!base58Matches(d.data, EVENT_IX_TAG, e.bytes)) return null;
-    out.push({ ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64 }, outerIndex: d.outerIndex });
+    out.push({
+      ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64, discriminator: e.discriminator, extraBytes: e.extraBytes },
+      outerIndex: d.outerIndex,
+    });
   }
   return out;
 }
@@ -335,7 +402,9 @@ export function mergeEvents(cpi: readonly CpiEvent[], logs: readonly LogEvent[],
 }
 
 function toEvent(ev: EventDecode, outerIndex: number | null, source: 'cpi' | 'log'): DecodedEvent {
-  return { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source };
+  return ev.extraBytes > 0
+    ? { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source, extraBytes: ev.extraBytes }
+    : { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source };
 }
 
 function tokenBalances(list: unknown, keys: string[], where: string, skipped: SkippedItem[]): TokenBalance[] {
