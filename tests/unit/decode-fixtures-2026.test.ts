@@ -6,7 +6,10 @@
  * CONSTRUCTED (no whole real v3 transaction is public yet).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeEventData, decodeTransaction, fromBase58, fromBase64, toBase58, toBase64, unrecognisedOf } from '../../src/core/decode/index.ts';
+import pumpIdl from '../../src/core/idl/pump.json' with { type: 'json' };
+import pumpAmmIdl from '../../src/core/idl/pump_amm.json' with { type: 'json' };
+import pumpFeesIdl from '../../src/core/idl/pump_fees.json' with { type: 'json' };
+import { decodeEventData, decodeInstruction, decodeTransaction, fromBase58, fromBase64, toBase58, toBase64, unrecognisedOf } from '../../src/core/decode/index.ts';
 import type { DecodedEvent, DecodedTransaction } from '../../src/core/types.ts';
 import { loadFixture, loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';
 
@@ -393,3 +396,36 @@ function sameTail(data58: string, bytes: Uint8Array): boolean {
   const d = fromBase58(data58);
   return hexOf(d.subarray(8)) === hexOf(bytes);
 }
+
+describe('every instruction and event of the three 2026-10 IDLs is known to the decoder', () => {
+  // read straight from the IDL files (src/core/idl): names and discriminators, not the decoder's registries
+  const idls = [
+    ['pump', PUMP, pumpIdl],
+    ['pump_amm', 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA', pumpAmmIdl],
+    ['pump_fees', 'pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ', pumpFeesIdl],
+  ] as const;
+
+  for (const [program, programId, idl] of idls) {
+    it(`${program}: ${idl.instructions.length} instructions and ${idl.events.length} events, each decodes by name from its discriminator and zeroed fields`, () => {
+      const zeros = new Uint8Array(4096);
+      for (const ix of idl.instructions) {
+        const data = Uint8Array.from([...ix.discriminator, ...zeros]);
+        const d = decodeInstruction(programId, data, []);
+        expect(d, `${program}.${ix.name}`).toMatchObject({ program, name: ix.name });
+        expect(Object.keys((d as { args: object }).args)).toEqual(ix.args.map((a: { name: string }) => a.name));
+      }
+      for (const ev of idl.events) {
+        const e = decodeEventData(program, Uint8Array.from([...ev.discriminator, ...zeros]));
+        expect(e, `${program} ${ev.name}`).toMatchObject({ program, name: ev.name, status: 'complete' });
+      }
+    });
+  }
+
+  it('the 2026-10 additions are among them (DIFF.md): buy_v3, sell_v3, buy_exact_quote_in_v3, multi_hop_curve_swap, sweep_*; PostCompleteBuyEvent, SweepBondingCurveFeeEvent, SweepPoolFeeEvent', () => {
+    const names = (idl: { instructions: { name: string }[] }) => idl.instructions.map((i) => i.name);
+    expect(names(pumpIdl)).toEqual(expect.arrayContaining(['buy_v3', 'sell_v3', 'buy_exact_quote_in_v3', 'multi_hop_curve_swap', 'sweep_creator_fee', 'sweep_protocol_fee']));
+    expect(names(pumpAmmIdl)).toEqual(expect.arrayContaining(['multi_hop_swap']));
+    expect(pumpIdl.events.map((e) => e.name)).toEqual(expect.arrayContaining(['PostCompleteBuyEvent', 'SweepBondingCurveFeeEvent']));
+    expect(pumpAmmIdl.events.map((e) => e.name)).toEqual(expect.arrayContaining(['SweepPoolFeeEvent']));
+  });
+});
