@@ -70,7 +70,7 @@ export function truncatedEvent(where: string, ev: EventDecode): SkippedItem {
 
 /**
  * Decode an Anchor self-CPI event instruction (`e445a52e51cb9a1d ‖ event disc ‖ borsh`, reference.md §1.6).
- * @returns null when the program is not pump/PumpSwap or the data does not start with the event tag;
+ * @returns null when the program is not pump/PumpSwap/Pump Fees or the data does not start with the event tag;
  *   otherwise the event or `{skipped: reason}`.
  */
 export function decodeCpiEvent(programId: string, data: Uint8Array): EventDecode | { skipped: string } | null {

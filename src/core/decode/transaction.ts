@@ -1,14 +1,14 @@
 /**
  * Transaction input normalisation and decoding: a getTransaction result (`json`, `jsonParsed` or
- * `base64` encoding; with or without the JSON-RPC envelope; legacy or v0) or a blockSubscribe element
+ * `base64` encoding; with or without the JSON-RPC envelope; legacy, v0 or (json/jsonParsed) v1) or a blockSubscribe element
  * → {@link DecodedTransaction}. Pure. Sources: reference.md §1.4 (instructions at any depth), §1.6
  * (events: self-CPI first, logs as fallback, de-duplicated; key list = static ++ loaded writable ++ readonly).
  *
- * Fast path: when the logs are complete, a one-account pump/PumpSwap inner instruction (a self-CPI
+ * Fast path: when the logs are complete, a one-account pump/PumpSwap/Pump Fees inner instruction (a self-CPI
  * event) is not base58-decoded; the `Program data:` line that repeats it, attributed by the invoke
  * stack, is decoded instead, once {@link base58Matches} confirms the CPI carries its bytes. Any
- * doubt (logs truncated, a count, order or byte mismatch) decodes the whole transaction the exact
- * way, so the output is what decoding every CPI gives (unless a wrong line passed the check by the
+ * doubt (logs truncated, a count, order or byte mismatch, a log line that did not decode) decodes the
+ * whole transaction the exact way, so the output is what decoding every CPI gives (unless a wrong line passed the check by the
  * chance base58-match.ts states, about 1 in 4.5 × 10¹⁵).
  */
 import { JITO_TIP_ACCOUNT_SET, SYSTEM_PROGRAM_ID } from '../programs.ts';
@@ -79,9 +79,15 @@ export function unwrapEnvelope(input: unknown): unknown {
  * element (`transaction: [<base64>, "base64"]`, meta in json form; slot/blockTime → null). A
  * logsNotification is passed on to {@link decodeLogsNotification}.
  *
- * Output ({@link DecodedTransaction}): pump/PumpSwap instructions at any depth (`path` "3" or "3.1"),
- * events from self-CPI inner instructions with `Program data:` logs as fallback (a log event whose bytes
- * equal an unmatched CPI event is the same event), token balances with raw amounts, `err` = meta.err.
+ * Output ({@link DecodedTransaction}): pump, PumpSwap and Pump Fees instructions at any depth (`path`
+ * "3" or "3.1"; Pump Fees' fee queries are known but not listed, idl.ts FEE_QUERIES), events from
+ * self-CPI inner instructions with `Program data:` logs as fallback (a log event whose bytes equal an
+ * unmatched CPI event is the same event), token balances with raw amounts, `err` = meta.err,
+ * `jitoTipLamports` (System transfers to the Jito tip accounts, top level and inner). Transaction
+ * version: json/jsonParsed are read the same for legacy, 0 and 1 (the message fields the decoder
+ * reads did not change; `transactionConfig` is ignored); the wire form is wire.ts's.
+ * Program data the IDLs do not describe (unknown discriminators, undecodable events or args) goes to
+ * `skipped` with `program`, `kind` and `discriminator` set (see {@link SkippedItem}, `unrecognisedOf`).
  *
  * `opts.pairLogEvents` (default true) allows the fast path of the module header; false decodes
  * every CPI (the tests compare the two). The output is the same either way (see the module header).
@@ -102,7 +108,7 @@ export function decodeTransaction(input: unknown, opts: { pairLogEvents?: boolea
 }
 
 /**
- * One decoding pass. `defer`: leave one-account pump/PumpSwap inner instructions undecoded and take
+ * One decoding pass. `defer`: leave one-account pump/PumpSwap/Pump Fees inner instructions undecoded and take
  * their events from the log lines that repeat them; returns null when that pairing fails (the caller
  * then decodes again with `defer` false, which never returns null).
  */
@@ -279,7 +285,7 @@ function handleEntry(col: Collected, ix: unknown, keys: string[], path: string, 
   handleRaw(col, programId, accs, data, keys, path, outer, inner);
 }
 
-/** A resolved instruction: event (self-CPI) or pump/PumpSwap instruction. */
+/** A resolved instruction: event (self-CPI) or pump/PumpSwap/Pump Fees instruction. */
 function handleRaw(col: Collected, programId: string | undefined, accs: unknown[], data: Uint8Array, keys: string[], path: string, outer: number, inner: boolean): void {
   const where = `instruction ${path}`;
   if (programId === undefined) {
