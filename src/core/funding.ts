@@ -3,18 +3,12 @@
  * `getTransaction` result, and the shared-funder cohort of a launch. Pure.
  */
 import { fromBase58 } from './decode/bytes.ts';
+import { parsedSystemTransferOf, systemTransferOf, type SolTransfer } from './decode/system.ts';
+import { SYSTEM_PROGRAM_ID } from './programs.ts';
 import { unwrapEnvelope } from './decode/transaction.ts';
 
-/** The System program. */
-export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
-
-/** One SOL transfer by the System program (Transfer = 2, TransferWithSeed = 11), any depth. */
-export interface SolTransfer {
-  from: string;
-  to: string;
-  /** lamports, decimal string */
-  lamports: string;
-}
+export { SYSTEM_PROGRAM_ID } from './programs.ts';
+export type { SolTransfer } from './decode/system.ts';
 
 /** What the archive knows of a wallet's first funding source. */
 export type FunderFact =
@@ -39,37 +33,15 @@ export interface SharedFunder {
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function u64le(b: Uint8Array, at: number): bigint {
-  let v = 0n;
-  for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(b[at + i]!);
-  return v;
-}
-
-/** Decode one System instruction's transfer, or null when it is not a transfer (or malformed). */
-function transferOf(data: Uint8Array, accounts: string[]): SolTransfer | null {
-  if (data.length < 12) return null;
-  const tag = data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24);
-  if (tag === 2 && accounts.length >= 2) return { from: accounts[0]!, to: accounts[1]!, lamports: u64le(data, 4).toString() };
-  if (tag === 11 && accounts.length >= 3) return { from: accounts[0]!, to: accounts[2]!, lamports: u64le(data, 4).toString() };
-  return null;
-}
-
 function entryTransfer(ix: unknown, keys: string[]): SolTransfer | null {
   if (!isObj(ix)) return null;
-  if (isObj(ix.parsed)) {
-    // jsonParsed: {program: 'system', parsed: {type: 'transfer'|'transferWithSeed', info: {source, destination, lamports}}}
-    const p = ix.parsed;
-    const info = isObj(p.info) ? p.info : null;
-    if (ix.programId !== SYSTEM_PROGRAM_ID || !info || (p.type !== 'transfer' && p.type !== 'transferWithSeed')) return null;
-    if (typeof info.source !== 'string' || typeof info.destination !== 'string') return null;
-    return { from: info.source, to: info.destination, lamports: String(info.lamports ?? '0') };
-  }
+  if (isObj(ix.parsed)) return parsedSystemTransferOf(ix);
   const programId = typeof ix.programId === 'string' ? ix.programId : typeof ix.programIdIndex === 'number' ? keys[ix.programIdIndex] : undefined;
   if (programId !== SYSTEM_PROGRAM_ID || typeof ix.data !== 'string') return null;
   const accs = (Array.isArray(ix.accounts) ? ix.accounts : []).map((a) => (typeof a === 'number' ? keys[a] : a));
   if (!accs.every((a): a is string => typeof a === 'string')) return null;
   try {
-    return transferOf(fromBase58(ix.data), accs);
+    return systemTransferOf(fromBase58(ix.data), accs);
   } catch {
     return null;
   }

@@ -3,6 +3,10 @@
  */
 export const PUMP_PROGRAM_ID = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
 export const PUMP_AMM_PROGRAM_ID = 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA';
+/** Pump Fees (fee config, fee sharing; pump and PumpSwap trades CPI its `get_fees`). IDL: src/core/idl/pump_fees.json. */
+export const PUMP_FEES_PROGRAM_ID = 'pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ';
+/** The System program. */
+export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 export const WSOL_MINT = 'So11111111111111111111111111111111111111112';
 /** The default key: `quote_mint` = this means SOL (reference.md §1.5). */
 export const DEFAULT_KEY = '11111111111111111111111111111111';
@@ -40,3 +44,20 @@ export const PROTOCOL_WALLETS: ReadonlySet<string> = new Set([
   KEEPER_WALLET,
   MAYHEM_AGENT,
 ]);
+
+/**
+ * The 8 Jito tip accounts (reference.md §3 "Jito tip accounts", from getTipAccounts examples in the
+ * QuickNode and Alchemy docs). A System transfer to one of them marks a Jito-landed transaction.
+ */
+export const JITO_TIP_ACCOUNTS = [
+  '96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5',
+  'HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe',
+  'Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY',
+  'ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49',
+  'DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh',
+  'ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt',
+  'DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL',
+  '3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT',
+] as const;
+/** {@link JITO_TIP_ACCOUNTS} as a set. */
+export const JITO_TIP_ACCOUNT_SET: ReadonlySet<string> = new Set(JITO_TIP_ACCOUNTS);

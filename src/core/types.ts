@@ -12,13 +12,13 @@ export interface Instant {
   iso: string;
 }
 
-/** Programs the decoder names. */
-export type ProgramName = 'pump' | 'pump_amm';
+/** Programs the decoder names: pump (6EF8…), PumpSwap (pAMM…) and Pump Fees (pfee…). */
+export type ProgramName = 'pump' | 'pump_amm' | 'pump_fees';
 
 /** Decoded value: u64/u128/i64/i128 as decimal strings, pubkeys base58, u8/u16/u32 numbers, Option → null | value. */
 export type DecodedValue = string | number | boolean | null | DecodedValue[] | { [k: string]: DecodedValue };
 
-/** One pump or PumpSwap instruction found at any depth of a transaction. */
+/** One pump, PumpSwap or Pump Fees instruction found at any depth of a transaction. */
 export interface DecodedInstruction {
   program: ProgramName;
   /** IDL instruction name, e.g. `create_v2`, `buy_exact_sol_in`, legacy `withdraw`. */
@@ -33,7 +33,7 @@ export interface DecodedInstruction {
   args: Record<string, DecodedValue>;
 }
 
-/** One Anchor event of either program. */
+/** One Anchor event of pump, PumpSwap or Pump Fees. */
 export interface DecodedEvent {
   program: ProgramName;
   /** IDL event name, e.g. `TradeEvent`, `CompletePumpAmmMigrationEvent`. */
@@ -44,17 +44,32 @@ export interface DecodedEvent {
   outerIndex: number | null;
   /** Where the bytes came from: the self-CPI inner instruction, or a `Program data:` log (fallback). */
   source: 'cpi' | 'log';
+  /**
+   * Bytes after the last field of the newest known layout (a newer, longer layout than the bundled
+   * IDL knows: its known prefix is in `fields`). Present only when > 0.
+   */
+  extraBytes?: number;
 }
 
-/** Something the decoder could not decode; it never throws for bad data. */
+/**
+ * Something the decoder could not decode; it never throws for bad data.
+ *
+ * `program`, `kind` and `discriminator` are set exactly when the item is program data of pump,
+ * PumpSwap or Pump Fees that the bundled IDLs do not describe (the drift guard, issue 20 item 3):
+ * an instruction or event discriminator the decoder does not know, data shorter than a
+ * discriminator, an event or instruction of a known name whose bytes fail to decode (malformed, or
+ * an event ending inside a field). Items about the input's structure (`no meta`, keys, balances,
+ * text that is not base58/base64) leave them unset. See `unrecognisedOf` (src/core/decode).
+ */
 export interface SkippedItem {
+  /** `instruction 3`, `instruction 3.1` (inner), `log 12` (a `Program data:` line), `meta`, … */
   where: string;
   reason: string;
-  /** set when the item is program data of pump, PumpSwap or the fees program (the drift guard's input) */
-  program?: string;
-  /** what the unreadable program data was */
+  /** the program whose data this is */
+  program?: ProgramName;
+  /** an instruction, or an Anchor event (self-CPI or `Program data:` line) */
   kind?: 'instruction' | 'event';
-  /** hex of its 8-byte discriminator (or of the bytes there were) */
+  /** lowercase hex of the 8-byte discriminator, or of the bytes there are when shorter (`''` for none) */
   discriminator?: string;
 }
 
@@ -95,12 +110,15 @@ export interface DecodedTransaction {
   logsTruncated: boolean;
   /** true when decoded from a logsNotification only (no inner instructions, no accounts). */
   fromLogsOnly: boolean;
-  /**
-   * lamports this transaction sent to the Jito tip accounts (System transfers, any depth), decimal
-   * string, "0" when none; null or absent when its source cannot tell (a logs form, a row stored before markers-v2).
-   */
-  jitoTipLamports?: string | null;
   skipped: SkippedItem[];
+  /**
+   * Lamports moved by System `transfer` / `transfer_with_seed` instructions (top level and inner) to
+   * the Jito tip accounts (src/core/programs.ts JITO_TIP_ACCOUNTS), summed, as a decimal string:
+   * `"0"` when none, and for a failed transaction (its transfers were rolled back). null when the
+   * source cannot tell: a logsNotification (no instructions) or a transaction without meta (no
+   * inner instructions, no err). Rows stored before this field existed lack it (read as null).
+   */
+  jitoTipLamports: string | null;
 }
 
 export type FindingClass = 'FINDINGS' | 'NOTE' | 'NO_MARKERS' | 'UNKNOWN';

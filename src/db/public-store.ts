@@ -4,6 +4,7 @@ import type { FunderFact, FunderUnknownReason } from '../core/funding.ts';
 import type { AfterwardsState } from '../core/afterwards.ts';
 import type { WalletRole } from '../core/record/build-launch.ts';
 import { openDatabase } from './open.ts';
+import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 
 /** A launch row as served: the canonical document text and its sha256. */
@@ -222,9 +223,8 @@ export class PublicStore {
     if (tx.err !== null) return [];
     const fresh: { program: string; kind: string; discriminator: string }[] = [];
     const seen = new Set<string>();
-    for (const item of tx.skipped) {
-      if (item.program === undefined) continue;
-      const key = { program: item.program, kind: item.kind ?? 'data', discriminator: item.discriminator ?? '' };
+    for (const item of unrecognisedOf(tx)) {
+      const key = { program: item.program ?? '', kind: item.kind ?? 'data', discriminator: item.discriminator ?? '' };
       const id = `${key.program} ${key.kind} ${key.discriminator}`;
       if (seen.has(id)) continue;
       seen.add(id);

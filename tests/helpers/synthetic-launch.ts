@@ -28,7 +28,7 @@ export function tx(opts: { slot: number; blockTime: number; err?: unknown; event
     preTokenBalances: [],
     postTokenBalances: [],
     logsTruncated: false,
-    fromLogsOnly: false,
+    fromLogsOnly: false, jitoTipLamports: null,
     skipped: [],
   };
 }

@@ -52,7 +52,7 @@ describe('openDatabase page size', () => {
 describe('launch_tx without its slot index (public migration 6)', () => {
   const tx = (signature: string, slot: number): DecodedTransaction => ({
     signature, slot, blockTime: null, err: null, accountKeys: [], signers: [], instructions: [], events: [],
-    preTokenBalances: [], postTokenBalances: [], logsTruncated: false, fromLogsOnly: false, skipped: [],
+    preTokenBalances: [], postTokenBalances: [], logsTruncated: false, fromLogsOnly: false, jitoTipLamports: null, skipped: [],
   });
   const slotIndex = (db: Database.Database) => db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'launch_tx_slot'").pluck().get();
 

@@ -13,7 +13,7 @@ import { TransactionCache } from '../../collector/tx-cache.ts';
 
 const tx = (signature: string, slot: number): DecodedTransaction => ({
   signature, slot, blockTime: 1_700_000_000 + slot, err: null, accountKeys: [], signers: [], instructions: [], events: [],
-  preTokenBalances: [], postTokenBalances: [], logsTruncated: false, fromLogsOnly: false, skipped: [],
+  preTokenBalances: [], postTokenBalances: [], logsTruncated: false, fromLogsOnly: false, jitoTipLamports: null, skipped: [],
 });
 const sigs = (txs: DecodedTransaction[]) => txs.map((t) => t.signature);
 

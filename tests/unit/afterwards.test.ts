@@ -23,7 +23,7 @@ function tx(signature: string, slot: number, before: bigint | undefined, after: 
     signature, slot, blockTime: 1_800_000_000 + slot, err, accountKeys: [], signers: [WALLET], instructions: [], events,
     preTokenBalances: before === undefined ? [] : [bal(ACCOUNT, WALLET, before)],
     postTokenBalances: after === undefined ? [] : [bal(ACCOUNT, WALLET, after)],
-    logsTruncated: false, fromLogsOnly: false, skipped: [],
+    logsTruncated: false, fromLogsOnly: false, jitoTipLamports: null, skipped: [],
   };
 }
 const poolSell = (account: string, tokens: bigint): DecodedEvent => ({

@@ -592,7 +592,7 @@ describe('robustness on derived transactions', () => {
     const d = decodeTransaction(raw);
     expect(names(d)).toEqual(['create_v2']);
     expect(d.skipped).toEqual([
-      { where: 'instruction 3', reason: 'unknown pump instruction discriminator ffffffffffffffff' },
+      { where: 'instruction 3', reason: 'unknown pump instruction discriminator ffffffffffffffff', program: 'pump', kind: 'instruction', discriminator: 'ffffffffffffffff' },
       { where: 'instruction 5', reason: 'instruction data is not valid base58' },
       { where: 'preTokenBalances[0]', reason: 'not a token balance {accountIndex, mint, uiTokenAmount.amount}' },
     ]);

@@ -1,44 +1,76 @@
 /**
- * Anchor events of pump / PumpSwap: decoding event bytes, self-CPI event instructions, and
+ * Anchor events of pump / PumpSwap / Pump Fees: decoding event bytes, self-CPI event instructions, and
  * `Program data:` log lines attributed by the invoke stack. Pure.
  * Source: IDL events/types (src/core/idl), reference.md §1.5 (layouts), §1.6 (how events appear).
  */
 import type { DecodedValue, ProgramName, SkippedItem } from '../types.ts';
 import { decodeFields, type DecodeStatus } from './borsh.ts';
 import { fromBase64, startsWith, toBase64, toHex } from './bytes.ts';
-import { EVENT_IX_TAG, PUMP, PUMP_AMM, registryFor, type ProgramRegistry } from './idl.ts';
+import { EVENT_IX_TAG, registryFor, registryOf, type ProgramRegistry } from './idl.ts';
 
 /** A decoded event with the bytes it came from (for de-duplication). */
 export interface EventDecode {
   program: ProgramName;
   name: string;
   fields: Record<string, DecodedValue>;
-  /** how the field-by-field decode ended (`short` = an older layout, absent trailing fields) */
+  /**
+   * how the field-by-field decode ended (`short` = an older layout, absent trailing fields;
+   * `truncated` = the data ends inside a field: no known layout — the caller reports it in `skipped`)
+   */
   status: Exclude<DecodeStatus, 'malformed'>;
   /** base64 of event discriminator ‖ borsh payload (as a `Program data:` line writes it; for de-duplication) */
   bytesBase64: string;
+  /** the event discriminator, lowercase hex */
+  discriminator: string;
+  /** bytes after the newest known layout's last field (a longer, newer layout), else 0 */
+  extraBytes: number;
 }
 
 /**
- * Decode event bytes `disc(8) ‖ borsh` of `program` (`pump` | `pump_amm`), field by field.
+ * Decode event bytes `disc(8) ‖ borsh` of `program` (`pump` | `pump_amm` | `pump_fees`), field by field.
  * Fields absent from older, shorter data are absent (TradeEvent decodes at 121/217/350/363 B, CreateEvent at 193/335/346 B).
+ * Data longer than the newest known layout decodes its known prefix; `extraBytes` counts the rest.
  * `base64`: the data's base64 when the caller already has it (else it is computed).
  * @returns the event, or `{skipped: reason}` (short data, unknown discriminator, malformed payload). Never throws.
  */
 export function decodeEventData(program: ProgramName, data: Uint8Array, base64?: string): EventDecode | { skipped: string } {
-  const reg: ProgramRegistry = program === 'pump' ? PUMP : PUMP_AMM;
+  const reg: ProgramRegistry = registryOf(program);
   if (data.length < 8) return { skipped: `${program} event data is ${data.length} bytes, shorter than the 8-byte discriminator` };
   const disc = toHex(data.subarray(0, 8));
   const def = reg.events.get(disc);
   if (!def) return { skipped: `unknown ${program} event discriminator ${disc}` };
   const d = decodeFields(def.fields, data, 8, reg.types);
   if (d.status === 'malformed') return { skipped: `malformed ${program} ${def.name}: ${d.error}` };
-  return { program, name: def.name, fields: d.fields, status: d.status, bytesBase64: base64 ?? toBase64(data) };
+  return { program, name: def.name, fields: d.fields, status: d.status, bytesBase64: base64 ?? toBase64(data), discriminator: def.discriminator, extraBytes: d.extraBytes };
+}
+
+/** The lowercase hex of the first 8 bytes of `data` (all of it when shorter): a discriminator for {@link SkippedItem}. */
+export function discriminatorHex(data: Uint8Array): string {
+  return toHex(data.length > 8 ? data.subarray(0, 8) : data);
+}
+
+/**
+ * The drift-guard item for event bytes of `program` that did not decode (`reason` from
+ * {@link decodeEventData}): program, kind `event` and the discriminator set.
+ */
+export function unrecognisedEvent(where: string, program: ProgramName, data: Uint8Array, reason: string): SkippedItem {
+  return { where, reason, program, kind: 'event', discriminator: discriminatorHex(data) };
+}
+
+/** The drift-guard item for an event that ends inside a field (status `truncated`): its known fields are kept, but no known layout ends there. */
+export function truncatedEvent(where: string, ev: EventDecode): SkippedItem {
+  return {
+    where,
+    reason: `${ev.program} ${ev.name} ends inside field ${registryOf(ev.program).events.get(ev.discriminator)?.fields[Object.keys(ev.fields).length]?.name ?? '?'}: not a known layout (the fields before it are decoded)`,
+    program: ev.program,
+    kind: 'event',
+    discriminator: ev.discriminator,
+  };
 }
 
 /**
  * Decode an Anchor self-CPI event instruction (`e445a52e51cb9a1d ‖ event disc ‖ borsh`, reference.md §1.6).
- * @returns null when the program is not pump/PumpSwap or the data does not start with the event tag;
+ * @returns null when the program is not pump/PumpSwap/Pump Fees or the data does not start with the event tag;
  *   otherwise the event or `{skipped: reason}`.
  */
 export function decodeCpiEvent(programId: string, data: Uint8Array): EventDecode | { skipped: string } | null {
@@ -47,7 +79,7 @@ export function decodeCpiEvent(programId: string, data: Uint8Array): EventDecode
   return decodeEventData(reg.program, data.subarray(8));
 }
 
-/** An event found in a `Program data:` log line of pump/PumpSwap. */
+/** An event found in a `Program data:` log line of pump/PumpSwap/Pump Fees. */
 export interface LogEvent extends EventDecode {
   /** top-level instruction index (count of `invoke [1]` lines so far), or null if unknown */
   outerIndex: number | null;
@@ -81,7 +113,7 @@ function programDataBytes(payload: string): { bytes: Uint8Array; base64: string 
   return { bytes, base64: toBase64(bytes) };
 }
 
-/** An instruction name seen as `Program log: Instruction: X` under pump/PumpSwap. */
+/** An instruction name seen as `Program log: Instruction: X` under pump/PumpSwap/Pump Fees. */
 export interface LogInstruction {
   program: ProgramName;
   /** snake_case IDL name */
@@ -142,9 +174,11 @@ export function snakeCase(s: string): string {
 
 /**
  * Walk `meta.logMessages` keeping the `Program X invoke [n]` / `Program X success|failed` stack, and
- * decode every `Program data: <base64>` line whose current program is pump or PumpSwap (other
- * programs — Mayhem, routers — emit their own data lines; those are ignored). Also collects the
- * `Program log: Instruction: X` names of pump/PumpSwap. Bad lines go to `skipped`; never throws.
+ * decode every `Program data: <base64>` line whose current program is pump, PumpSwap or Pump Fees
+ * (other programs — Mayhem, routers — emit their own data lines; those are ignored). Also collects the
+ * `Program log: Instruction: X` names of those programs. Bad lines go to `skipped` (an unknown
+ * discriminator, short or malformed event bytes, or an event ending inside a field with `program`,
+ * `kind: 'event'` and `discriminator` set; text that is not base64 without them); never throws.
  *
  * `known`: events already decoded from self-CPI instructions, counted by `program:bytesBase64`. A
  * data line carrying the same bytes of the same program is that event again (reference.md §1.6):
@@ -202,8 +236,11 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
         continue;
       }
       const ev = decodeEventData(reg.program, data.bytes, data.base64);
-      if ('skipped' in ev) out.skipped.push({ where, reason: ev.skipped });
-      else out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i, bytes: data.bytes, asWritten: data.base64 === payload });
+      if ('skipped' in ev) out.skipped.push(unrecognisedEvent(where, reg.program, data.bytes, ev.skipped));
+      else {
+        if (ev.status === 'truncated') out.skipped.push(truncatedEvent(where, ev));
+        out.events.push({ ...ev, outerIndex: outer >= 0 ? outer : null, line: i, bytes: data.bytes, asWritten: data.base64 === payload });
+      }
       continue;
     }
     if (line.startsWith('Program log: Instruction: ')) {

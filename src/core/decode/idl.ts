@@ -1,12 +1,14 @@
 /**
- * Registries built from the pump and PumpSwap IDLs (src/core/idl/pump.json, pump_amm.json: SDK2,
- * Anchor 0.30 format): instructions by 8-byte discriminator, events by discriminator, types by name.
+ * Registries built from the pump, PumpSwap and Pump Fees IDLs (src/core/idl/pump.json, pump_amm.json,
+ * pump_fees.json: the 2026-10 pump-public-docs IDLs, Anchor 0.30 format): instructions by 8-byte
+ * discriminator, events by discriminator, types by name.
  * Plus the legacy Raydium-era pump `withdraw`, which the current IDL no longer has (reference.md §1.3/§1.4,
  * FIX/11). Pure: the IDLs are JSON imports.
  */
 import pumpIdl from '../idl/pump.json' with { type: 'json' };
 import pumpAmmIdl from '../idl/pump_amm.json' with { type: 'json' };
-import { PUMP_AMM_PROGRAM_ID, PUMP_PROGRAM_ID } from '../programs.ts';
+import pumpFeesIdl from '../idl/pump_fees.json' with { type: 'json' };
+import { PUMP_AMM_PROGRAM_ID, PUMP_FEES_PROGRAM_ID, PUMP_PROGRAM_ID } from '../programs.ts';
 import type { ProgramName } from '../types.ts';
 import { typeRegistry, type IdlField, type IdlTypeDef, type TypeRegistry } from './borsh.ts';
 import { toHex } from './bytes.ts';
@@ -43,8 +45,10 @@ export interface ProgramRegistry {
   program: ProgramName;
   programId: string;
   instructions: ReadonlyMap<string, InstructionDef>;
-  /** instruction names (for `Program log: Instruction: X` lines) */
+  /** names of the listed instructions (for `Program log: Instruction: X` lines) */
   instructionNames: ReadonlySet<string>;
+  /** discriminators of instructions that are known but not listed in a decode ({@link FEE_QUERIES}) */
+  unlisted: ReadonlySet<string>;
   events: ReadonlyMap<string, EventDef>;
   accounts: ReadonlyMap<string, AccountDef>;
   types: TypeRegistry;
@@ -93,7 +97,17 @@ export const LEGACY_WITHDRAW: InstructionDef = {
   args: [],
 };
 
-function buildRegistry(program: ProgramName, programId: string, idl: RawIdl, extra: InstructionDef[] = []): ProgramRegistry {
+/**
+ * Pump Fees' read-only fee queries `get_fees` and `get_fees_with_quote_mint`: every pump and PumpSwap
+ * trade since late 2025 CPIs one (its fees come back as return data; no state changes, no event).
+ * They are known — never skipped as unrecognised — but not listed among a transaction's
+ * instructions: they say nothing about a launch, and listing them would turn every plain trade into
+ * a trade plus an instruction of another program (src/core/record/from-logs.ts takes a transaction
+ * from its logs only when every instruction is a pump trade).
+ */
+export const FEE_QUERIES: ReadonlySet<string> = new Set(['get_fees', 'get_fees_with_quote_mint']);
+
+function buildRegistry(program: ProgramName, programId: string, idl: RawIdl, extra: InstructionDef[] = [], unlistedNames: ReadonlySet<string> = new Set()): ProgramRegistry {
   const types = typeRegistry((idl.types ?? []) as IdlTypeDef[]);
   const instructions = new Map<string, InstructionDef>();
   for (const ix of idl.instructions) {
@@ -115,7 +129,8 @@ function buildRegistry(program: ProgramName, programId: string, idl: RawIdl, ext
     program,
     programId,
     instructions,
-    instructionNames: new Set([...instructions.values()].map((i) => i.name)),
+    instructionNames: new Set([...instructions.values()].map((i) => i.name).filter((n) => !unlistedNames.has(n))),
+    unlisted: new Set([...instructions.values()].filter((i) => unlistedNames.has(i.name)).map((i) => i.discriminator)),
     events,
     accounts,
     types,
@@ -127,11 +142,20 @@ export const PUMP: ProgramRegistry = buildRegistry('pump', PUMP_PROGRAM_ID, pump
 /** PumpSwap (pAMM…): SDK2 IDL. Its `withdraw` shares pump's legacy withdraw discriminator; the program id tells them apart. */
 export const PUMP_AMM: ProgramRegistry = buildRegistry('pump_amm', PUMP_AMM_PROGRAM_ID, pumpAmmIdl as unknown as RawIdl);
 
-/** The registry for a program id, or null when it is neither pump nor PumpSwap. */
+/** Pump Fees (pfee…): fee config and fee sharing; pump and PumpSwap trades CPI its `get_fees*` ({@link FEE_QUERIES}: known, not listed). */
+export const PUMP_FEES: ProgramRegistry = buildRegistry('pump_fees', PUMP_FEES_PROGRAM_ID, pumpFeesIdl as unknown as RawIdl, [], FEE_QUERIES);
+
+/** The registry for a program id, or null when it is none of pump, PumpSwap, Pump Fees. */
 export function registryFor(programId: string): ProgramRegistry | null {
   if (programId === PUMP_PROGRAM_ID) return PUMP;
   if (programId === PUMP_AMM_PROGRAM_ID) return PUMP_AMM;
+  if (programId === PUMP_FEES_PROGRAM_ID) return PUMP_FEES;
   return null;
+}
+
+/** The registry of a program by name. */
+export function registryOf(program: ProgramName): ProgramRegistry {
+  return program === 'pump' ? PUMP : program === 'pump_amm' ? PUMP_AMM : PUMP_FEES;
 }
 
 /** Account type definition by name (e.g. `BondingCurve` in pump, `Pool` in pump_amm). */

@@ -1,5 +1,5 @@
 /**
- * Decode one pump / PumpSwap instruction from its program id, data and account list. Pure.
+ * Decode one pump / PumpSwap / Pump Fees instruction from its program id, data and account list. Pure.
  * Source: IDL instructions (src/core/idl), reference.md §1.3 (discriminators), §1.4 (account orders).
  */
 import { ASSOCIATED_TOKEN_PROGRAM_ID } from '../programs.ts';
@@ -20,7 +20,7 @@ export interface InstructionDecode {
   args: Record<string, DecodedValue>;
 }
 
-/** Why an instruction of a pump/PumpSwap program was not decoded. */
+/** Why an instruction of pump, PumpSwap or Pump Fees was not decoded. */
 export interface InstructionSkip {
   skipped: string;
 }
@@ -45,7 +45,7 @@ function mapAccounts(program: ProgramName, name: string, names: readonly string[
 }
 
 /**
- * Decode an instruction of pump (`6EF8…`) or PumpSwap (`pAMM…`).
+ * Decode an instruction of pump (`6EF8…`), PumpSwap (`pAMM…`) or Pump Fees (`pfee…`).
  *
  * The 8-byte Anchor discriminator is always checked first; args are then read field by field from
  * byte 8 (args absent from older, shorter data are absent; trailing bytes are ignored). Accounts are
@@ -56,9 +56,9 @@ function mapAccounts(program: ProgramName, name: string, names: readonly string[
  * @param programId base58 program id
  * @param data raw instruction data
  * @param accounts base58 account addresses in instruction order
- * @returns the decode; `{skipped: reason}` for a pump/PumpSwap instruction that cannot be decoded
+ * @returns the decode; `{skipped: reason}` for an instruction of those programs that cannot be decoded
  *   (short data, unknown discriminator, an Anchor self-CPI event — those are events — or malformed args);
- *   `null` when the program is neither pump nor PumpSwap. Never throws.
+ *   `null` when the program is none of them. Never throws.
  * @example decodeInstruction(PUMP_PROGRAM_ID, data, keys) // {program:'pump', name:'buy', accounts:{global:…}, args:{amount:'…'}}
  */
 export function decodeInstruction(programId: string, data: Uint8Array, accounts: string[]): InstructionDecode | InstructionSkip | null {

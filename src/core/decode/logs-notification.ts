@@ -1,6 +1,6 @@
 /**
  * Decode a `logsNotification` (logsSubscribe) into a {@link DecodedTransaction}: events come only
- * from `Program data:` log lines attributed to pump/PumpSwap by the invoke stack (reference.md §1.6);
+ * from `Program data:` log lines attributed to pump/PumpSwap/Pump Fees by the invoke stack (reference.md §1.6);
  * instruction names from `Program log: Instruction: X` lines (no accounts, no args). Pure.
  */
 import type { DecodedTransaction } from '../types.ts';
@@ -35,7 +35,9 @@ export function isLogsNotification(input: unknown): boolean {
  * `{context, value}`, or just `value`.
  * Output: `fromLogsOnly: true`, `accountKeys: []`, `signers: []`, `blockTime: null`, `slot` from the
  * context (null without one); `instructions` named from `Program log: Instruction: X` lines with empty
- * `accounts`/`args`; events with `source: 'log'`. Throws an `Error` when the input is none of the shapes.
+ * `accounts`/`args`; events with `source: 'log'`; `jitoTipLamports: null` (logs show no transfers);
+ * `skipped` holds every `Program data:` line of pump/PumpSwap/Pump Fees that did not decode, with
+ * `program`, `kind: 'event'` and `discriminator` set (see {@link scanLogs}). Throws an `Error` when the input is none of the shapes.
  */
 export function decodeLogsNotification(input: unknown): DecodedTransaction {
   const parts = notificationParts(input);
@@ -57,11 +59,16 @@ export function decodeLogsNotification(input: unknown): DecodedTransaction {
       accounts: {},
       args: {},
     })),
-    events: scan.events.map((e) => ({ program: e.program, name: e.name, fields: e.fields, outerIndex: e.outerIndex, source: 'log' as const })),
+    events: scan.events.map((e) =>
+      e.extraBytes > 0
+        ? { program: e.program, name: e.name, fields: e.fields, outerIndex: e.outerIndex, source: 'log' as const, extraBytes: e.extraBytes }
+        : { program: e.program, name: e.name, fields: e.fields, outerIndex: e.outerIndex, source: 'log' as const },
+    ),
     preTokenBalances: [],
     postTokenBalances: [],
     logsTruncated: scan.truncated,
     fromLogsOnly: true,
     skipped: scan.skipped,
+    jitoTipLamports: null,
   };
 }

@@ -1,23 +1,25 @@
 /**
  * Transaction input normalisation and decoding: a getTransaction result (`json`, `jsonParsed` or
- * `base64` encoding; with or without the JSON-RPC envelope; legacy or v0) or a blockSubscribe element
+ * `base64` encoding; with or without the JSON-RPC envelope; legacy, v0 or (json/jsonParsed) v1) or a blockSubscribe element
  * → {@link DecodedTransaction}. Pure. Sources: reference.md §1.4 (instructions at any depth), §1.6
  * (events: self-CPI first, logs as fallback, de-duplicated; key list = static ++ loaded writable ++ readonly).
  *
- * Fast path: when the logs are complete, a one-account pump/PumpSwap inner instruction (a self-CPI
+ * Fast path: when the logs are complete, a one-account pump/PumpSwap/Pump Fees inner instruction (a self-CPI
  * event) is not base58-decoded; the `Program data:` line that repeats it, attributed by the invoke
  * stack, is decoded instead, once {@link base58Matches} confirms the CPI carries its bytes. Any
- * doubt (logs truncated, a count, order or byte mismatch) decodes the whole transaction the exact
- * way, so the output is what decoding every CPI gives (unless a wrong line passed the check by the
+ * doubt (logs truncated, a count, order or byte mismatch, a log line that did not decode) decodes the
+ * whole transaction the exact way, so the output is what decoding every CPI gives (unless a wrong line passed the check by the
  * chance base58-match.ts states, about 1 in 4.5 × 10¹⁵).
  */
+import { JITO_TIP_ACCOUNT_SET, SYSTEM_PROGRAM_ID } from '../programs.ts';
 import type { DecodedEvent, DecodedInstruction, DecodedTransaction, SkippedItem, TokenBalance } from '../types.ts';
 import { base58Matches } from './base58-match.ts';
-import { fromBase58, fromBase64, startsWith } from './bytes.ts';
-import { decodeCpiEvent, isTruncationMarker, scanLogs, type EventDecode, type LogEvent } from './events.ts';
+import { fromBase58, fromBase64, startsWith, toBase64 } from './bytes.ts';
+import { decodeCpiEvent, discriminatorHex, isTruncationMarker, scanLogs, truncatedEvent, unrecognisedEvent, type EventDecode, type LogEvent } from './events.ts';
 import { EVENT_IX_TAG, registryFor } from './idl.ts';
 import { decodeInstruction } from './instruction.ts';
 import { decodeLogsNotification, isLogsNotification } from './logs-notification.ts';
+import { parsedSystemTransferOf, transferDestinationIndex, u64le } from './system.ts';
 import { decodeWireTransaction, type WireTransaction } from './wire.ts';
 
 type Obj = Record<string, unknown>;
@@ -46,6 +48,10 @@ interface Collected {
   skipped: SkippedItem[];
   /** the fast path's self-CPI event candidates; null when every CPI is decoded as it comes */
   deferred: DeferredCpi[] | null;
+  /** `program:base64` of self-CPI events that did not decode (in `skipped`): the log lines repeating them are not reported again; null until one */
+  skippedCpi: string[] | null;
+  /** lamports sent to Jito tip accounts by System transfers so far */
+  tip: bigint;
 }
 
 /**
@@ -73,9 +79,15 @@ export function unwrapEnvelope(input: unknown): unknown {
  * element (`transaction: [<base64>, "base64"]`, meta in json form; slot/blockTime → null). A
  * logsNotification is passed on to {@link decodeLogsNotification}.
  *
- * Output ({@link DecodedTransaction}): pump/PumpSwap instructions at any depth (`path` "3" or "3.1"),
- * events from self-CPI inner instructions with `Program data:` logs as fallback (a log event whose bytes
- * equal an unmatched CPI event is the same event), token balances with raw amounts, `err` = meta.err.
+ * Output ({@link DecodedTransaction}): pump, PumpSwap and Pump Fees instructions at any depth (`path`
+ * "3" or "3.1"; Pump Fees' fee queries are known but not listed, idl.ts FEE_QUERIES), events from
+ * self-CPI inner instructions with `Program data:` logs as fallback (a log event whose bytes equal an
+ * unmatched CPI event is the same event), token balances with raw amounts, `err` = meta.err,
+ * `jitoTipLamports` (System transfers to the Jito tip accounts, top level and inner). Transaction
+ * version: json/jsonParsed are read the same for legacy, 0 and 1 (the message fields the decoder
+ * reads did not change; `transactionConfig` is ignored); the wire form is wire.ts's.
+ * Program data the IDLs do not describe (unknown discriminators, undecodable events or args) goes to
+ * `skipped` with `program`, `kind` and `discriminator` set (see {@link SkippedItem}, `unrecognisedOf`).
  *
  * `opts.pairLogEvents` (default true) allows the fast path of the module header; false decodes
  * every CPI (the tests compare the two). The output is the same either way (see the module header).
@@ -96,7 +108,7 @@ export function decodeTransaction(input: unknown, opts: { pairLogEvents?: boolea
 }
 
 /**
- * One decoding pass. `defer`: leave one-account pump/PumpSwap inner instructions undecoded and take
+ * One decoding pass. `defer`: leave one-account pump/PumpSwap/Pump Fees inner instructions undecoded and take
  * their events from the log lines that repeat them; returns null when that pairing fails (the caller
  * then decodes again with `defer` false, which never returns null).
  */
@@ -118,8 +130,9 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
     logsTruncated: false,
     fromLogsOnly: false,
     skipped,
+    jitoTipLamports: null,
   };
-  const col: Collected = { instructions: [], cpiEvents: [], skipped, deferred: defer ? [] : null };
+  const col: Collected = { instructions: [], cpiEvents: [], skipped, deferred: defer ? [] : null, skippedCpi: null, tip: 0n };
 
   // --- message: keys, signers, top-level instructions
   const tx = r.transaction;
@@ -140,7 +153,8 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
       out.signers = wire.staticKeys.slice(0, wire.numRequiredSignatures);
       wire.instructions.forEach((ix, i) => {
         const programId = out.accountKeys[ix.programIdIndex];
-        handleRaw(col, programId, ix.accounts, ix.data, out.accountKeys, String(i), i, false);
+        if (programId === SYSTEM_PROGRAM_ID) addTip(col, ix.data, ix.accounts, out.accountKeys);
+        else handleRaw(col, programId, ix.accounts, ix.data, out.accountKeys, String(i), i, false);
       });
     }
   } else if (isObj(tx)) {
@@ -184,8 +198,10 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
 
   // --- logs: fallback events, de-duplicated against CPI events
   if (col.deferred && col.deferred.length > 0) {
-    // fast path: every deferred CPI must pair, in order, with a log event carrying its bytes
+    // fast path: every deferred CPI must pair, in order, with a log event carrying its bytes; a
+    // skipped log item goes the exact way too (its twin CPI, if any, is reported there instead)
     const scan = scanLogs(logs);
+    if (scan.skipped.length > 0) return null;
     const paired = pairWithLogs(col.deferred, scan.events);
     if (paired === null) return null;
     out.logsTruncated = scan.truncated;
@@ -195,11 +211,16 @@ function decodeOnce(r: Obj, meta: Obj | null, logs: unknown[], defer: boolean): 
     // CPI events not yet matched by a log line, by program and bytes: scanLogs consumes the lines that
     // repeat one without decoding them, and mergeEvents drops any other decoded line that still does.
     const unmatched = cpiEventCounts(col.cpiEvents);
+    // a CPI event that did not decode is reported once (at the CPI), not again at its log line
+    if (col.skippedCpi) for (const key of col.skippedCpi) unmatched.set(key, (unmatched.get(key) ?? 0) + 1);
     const scan = scanLogs(logs, unmatched);
     out.logsTruncated = scan.truncated;
     skipped.push(...scan.skipped);
     out.events = mergeEvents(col.cpiEvents, scan.events, unmatched);
   }
+
+  // --- Jito tips: known only with the inner instructions (meta); a failed transaction moved nothing
+  if (meta) out.jitoTipLamports = out.err !== null || col.tip === 0n ? '0' : col.tip.toString();
 
   // --- token balances
   if (meta) {
@@ -226,12 +247,23 @@ function handleEntry(col: Collected, ix: unknown, keys: string[], path: string, 
     col.skipped.push({ where, reason: 'instruction entry is not an object' });
     return;
   }
-  if ('parsed' in ix) return; // a known program the RPC parsed (system, spl-token, …): never pump
+  if ('parsed' in ix) {
+    // a known program the RPC parsed (system, spl-token, …): never pump; a System transfer may be a tip
+    if (ix.program === 'system' && isObj(ix.parsed)) {
+      const t = parsedSystemTransferOf(ix);
+      if (t && JITO_TIP_ACCOUNT_SET.has(t.to)) col.tip += BigInt(t.lamports);
+    }
+    return;
+  }
   let programId: string | undefined;
   if (typeof ix.programId === 'string') programId = ix.programId;
   else if (typeof ix.programIdIndex === 'number') programId = keys[ix.programIdIndex];
   if (programId === undefined) {
     col.skipped.push({ where, reason: 'program id not resolvable' });
+    return;
+  }
+  if (programId === SYSTEM_PROGRAM_ID) {
+    entryTip(col, ix, keys);
     return;
   }
   const reg = registryFor(programId);
@@ -253,7 +285,7 @@ function handleEntry(col: Collected, ix: unknown, keys: string[], path: string, 
   handleRaw(col, programId, accs, data, keys, path, outer, inner);
 }
 
-/** A resolved instruction: event (self-CPI) or pump/PumpSwap instruction. */
+/** A resolved instruction: event (self-CPI) or pump/PumpSwap/Pump Fees instruction. */
 function handleRaw(col: Collected, programId: string | undefined, accs: unknown[], data: Uint8Array, keys: string[], path: string, outer: number, inner: boolean): void {
   const where = `instruction ${path}`;
   if (programId === undefined) {
@@ -264,10 +296,17 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
   if (!reg) return;
   if (startsWith(data, EVENT_IX_TAG)) {
     const ev = decodeCpiEvent(programId, data);
-    if (ev && 'skipped' in ev) col.skipped.push({ where, reason: ev.skipped });
-    else if (ev) col.cpiEvents.push({ ev, outerIndex: outer });
+    if (ev && 'skipped' in ev) {
+      const bytes = data.subarray(EVENT_IX_TAG.length);
+      col.skipped.push(unrecognisedEvent(where, reg.program, bytes, ev.skipped));
+      (col.skippedCpi ??= []).push(`${reg.program}:${toBase64(bytes)}`);
+    } else if (ev) {
+      if (ev.status === 'truncated') col.skipped.push(truncatedEvent(where, ev));
+      col.cpiEvents.push({ ev, outerIndex: outer });
+    }
     return;
   }
+  if (reg.unlisted.size > 0 && data.length >= 8 && reg.unlisted.has(discriminatorHex(data))) return; // a fee query (idl.ts FEE_QUERIES)
   const accounts: string[] = [];
   for (const a of accs) {
     const k = typeof a === 'string' ? a : typeof a === 'number' ? keys[a] : undefined;
@@ -279,8 +318,39 @@ function handleRaw(col: Collected, programId: string | undefined, accs: unknown[
   }
   const d = decodeInstruction(programId, data, accounts);
   if (d === null) return;
-  if ('skipped' in d) col.skipped.push({ where, reason: d.skipped });
+  if ('skipped' in d) col.skipped.push({ where, reason: d.skipped, program: reg.program, kind: 'instruction', discriminator: discriminatorHex(data) });
   else col.instructions.push({ program: d.program, name: d.name, inner, path, accounts: d.accounts, args: d.args });
+}
+
+/**
+ * Add a compiled System instruction's transfer to a Jito tip account to `col.tip`. The destination
+ * is looked up before the lamports are read, so a transfer elsewhere costs one key lookup.
+ */
+function addTip(col: Collected, data: Uint8Array, accs: readonly unknown[], keys: readonly string[]): void {
+  const to = transferDestinationIndex(data);
+  if (to === null || accs.length <= to) return;
+  const a = accs[to];
+  const dest = typeof a === 'number' ? keys[a] : typeof a === 'string' ? a : undefined;
+  if (dest !== undefined && JITO_TIP_ACCOUNT_SET.has(dest)) col.tip += u64le(data, 4);
+}
+
+/** A json / jsonParsed System instruction entry (base58 data): {@link addTip} once a tip account is among its accounts. */
+function entryTip(col: Collected, ix: Obj, keys: readonly string[]): void {
+  if (typeof ix.data !== 'string' || !Array.isArray(ix.accounts) || ix.accounts.length < 2) return;
+  let toTip = false;
+  for (let i = 1; i < ix.accounts.length && i <= 2; i++) {
+    const a = ix.accounts[i];
+    const k = typeof a === 'number' ? keys[a] : a;
+    if (typeof k === 'string' && JITO_TIP_ACCOUNT_SET.has(k)) toTip = true;
+  }
+  if (!toTip) return;
+  let data: Uint8Array;
+  try {
+    data = fromBase58(ix.data);
+  } catch {
+    return;
+  }
+  addTip(col, data, ix.accounts, keys);
 }
 
 /**
@@ -298,7 +368,10 @@ function pairWithLogs(deferred: readonly DeferredCpi[], events: readonly LogEven
     if (e.program !== d.program || e.outerIndex !== d.outerIndex) return null;
     if (!e.asWritten) return null;
     if (!base58Matches(d.data, EVENT_IX_TAG, e.bytes)) return null;
-    out.push({ ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64 }, outerIndex: d.outerIndex });
+    out.push({
+      ev: { program: e.program, name: e.name, fields: e.fields, status: e.status, bytesBase64: e.bytesBase64, discriminator: e.discriminator, extraBytes: e.extraBytes },
+      outerIndex: d.outerIndex,
+    });
   }
   return out;
 }
@@ -335,7 +408,9 @@ export function mergeEvents(cpi: readonly CpiEvent[], logs: readonly LogEvent[],
 }
 
 function toEvent(ev: EventDecode, outerIndex: number | null, source: 'cpi' | 'log'): DecodedEvent {
-  return { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source };
+  return ev.extraBytes > 0
+    ? { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source, extraBytes: ev.extraBytes }
+    : { program: ev.program, name: ev.name, fields: ev.fields, outerIndex, source };
 }
 
 function tokenBalances(list: unknown, keys: string[], where: string, skipped: SkippedItem[]): TokenBalance[] {

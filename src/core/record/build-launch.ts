@@ -4,6 +4,7 @@ import { instant } from '../canonical.ts';
 import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { big, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
+import { unrecognisedOf } from '../decode/unrecognised.ts';
 
 /** Seconds after creation within which a buyer counts in `buyersFirst30s` (methodology §buyersFirst30s). */
 export const FIRST_WINDOW_SECONDS = 30;
@@ -434,7 +435,7 @@ function unreadableFlags(ok: DecodedTransaction[], unreadable: string[]): Flag[]
   const sigs: string[] = [];
   const discs = new Set<string>();
   for (const tx of ok) {
-    const items = tx.skipped.filter((x) => x.program !== undefined);
+    const items = unrecognisedOf(tx);
     if (items.length === 0) continue;
     sigs.push(tx.signature);
     for (const x of items) discs.add(`${x.program} ${x.kind ?? 'data'} ${x.discriminator ?? '?'}`);
