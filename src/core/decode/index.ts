@@ -6,6 +6,6 @@ export { decodeLogsNotification, isLogsNotification } from './logs-notification.
 export { decodeInstruction, isInstructionDecode, type InstructionDecode, type InstructionSkip } from './instruction.ts';
 export { decodeEventData, decodeCpiEvent, scanLogs, type EventDecode } from './events.ts';
 export { decodeBondingCurve, decodePool, decodeProgramAccount, decodeTokenAccount, type AccountDecode, type TokenAccountDecode } from './accounts.ts';
-export { decodeWireTransaction, type WireTransaction } from './wire.ts';
+export { decodeWireTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, TRANSACTION_CONFIG_BITS, type TransactionConfig, type WireTransaction } from './wire.ts';
 export { PUMP, PUMP_AMM, registryFor, EVENT_IX_TAG, EVENT_IX_TAG_HEX } from './idl.ts';
 export { fromBase58, toBase58, fromBase64, toBase64, fromHex, toHex } from './bytes.ts';
