@@ -1,6 +1,6 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
-import type { ArchiveCounts } from '../db/public-store.ts';
+import type { ArchiveCounts, UnreadableCounts } from '../db/public-store.ts';
 import { collectorStateOf, coverageOf, gapsOf, type CollectorState, type Coverage } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { CACHE_NONE, jsonResponse } from './http.ts';
@@ -12,6 +12,11 @@ export interface StatusBody {
   counts: ArchiveCounts;
   coverage: Coverage & { gaps: ReturnType<typeof gapsOf> };
   collector: CollectorState;
+  /**
+   * Transactions the collector could not read for a reason that persisted: passed by the catch-up,
+   * read again later (public.db table unreadable_tx); `byReason` omits reasons with none.
+   */
+  unreadable: UnreadableCounts;
   /** On-demand rebuilds (spec §3) waiting and running now; null where the status is built without the rebuild queue. */
   rebuilds: { queued: number; running: number } | null;
   generatedAt: Instant;
@@ -24,6 +29,7 @@ export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'> & Partial<
     counts: deps.publicStore.counts(),
     coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
     collector: collectorStateOf(deps.publicStore, nowMs),
+    unreadable: deps.publicStore.unreadableCounts(),
     rebuilds: deps.rebuilds ? deps.rebuilds.jobs.queueCounts() : null,
     generatedAt: instant(nowMs),
   };
