@@ -13,6 +13,7 @@ import {
   getTransactionDecoder,
   getTransactionEncoder,
 } from '@solana/kit';
+import { TRANSACTION_CONFIG_BITS } from '../../src/core/decode/wire.ts';
 
 /** A message header as getTransaction `json` prints it. */
 export interface RawHeader {
@@ -120,10 +121,7 @@ export function decodeWireTransaction(bytes: Uint8Array): RawTransaction {
 }
 
 /** Mask bits of a v1 TransactionConfigMask (SIMD-0385), in the order of their value slots. */
-const PRIORITY_FEE = 0b11;
-const COMPUTE_UNIT_LIMIT = 0b100;
-const LOADED_ACCOUNTS_DATA_SIZE_LIMIT = 0b1000;
-const HEAP_SIZE = 0b10000;
+const { priorityFee: PRIORITY_FEE, computeUnitLimit: COMPUTE_UNIT_LIMIT, loadedAccountsDataSizeLimit: LOADED_ACCOUNTS_DATA_SIZE_LIMIT, heapSize: HEAP_SIZE } = TRANSACTION_CONFIG_BITS;
 
 /** A v1 config mask and its values (in slot order) → the json `transactionConfig`. */
 function configFromMask(mask: number, values: { value: number | bigint }[]): RawTransactionConfig {
