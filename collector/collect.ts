@@ -29,6 +29,7 @@ import type { CollectorJobDeps } from './job-deps.ts';
 import { refreshPools } from './pool-refresh.ts';
 import { creationsIn, fetchedCurveTrade, laterTradeForm, takeFromLogs, type PlainCurveTrade } from '../src/core/record/from-logs.ts';
 import { HeardNotifications } from './heard.ts';
+import { callFailure, malformedFailure, NOT_FOUND, parseReadFailure, planBatch, READ_FAILURE_META, requestFailure, UNREADABLE_RETRY_BATCH, type ReadFailure } from './unreadable.ts';
 
 /** Cursor name of the pump program's signature history. */
 export const PROGRAM_CURSOR = 'program';
@@ -109,15 +110,19 @@ export async function fetchAnswer(rpc: ArchiveRpc, sig: string, signal?: AbortSi
  * scheduled on `queue` (concurrency = RPC_CONCURRENCY HTTP requests). With RPC_MAX_RPS set, a chunk of
  * n calls takes n of the queue's interval slots, so the limit counts calls, not HTTP requests
  * (providers bill each call of a batch). Returns one entry per signature, in order: the decoded
- * transaction, or `null` when it could not be read (an RPC error — logged — or still `null` after
- * 5 attempts 200 ms·2^k apart); the caller stops its batch at the first `null`.
+ * transaction, or `null` when it could not be read (an RPC error — logged — an answer that is not a
+ * transaction, or still `null` after 5 attempts 200 ms·2^k apart).
  */
 export async function fetchDecodedMany(reader: TransactionReader, queue: PQueue, rateLimited: boolean, signatures: string[], log: Logger, signal?: AbortSignal): Promise<(DecodedTransaction | null)[]> {
   return fetchMany(reader, queue, rateLimited, signatures, log, signal, (a) => decodeTransaction(a));
 }
 
-/** {@link fetchDecodedMany} with each answer (plain JSON) turned into what `use` makes of it, as it arrives. */
-async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rateLimited: boolean, signatures: string[], log: Logger, signal: AbortSignal | undefined, use: (answer: Record<string, unknown>, i: number) => T): Promise<(T | null)[]> {
+/**
+ * {@link fetchDecodedMany} with each answer (plain JSON) turned into what `use` makes of it, as it
+ * arrives (`use` throwing: the answer is malformed). `failures` (when given) gets why each `null`
+ * entry could not be read, by index (collector/unreadable.ts).
+ */
+async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rateLimited: boolean, signatures: string[], log: Logger, signal: AbortSignal | undefined, use: (answer: Record<string, unknown>, i: number) => T, failures?: Map<number, ReadFailure>): Promise<(T | null)[]> {
   const out = new Array<T | null>(signatures.length).fill(null);
   const chunks: number[][] = [];
   const size = reader.batchSize;
@@ -133,18 +138,30 @@ async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rateLimite
         answers = await queue.add(() => reader.getTransactions(ask.map((i) => signatures[i]!), signal));
       } catch (err) {
         log.warn({ signatures: ask.length, first: signatures[ask[0]!], err: String(err) }, 'transactions could not be read');
+        for (const i of ask) failures?.set(i, requestFailure(err));
         return;
       }
       pending = [];
       answers.forEach((a, k) => {
         const i = ask[k]!;
         if (a === null) pending.push(i);
-        else if (a instanceof Error) log.warn({ signature: signatures[i], err: a.message }, 'transaction could not be read');
-        else out[i] = use(a, i);
+        else if (a instanceof Error) {
+          log.warn({ signature: signatures[i], err: a.message }, 'transaction could not be read');
+          failures?.set(i, callFailure(a));
+        } else {
+          try {
+            out[i] = use(a, i);
+          } catch (err) {
+            log.warn({ signature: signatures[i], err: String(err) }, 'transaction answer could not be decoded');
+            failures?.set(i, malformedFailure(err));
+          }
+        }
       });
-      // an RPC error is final for this catch-up: the batch stops before it and the next run asks again
-      if (answers.some((a) => a instanceof Error)) return;
+      // an RPC error is final for this catch-up: its batch stops before the first transaction not read
+      // (unless collector/unreadable.ts passes it) and the next run asks again
+      if (answers.some((a) => a instanceof Error)) break;
     }
+    for (const i of pending) failures?.set(i, NOT_FOUND);
   }));
   return out;
 }
@@ -241,6 +258,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         }
       };
       const job = jobDeps(deps, queue, opts.signal);
+      await periodic('unreadable transactions retry', 'UNREADABLE_RETRY_MS', () => retryUnreadable(deps, queue, reader, memory, opts.signal));
       await periodic('funder sweep', 'FUNDER_SWEEP_MS', () => sweepUnknownCohorts(deps, queue, reader, memory, opts.signal));
       await periodic('afterwards sweep', 'AFTERWARDS_SWEEP_MS', async () => {
         await sweepBuyoutAfterwards({ ...job, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), readTransactions: (sigs) => fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, sigs, log, opts.signal) });
@@ -307,49 +325,45 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
   for (let i = 0; i < sigs.length; i += config.COLLECT_BATCH) {
     if (opts.signal?.aborted) return;
     const batch = sigs.slice(i, i + config.COLLECT_BATCH);
-    const { decoded, fromLogs } = await readBatch(deps, queue, reader, memory, batch, opts.signal);
-    // Stop at the first transaction we could not read: the cursor must not pass it.
-    const firstMissing = decoded.findIndex((d) => d === null);
-    const usable = (firstMissing === -1 ? decoded : decoded.slice(0, firstMissing)) as DecodedTransaction[];
-    if (usable.length === 0) throw new Error(`transaction ${batch[0]!.signature} could not be read; will retry from the cursor`);
-    const last = batch[usable.length - 1]!;
+    const { decoded, fromLogs, failures } = await readBatch(deps, queue, reader, memory, batch, opts.signal);
+    if (opts.signal?.aborted) return; // reads cut short by the stop are not failures
+    // Stop at the first transaction we could not read — the cursor must not pass it — unless it is
+    // unreadable (collector/unreadable.ts): a failure that persists is recorded and passed.
+    const plan = planBatch(batch.map((s) => s.signature), decoded, failures, parseReadFailure(store.getMeta(READ_FAILURE_META)), config.UNREADABLE_AFTER_FAILURES);
+    const stopped = () => {
+      const stop = plan.stop!;
+      store.setMeta(READ_FAILURE_META, JSON.stringify({ signature: batch[stop.index]!.signature, failures: stop.failures }));
+      return new Error(`transaction ${batch[stop.index]!.signature} could not be read (${stop.failure.reason}, ${stop.failures} of ${config.UNREADABLE_AFTER_FAILURES} catch-ups); will retry from the cursor`);
+    };
+    if (plan.upTo === 0) throw stopped();
+    const usable = decoded.slice(0, plan.upTo).filter((d): d is DecodedTransaction => d !== null);
+    const last = batch[plan.upTo - 1]!;
     const byMint = groupByMint(usable);
     const states = await launchStates(deps, queue, reader, memory, byMint, opts.signal);
     await ensureFunders(
       funderDeps(deps, queue, reader, memory, opts.signal),
       byMint,
     );
-    const fromRaw = store.getMeta('coverage_from_slot');
-    const coverageFromSlot = fromRaw === undefined ? null : Number(fromRaw);
-    const gaps = store.gaps();
     const committed = store.transaction(() => {
-      // mint → the slot of its creation transaction in this batch (null: not created here)
-      const touched = new Map<string, number | null>();
-      for (const tx of usable) {
-        if (tx.skipped.length > 0) {
-          for (const d of store.noteUnrecognised(tx, now())) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
+      let changed = recordTransactions(store, memory, usable, states, now(), log);
+      for (const u of plan.unreadable) {
+        const s = batch[u.index]!;
+        // the launches it may belong to: those its logs notification names, when one was heard
+        const heard = memory.heard.get(s.signature);
+        store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints: heard ? [...mintsOf(heard)] : [] }, now());
+        // the held records of those launches become UNKNOWN (the drift guard: unrecognised_program_data)
+        for (const mint of heard ? mintsOf(heard) : []) {
+          const held = store.getOrigin(mint);
+          if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) changed++;
         }
-        for (const mint of mintsOf(tx)) {
-          if (store.addTransaction(mint, tx)) memory.txs.added(store, mint, tx);
-          const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
-          touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
-        }
-      }
-      let changed = 0;
-      for (const [mint, creationSlot] of touched) {
-        // A creation read while the collector was watching is observed at launch; one created before
-        // coverage began or inside a gap was found later from chain by this catch-up: scanned.
-        const createdHere = creationSlot !== null;
-        const watched = createdHere && watchedAt(creationSlot, coverageFromSlot, gaps);
-        const origin = createdHere && !watched ? 'scanned' : 'observed';
-        const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs: now(), state: states.get(mint), cache: memory.txs });
-        if (r.changed) changed++;
-        if (r.doc.launch?.completed) memory.completed.set(mint, r.doc.launch.quoteMint);
       }
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
       return changed;
     });
-    memory.heard.committed(batch.slice(0, usable.length).map((s) => s.signature), last.slot); // those after one not read stay for the retry
+    for (const u of plan.unreadable) {
+      log.warn({ signature: batch[u.index]!.signature, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures }, 'transaction recorded as unreadable; the catch-up moves past it and reads it again later');
+    }
+    memory.heard.committed(batch.slice(0, plan.upTo).map((s) => s.signature), last.slot); // those after one not read stay for the retry
     // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
     // by many batches is written once, not once per batch), and always when the catch-up ends.
     if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
@@ -358,18 +372,85 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     }
     done += usable.length;
     opts.onBatch?.({ transactions: usable.length, fromLogs, records: committed, cursorSlot: last.slot });
-    log.info({ done, total: sigs.length, cursorSlot: last.slot, fromLogs, recordsChanged: committed }, 'batch committed');
-    if (firstMissing !== -1) throw new Error(`transaction ${batch[firstMissing]!.signature} could not be read; will retry from the cursor`);
+    log.info({ done, total: sigs.length, cursorSlot: last.slot, fromLogs, recordsChanged: committed, ...(plan.unreadable.length ? { unreadable: plan.unreadable.length } : {}) }, 'batch committed');
+    if (plan.stop) throw stopped();
   }
+}
+
+/**
+ * Keep decoded transactions under the mints they touch and rebuild those launches' records, inside
+ * the caller's SQLite transaction; returns how many records changed. A creation read while the
+ * collector was watching is observed at launch; one created before coverage began or inside a gap
+ * was found later from chain: scanned.
+ */
+function recordTransactions(store: PublicStore, memory: CollectorMemory, txs: readonly DecodedTransaction[], states: Map<string, ChainState>, nowMs: number, log: Logger): number {
+  const fromRaw = store.getMeta('coverage_from_slot');
+  const coverageFromSlot = fromRaw === undefined ? null : Number(fromRaw);
+  const gaps = store.gaps();
+  // mint → the slot of its creation transaction among these (null: not created here)
+  const touched = new Map<string, number | null>();
+  for (const tx of txs) {
+    if (tx.skipped.length > 0) {
+      for (const d of store.noteUnrecognised(tx, nowMs)) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
+    }
+    for (const mint of mintsOf(tx)) {
+      if (store.addTransaction(mint, tx)) memory.txs.added(store, mint, tx);
+      const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
+      touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
+    }
+  }
+  let changed = 0;
+  for (const [mint, creationSlot] of touched) {
+    const createdHere = creationSlot !== null;
+    const watched = createdHere && watchedAt(creationSlot, coverageFromSlot, gaps);
+    const origin = createdHere && !watched ? 'scanned' : 'observed';
+    const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs, state: states.get(mint), cache: memory.txs });
+    if (r.changed) changed++;
+    if (r.doc.launch?.completed) memory.completed.set(mint, r.doc.launch.quoteMint);
+  }
+  return changed;
+}
+
+/**
+ * Read again the unreadable transactions last tried UNREADABLE_RETRY_MS ago or more (up to
+ * UNREADABLE_RETRY_BATCH, least recently tried first; collector/unreadable.ts). One read now is
+ * kept under its launches, whose records are rebuilt, and leaves the list; one still not read
+ * counts one more failure and waits again. Returns how many records changed.
+ */
+async function retryUnreadable(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, signal?: AbortSignal): Promise<number> {
+  const { store, config, log } = deps;
+  const now = deps.now ?? Date.now;
+  const due = store.unreadableDue(now() - config.UNREADABLE_RETRY_MS, UNREADABLE_RETRY_BATCH);
+  if (due.length === 0) return 0;
+  const failures = new Map<number, ReadFailure>();
+  const decoded = await fetchMany(reader, queue, config.RPC_MAX_RPS > 0, due.map((d) => d.signature), log, signal, (a) => decodeTransaction(a), failures);
+  const read = decoded.filter((d): d is DecodedTransaction => d !== null);
+  const byMint = groupByMint(read);
+  const states = await launchStates(deps, queue, reader, memory, byMint, signal);
+  if (read.length > 0) await ensureFunders(funderDeps(deps, queue, reader, memory, signal), byMint);
+  const changed = store.transaction(() => {
+    const n = recordTransactions(store, memory, read, states, now(), log);
+    due.forEach((d, i) => {
+      if (decoded[i]) store.clearUnreadable(d.signature);
+      else {
+        const f = failures.get(i) ?? NOT_FOUND;
+        store.putUnreadable({ signature: d.signature, slot: d.slot, reason: f.reason, detail: f.detail, failures: 1, mints: [] }, now());
+      }
+    });
+    return n;
+  });
+  log.info({ retried: due.length, read: read.length, stillUnreadable: due.length - read.length, recordsChanged: changed }, 'unreadable transactions read again');
+  return changed;
 }
 
 /**
  * The decoded transactions of one batch, in order: a notification heard for a signature is taken
  * from its logs when `takeFromLogs` allows (a later curve trade), every other transaction is
  * fetched (`null` where it could not be read) and kept in the form `keptFromLogs` gives: its logs
- * form when it is a later curve trade, else decoded whole. `fromLogs` counts the notifications taken.
+ * form when it is a later curve trade, else decoded whole. `fromLogs` counts the notifications taken;
+ * `failures` says why each `null` entry could not be read, by its index in the batch.
  */
-async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, batch: SignatureInfo[], signal?: AbortSignal): Promise<{ decoded: (DecodedTransaction | null)[]; fromLogs: number }> {
+async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, batch: SignatureInfo[], signal?: AbortSignal): Promise<{ decoded: (DecodedTransaction | null)[]; fromLogs: number; failures: Map<number, ReadFailure> }> {
   const decoded = new Array<DecodedTransaction | null>(batch.length).fill(null);
   const fetch: number[] = [];
   const creationOf = (mint: string) => creationAt(deps.store, memory, mint);
@@ -382,6 +463,7 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
   // A fetched later curve trade is kept in its logs form too (keptFromLogs). As answers arrive, one
   // whose launch's creation is already known is decided then, without decoding it whole; the others
   // wait for the batch order below, where the creations of this batch are known before its later trades.
+  const fetchFailures = new Map<number, ReadFailure>();
   const fetched = fetch.length === 0 ? [] : await fetchMany<FetchedForBatch>(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal, (a, k) => {
     const listed = batch[fetch[k]!]!;
     const f = fetchedCurveTrade(a, listed);
@@ -393,7 +475,7 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
     }
     const kept = laterTradeForm(f, creationOf);
     return kept ? { kept } : { ...f, answer: a };
-  });
+  }, fetchFailures);
   // (a creation is never a plain curve trade: every one was decoded whole above and is known already)
   fetch.forEach((i, k) => {
     const f = fetched[k];
@@ -402,7 +484,9 @@ async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionRe
     else if ('kept' in f) decoded[i] = f.kept;
     else decoded[i] = laterTradeForm(f, creationOf) ?? decodeTransaction(f.answer);
   });
-  return { decoded, fromLogs: batch.length - fetch.length };
+  // why each fetched transaction not read failed, by its index in the batch
+  const failures = new Map([...fetchFailures].map(([k, f]) => [fetch[k]!, f]));
+  return { decoded, fromLogs: batch.length - fetch.length, failures };
 }
 
 /**

@@ -23,7 +23,7 @@ export function recordLaunch(
   // A rebuild replaces a scanned record's history (one held incomplete): it becomes `rebuilt`; a
   // launch observed at its creation stays `observed`.
   const kept = existing && existing.hasCreation && !(opts.origin === 'rebuilt' && !existing.observedAtLaunch) ? existing.origin : opts.origin;
-  const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w) });
+  const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w), unreadable: store.unreadableFor(mint) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
   // `observed` means observed at launch (methodology "History and origin"): a record held without
   // being watched at its creation (a placeholder of later trades, or a creation read after the fact)
@@ -43,3 +43,4 @@ export function recordLaunch(
 }
 
 const complete = (doc: LaunchDocument): boolean => doc.history.complete;
+

@@ -42,6 +42,14 @@ const schema = z.object({
   POOL_REFRESH_MS: z.coerce.number().int().min(0).default(600_000),
   /** How often (ms) the collector rewrites the bulk downloads (/data/record.db, /data/documents.ndjson.gz). */
   DOWNLOADS_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /**
+   * Catch-ups in a row that may fail to read the same transaction (timeouts, 5xx, 429 beyond the
+   * retries, an RPC error, no answer) before it is recorded as unreadable and the cursor moves past
+   * it; an unsupported version or a malformed answer is recorded at once.
+   */
+  UNREADABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(3),
+  /** How long (ms) after its last try the collector reads an unreadable transaction again (up to 100 per pass, oldest try first). */
+  UNREADABLE_RETRY_MS: z.coerce.number().int().min(0).default(600_000),
   /** A pause between collector runs longer than this (ms) is a coverage gap (downtime); cron every minute stays under it. */
   COVERAGE_GAP_MS: z.coerce.number().int().min(1000).default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

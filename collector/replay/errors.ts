@@ -34,7 +34,7 @@ export const commitmentTooLow = () => new RpcError(-32602, 'Method does not supp
 export const minContextSlotNotReached = (contextSlot: number) => new RpcError(-32016, 'Minimum context slot has not been reached', { contextSlot });
 /** -32004 for a slot whose block is unknown. */
 export const blockNotAvailable = (slot: number | bigint) => new RpcError(-32004, `Block not available for slot ${slot}`);
-/** -32015 for a versioned transaction requested without maxSupportedTransactionVersion. */
+/** -32015 for a versioned transaction requested without maxSupportedTransactionVersion or with one below its version. */
 export const unsupportedTransactionVersion = (version: number) =>
   new RpcError(
     -32015,

@@ -97,7 +97,8 @@ export const HTTP_METHODS: Record<string, MethodHandler> = {
     const tx = ctx.index.transaction(sig, ctx.slot());
     if (!tx) return null;
     const max = 'maxSupportedTransactionVersion' in cfg ? cfg.maxSupportedTransactionVersion : undefined;
-    if (tx.version === 0 && max === undefined) throw unsupportedTransactionVersion(0);
+    // mainnet (Agave) refuses a versioned transaction above the caller's maximum, or any versioned one without it
+    if (tx.version !== 'legacy' && (max === undefined || max < tx.version)) throw unsupportedTransactionVersion(tx.version);
     const encoding = (cfg.encoding ?? 'json') as TxEncoding | 'binary';
     const out = renderTransaction(tx, encoding === 'binary' ? 'base58' : encoding, max !== undefined);
     if (encoding === 'binary' && Array.isArray(out.transaction) && out.transaction[1] === 'base58') out.transaction = out.transaction[0];

@@ -5,6 +5,8 @@
  * - a getTransaction result in `json` (accountKeys are strings), `jsonParsed` (accountKeys are
  *   `{pubkey, signer, writable, source}`) or `base64`/`base58` (`transaction: [<wire>, enc]`,
  *   meta in `json` form) encoding;
+ * - legacy, version 0 and version 1 (SIMD-0385: `message.transactionConfig`, no lookup tables; its
+ *   version is taken from `version`, else from the message's shape);
  * - a blockSubscribe element `{transaction: [<b64>, "base64"], meta, version}` (no slot/blockTime:
  *   the caller supplies them).
  *
@@ -21,7 +23,7 @@
  */
 import { z } from 'zod';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
-import { decodeWireTransaction, encodeWireTransaction, type RawInstruction, type RawTransaction } from './wire.ts';
+import { decodeWireTransaction, encodeWireTransaction, type RawInstruction, type RawTransaction, type RawTransactionConfig } from './wire.ts';
 
 /** Encodings a getTransaction caller may ask for. */
 export type TxEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
@@ -36,7 +38,7 @@ export interface ChainTransaction {
   slot: number;
   /** unix seconds, null when unknown */
   blockTime: number | null;
-  version: 0 | 'legacy';
+  version: 0 | 1 | 'legacy';
   /** meta.err (null = success) */
   err: unknown;
   /** meta.logMessages ([] when absent) */
@@ -65,7 +67,7 @@ const keyObject = z.looseObject({ pubkey: z.string(), signer: z.boolean().option
 const txFileSchema = z.looseObject({
   slot: z.number().int().nonnegative().optional(),
   blockTime: z.number().int().nullable().optional(),
-  version: z.union([z.literal(0), z.literal('legacy')]).optional(),
+  version: z.union([z.literal(0), z.literal(1), z.literal('legacy')]).optional(),
   meta: z.record(z.string(), z.unknown()).nullable().optional(),
   transaction: z.union([
     z.tuple([z.string(), z.enum(['base64', 'base58'])]),
@@ -119,8 +121,8 @@ const isRawIx = (ix: unknown): ix is { programId: string; accounts: string[]; da
   !!ix && typeof ix === 'object' && !('parsed' in ix) && typeof (ix as { data?: unknown }).data === 'string' && Array.isArray((ix as { accounts?: unknown }).accounts);
 
 /** jsonParsed → raw json form, or null when some instruction is parsed or keys are not in message order. */
-function rawFromParsed(tx: Record<string, unknown>, meta: Meta | null, version: 0 | 'legacy'): { raw: RawTransaction; metaJson: Meta } | null {
-  const message = tx.message as { accountKeys: z.infer<typeof keyObject>[]; recentBlockhash: string; instructions: unknown[]; addressTableLookups?: RawTransaction['message']['addressTableLookups'] };
+function rawFromParsed(tx: Record<string, unknown>, meta: Meta | null, version: 0 | 1 | 'legacy'): { raw: RawTransaction; metaJson: Meta } | null {
+  const message = tx.message as { accountKeys: z.infer<typeof keyObject>[]; recentBlockhash: string; instructions: unknown[]; addressTableLookups?: RawTransaction['message']['addressTableLookups']; transactionConfig?: RawTransactionConfig };
   const keys = message.accountKeys;
   const statics = keys.filter((k) => k.source !== 'lookupTable');
   const lookW = keys.filter((k) => k.source === 'lookupTable' && k.writable).map((k) => k.pubkey);
@@ -162,6 +164,7 @@ function rawFromParsed(tx: Record<string, unknown>, meta: Meta | null, version: 
       recentBlockhash: message.recentBlockhash,
       instructions: instructions as RawInstruction[],
       ...(version === 0 ? { addressTableLookups: message.addressTableLookups ?? [] } : {}),
+      ...(version === 1 ? { transactionConfig: message.transactionConfig ?? NO_CONFIG } : {}),
     },
   };
   return { raw, metaJson };
@@ -192,8 +195,12 @@ function parsedFromRaw(raw: RawTransaction, metaJson: Meta | null): { transactio
   }
   const message: Record<string, unknown> = { accountKeys, recentBlockhash: m.recentBlockhash, instructions: m.instructions.map(ui) };
   if (raw.version === 0) message.addressTableLookups = m.addressTableLookups ?? [];
+  if (raw.version === 1) message.transactionConfig = m.transactionConfig ?? NO_CONFIG;
   return { transaction: { message, signatures: raw.signatures }, meta };
 }
+
+/** The `transactionConfig` of a v1 message that sets none (every value null). */
+const NO_CONFIG: RawTransactionConfig = { computeUnitLimit: null, heapSize: null, loadedAccountsDataSizeLimit: null, priorityFee: null };
 
 function uniq(keys: string[]): string[] {
   return [...new Set(keys)];
@@ -238,7 +245,8 @@ export function normalizeTransaction(input: unknown, placement: TxPlacement = {}
   }
   const tx = f.transaction as Record<string, unknown> & { signatures: string[]; message: { accountKeys: (string | { pubkey: string })[] } };
   const first = tx.message.accountKeys[0];
-  const version = f.version ?? ((tx.message as { addressTableLookups?: unknown }).addressTableLookups ? 0 : 'legacy');
+  const shape = tx.message as { addressTableLookups?: unknown; transactionConfig?: unknown };
+  const version = f.version ?? (shape.transactionConfig ? 1 : shape.addressTableLookups ? 0 : 'legacy');
   if (typeof first === 'object') {
     const conv = rawFromParsed(tx, meta, version);
     return {
@@ -271,7 +279,8 @@ export function normalizeTransaction(input: unknown, placement: TxPlacement = {}
 /**
  * The getTransaction result for `tx` in `encoding`: `{slot, blockTime, version?, meta, transaction}`.
  * `version` is omitted when the caller sent no maxSupportedTransactionVersion (as mainnet does for
- * legacy transactions; v0 ones are refused before this point). Falls back to the jsonParsed form
+ * legacy transactions; v0 and v1 ones are refused before this point, as are versions above the
+ * caller's maximum). Falls back to the jsonParsed form
  * when the stored file cannot be converted (see the module note).
  */
 export function renderTransaction(tx: ChainTransaction, encoding: TxEncoding, withVersion: boolean): Record<string, unknown> {

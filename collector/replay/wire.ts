@@ -1,7 +1,9 @@
 /**
  * The Solana wire transaction ↔ the raw `json` form of getTransaction (accountKeys as base58
  * strings, instructions as `{programIdIndex, accounts:[index], data:<base58>, stackHeight}`), via
- * @solana/kit's transaction and compiled-message codecs.
+ * @solana/kit's transaction and compiled-message codecs — legacy, v0 and v1 (SIMD-0385: message
+ * first, signatures last, a TransactionConfigMask with 4-byte config slots, no lookup tables; the
+ * layout src/core/decode/wire.ts documents and tests/unit/decode-v1.test.ts proves on mainnet bytes).
  */
 import {
   getBase58Decoder,
@@ -11,6 +13,7 @@ import {
   getTransactionDecoder,
   getTransactionEncoder,
 } from '@solana/kit';
+import { TRANSACTION_CONFIG_BITS } from '../../src/core/decode/wire.ts';
 
 /** A message header as getTransaction `json` prints it. */
 export interface RawHeader {
@@ -34,9 +37,20 @@ export interface RawLookup {
   readonlyIndexes: number[];
 }
 
+/**
+ * A v1 message's `transactionConfig` as getTransaction `json`/`jsonParsed` prints it (null: not set
+ * in the mask). `priorityFee`: total lamports.
+ */
+export interface RawTransactionConfig {
+  computeUnitLimit: number | null;
+  heapSize: number | null;
+  loadedAccountsDataSizeLimit: number | null;
+  priorityFee: number | string | null;
+}
+
 /** `transaction` of a getTransaction `json` answer, plus the message version. */
 export interface RawTransaction {
-  version: 0 | 'legacy';
+  version: 0 | 1 | 'legacy';
   signatures: string[];
   message: {
     header: RawHeader;
@@ -46,6 +60,8 @@ export interface RawTransaction {
     instructions: RawInstruction[];
     /** present for v0 messages */
     addressTableLookups?: RawLookup[];
+    /** present for v1 messages */
+    transactionConfig?: RawTransactionConfig;
   };
 }
 
@@ -62,13 +78,22 @@ export function decodeWireTransaction(bytes: Uint8Array): RawTransaction {
     header: { numSignerAccounts: number; numReadonlySignerAccounts: number; numReadonlyNonSignerAccounts: number };
     staticAccounts: string[];
     lifetimeToken: string;
-    instructions: { programAddressIndex: number; accountIndices?: readonly number[]; data?: Uint8Array }[];
+    instructions?: { programAddressIndex: number; accountIndices?: readonly number[]; data?: Uint8Array }[];
     addressTableLookups?: { lookupTableAddress: string; writableIndexes: readonly number[]; readonlyIndexes: readonly number[] }[];
+    // v1
+    configMask?: number;
+    configValues?: { kind: 'u32' | 'u64'; value: number | bigint }[];
+    instructionHeaders?: { programAccountIndex: number }[];
+    instructionPayloads?: { instructionAccountIndices: readonly number[]; instructionData: Uint8Array }[];
   };
   const b58 = getBase58Decoder();
   const keys = m.staticAccounts.map(String);
   const sigs = keys.slice(0, m.header.numSignerAccounts).map((k) => b58.decode((tx.signatures as Record<string, Uint8Array | null>)[k] ?? ZERO_SIGNATURE));
-  const version = m.version === 'legacy' ? 'legacy' : 0;
+  const version = m.version === 'legacy' ? 'legacy' : m.version === 1 ? 1 : 0;
+  const instructions =
+    version === 1
+      ? m.instructionHeaders!.map((h, i) => ({ programAddressIndex: h.programAccountIndex, accountIndices: m.instructionPayloads![i]!.instructionAccountIndices, data: m.instructionPayloads![i]!.instructionData }))
+      : m.instructions!;
   const message: RawTransaction['message'] = {
     header: {
       numRequiredSignatures: m.header.numSignerAccounts,
@@ -77,7 +102,7 @@ export function decodeWireTransaction(bytes: Uint8Array): RawTransaction {
     },
     accountKeys: keys,
     recentBlockhash: String(m.lifetimeToken),
-    instructions: m.instructions.map((ix) => ({
+    instructions: instructions.map((ix) => ({
       programIdIndex: ix.programAddressIndex,
       accounts: [...(ix.accountIndices ?? [])],
       data: b58.decode(ix.data ?? new Uint8Array(0)),
@@ -91,14 +116,57 @@ export function decodeWireTransaction(bytes: Uint8Array): RawTransaction {
       readonlyIndexes: [...l.readonlyIndexes],
     }));
   }
+  if (version === 1) message.transactionConfig = configFromMask(m.configMask ?? 0, m.configValues ?? []);
   return { version, signatures: sigs, message };
+}
+
+/** Mask bits of a v1 TransactionConfigMask (SIMD-0385), in the order of their value slots. */
+const { priorityFee: PRIORITY_FEE, computeUnitLimit: COMPUTE_UNIT_LIMIT, loadedAccountsDataSizeLimit: LOADED_ACCOUNTS_DATA_SIZE_LIMIT, heapSize: HEAP_SIZE } = TRANSACTION_CONFIG_BITS;
+
+/** A v1 config mask and its values (in slot order) → the json `transactionConfig`. */
+function configFromMask(mask: number, values: { value: number | bigint }[]): RawTransactionConfig {
+  let k = 0;
+  const next = (bits: number) => ((mask & bits) === bits ? values[k++]!.value : null);
+  const fee = next(PRIORITY_FEE);
+  const num = (v: number | bigint | null) => (v === null ? null : Number(v));
+  return {
+    priorityFee: fee === null ? null : BigInt(fee) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(fee) : String(fee),
+    computeUnitLimit: num(next(COMPUTE_UNIT_LIMIT)),
+    loadedAccountsDataSizeLimit: num(next(LOADED_ACCOUNTS_DATA_SIZE_LIMIT)),
+    heapSize: num(next(HEAP_SIZE)),
+  };
+}
+
+/** The json `transactionConfig` → kit's compiled v1 config mask and values. */
+function configToMask(c: RawTransactionConfig | undefined): { configMask: number; configValues: { kind: 'u32' | 'u64'; value: number | bigint }[] } {
+  let configMask = 0;
+  const configValues: { kind: 'u32' | 'u64'; value: number | bigint }[] = [];
+  if (c?.priorityFee != null) (configMask |= PRIORITY_FEE), configValues.push({ kind: 'u64', value: BigInt(c.priorityFee) });
+  if (c?.computeUnitLimit != null) (configMask |= COMPUTE_UNIT_LIMIT), configValues.push({ kind: 'u32', value: c.computeUnitLimit });
+  if (c?.loadedAccountsDataSizeLimit != null) (configMask |= LOADED_ACCOUNTS_DATA_SIZE_LIMIT), configValues.push({ kind: 'u32', value: c.loadedAccountsDataSizeLimit });
+  if (c?.heapSize != null) (configMask |= HEAP_SIZE), configValues.push({ kind: 'u32', value: c.heapSize });
+  return { configMask, configValues };
 }
 
 /** Encode the raw form back to wire bytes (the inverse of {@link decodeWireTransaction}). Errors: throws on malformed keys or data. */
 export function encodeWireTransaction(tx: RawTransaction): Uint8Array {
   const enc = getBase58Encoder();
   const m = tx.message;
-  const compiled = {
+  const compiled = tx.version === 1 ? {
+    version: 1,
+    header: {
+      numSignerAccounts: m.header.numRequiredSignatures,
+      numReadonlySignerAccounts: m.header.numReadonlySignedAccounts,
+      numReadonlyNonSignerAccounts: m.header.numReadonlyUnsignedAccounts,
+    },
+    ...configToMask(m.transactionConfig),
+    lifetimeToken: m.recentBlockhash,
+    numInstructions: m.instructions.length,
+    numStaticAccounts: m.accountKeys.length,
+    staticAccounts: m.accountKeys,
+    instructionHeaders: m.instructions.map((ix) => ({ programAccountIndex: ix.programIdIndex, numInstructionAccounts: ix.accounts.length, numInstructionDataBytes: enc.encode(ix.data).length })),
+    instructionPayloads: m.instructions.map((ix) => ({ instructionAccountIndices: ix.accounts, instructionData: enc.encode(ix.data) })),
+  } : {
     version: tx.version,
     header: {
       numSignerAccounts: m.header.numRequiredSignatures,

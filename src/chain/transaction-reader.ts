@@ -1,6 +1,6 @@
 /**
  * The collector's transaction reads: `getTransaction` (encoding `json`, maxSupportedTransactionVersion
- * 0, commitment `confirmed`) for many signatures at once, as JSON-RPC 2.0 batches — one HTTP request
+ * MAX_SUPPORTED_TRANSACTION_VERSION, commitment `confirmed`) for many signatures at once, as JSON-RPC 2.0 batches — one HTTP request
  * carrying up to `batchSize` calls — through the archive's node:http transport and its retrying
  * transport. Answers are plain JSON (no bigints), integers beyond 2^53 as exact decimal strings:
  * getTransaction answers parsed by {@link parseTransactionAnswers}, others by {@link parseRpcJson}.
@@ -16,6 +16,7 @@ import { createNodeHttpTransport } from './http-transport.ts';
 import type { RpcTransport } from '@solana/kit';
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import { createRetryingTransport, parseRpcJson, parseTransactionAnswers, type RpcClientOptions } from './rpc.ts';
+import { MAX_SUPPORTED_TRANSACTION_VERSION } from '../core/decode/wire.ts';
 
 /** JSON-RPC error codes of one call in a batch that are worth asking again (as the transport's). */
 const RETRYABLE_CALL_CODES = new Set([429, -32005, -32603, -32014, -32019]);
@@ -54,8 +55,12 @@ interface Call {
   params: unknown[];
 }
 
-/** How the archive reads every transaction (getTransaction config): json encoding, v0 included, commitment confirmed. */
-export const TRANSACTION_CONFIG = { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' } as const;
+/**
+ * How the archive reads every transaction (getTransaction config): json encoding, every version the
+ * decoder reads (legacy, v0, v1: a lower maxSupportedTransactionVersion makes the RPC answer -32015
+ * for a newer transaction), commitment confirmed.
+ */
+export const TRANSACTION_CONFIG = { encoding: 'json', maxSupportedTransactionVersion: MAX_SUPPORTED_TRANSACTION_VERSION, commitment: 'confirmed' } as const;
 
 const callOf = (id: number, c: Call) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params });
 

@@ -180,6 +180,38 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
   },
   {
     version: 7,
+    name: 'transactions the collector could not read',
+    sql: `
+      -- A transaction of the pump program's history the collector could not read for a reason that
+      -- persisted: reason 'unsupported_version' (the RPC answered -32015) or 'malformed' (an answer
+      -- the decoder could not take) at once; 'rpc_error' (a JSON-RPC error answer), 'request_failed'
+      -- (timeouts, 5xx, 429, dropped connections past the retries) or 'not_found' (no answer yet)
+      -- after UNREADABLE_AFTER_FAILURES catch-ups in a row. The catch-up moved past it; the collector
+      -- reads it again UNREADABLE_RETRY_MS after its last try and deletes the row once it is read.
+      -- detail: the RPC's error code and message, or the failure's class (never a URL).
+      CREATE TABLE unreadable_tx (
+        signature TEXT PRIMARY KEY,
+        slot INTEGER NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('unsupported_version','malformed','rpc_error','request_failed','not_found')),
+        detail TEXT NOT NULL,
+        failures INTEGER NOT NULL,
+        first_failed_at_ms INTEGER NOT NULL,
+        last_tried_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX unreadable_tx_tried ON unreadable_tx (last_tried_at_ms);
+
+      -- The launches an unreadable transaction may belong to, when known: the mints of the live
+      -- watch's logs notification for it. Deleted with its unreadable_tx row.
+      CREATE TABLE unreadable_tx_mint (
+        mint TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        PRIMARY KEY (mint, signature)
+      );
+      CREATE INDEX unreadable_tx_mint_signature ON unreadable_tx_mint (signature);
+    `,
+  },
+  {
+    version: 8,
     name: 'unrecognised program data seen (the drift guard)',
     sql: `
       -- Each instruction or event discriminator of the pump, PumpSwap or fees program the decoder

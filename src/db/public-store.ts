@@ -61,6 +61,31 @@ export interface StoredAfterwards {
   checkedAtMs: number;
 }
 
+/** Why a transaction is unreadable (table unreadable_tx). */
+export type UnreadableReason = 'unsupported_version' | 'malformed' | 'rpc_error' | 'request_failed' | 'not_found';
+
+/** A transaction the collector could not read (table unreadable_tx), with the launches it may belong to. */
+export interface UnreadableTransaction {
+  signature: string;
+  slot: number;
+  reason: UnreadableReason;
+  /** the RPC's error code and message, or the failure's class */
+  detail: string;
+  /** failed reads so far (catch-ups and retries) */
+  failures: number;
+  firstFailedAtMs: number;
+  lastTriedAtMs: number;
+  /** mints it may belong to (from its logs notification), possibly none */
+  mints: string[];
+}
+
+/** Unreadable transactions now (status `unreadable`). */
+export interface UnreadableCounts {
+  transactions: number;
+  /** by reason; a reason with none is absent */
+  byReason: Partial<Record<UnreadableReason, number>>;
+}
+
 export interface CollectorRun {
   id: number;
   startedAtMs: number;
@@ -158,6 +183,19 @@ export class PublicStore {
       insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot, to_slot) VALUES (?, ?, ?, ?)'),
       gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
       gapTotal: db.prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
+      putUnreadable: db.prepare(`
+        INSERT INTO unreadable_tx (signature, slot, reason, detail, failures, first_failed_at_ms, last_tried_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (signature) DO UPDATE SET reason = excluded.reason, detail = excluded.detail,
+          failures = unreadable_tx.failures + excluded.failures, last_tried_at_ms = excluded.last_tried_at_ms`),
+      putUnreadableMint: db.prepare('INSERT OR IGNORE INTO unreadable_tx_mint (mint, signature) VALUES (?, ?)'),
+      deleteUnreadable: db.prepare('DELETE FROM unreadable_tx WHERE signature = ?'),
+      deleteUnreadableMints: db.prepare('DELETE FROM unreadable_tx_mint WHERE signature = ?'),
+      unreadableDue: db.prepare(
+        'SELECT signature, slot, reason, detail, failures, first_failed_at_ms AS firstFailedAtMs, last_tried_at_ms AS lastTriedAtMs FROM unreadable_tx WHERE last_tried_at_ms <= ? ORDER BY last_tried_at_ms, slot LIMIT ?',
+      ),
+      unreadableMintsOf: db.prepare('SELECT mint FROM unreadable_tx_mint WHERE signature = ? ORDER BY mint').pluck(),
+      unreadableFor: db.prepare('SELECT signature FROM unreadable_tx_mint WHERE mint = ? ORDER BY signature').pluck(),
+      countUnreadable: db.prepare('SELECT reason, count(*) AS n FROM unreadable_tx GROUP BY reason ORDER BY reason'),
       lastRun: db.prepare(
         'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs, start_slot AS startSlot, tip_slot AS tipSlot FROM collector_run ORDER BY last_beat_ms DESC, id DESC LIMIT 1',
       ),
@@ -407,6 +445,46 @@ export class PublicStore {
       ...r,
       detail: JSON.parse(r.detail) as Record<string, unknown>,
     }));
+  }
+
+  /**
+   * Record a transaction the collector could not read (or one more failed read of it): `failures`
+   * is added to its count; reason and detail become the latest; `mints` (the launches it may
+   * belong to) are added to those known.
+   */
+  putUnreadable(t: { signature: string; slot: number; reason: UnreadableReason; detail: string; failures: number; mints: readonly string[] }, nowMs: number): void {
+    this.s.putUnreadable.run(t.signature, t.slot, t.reason, t.detail, t.failures, nowMs, nowMs);
+    for (const m of t.mints) this.s.putUnreadableMint.run(m, t.signature);
+  }
+
+  /** The transaction was read: it is no longer unreadable (no-op when it was not listed). */
+  clearUnreadable(signature: string): void {
+    this.s.deleteUnreadable.run(signature);
+    this.s.deleteUnreadableMints.run(signature);
+  }
+
+  /** Up to `limit` unreadable transactions last tried at or before `triedBeforeMs`, least recently tried first. */
+  unreadableDue(triedBeforeMs: number, limit: number): UnreadableTransaction[] {
+    return (this.s.unreadableDue.all(triedBeforeMs, limit) as Omit<UnreadableTransaction, 'mints'>[]).map((r) => ({ ...r, mints: this.s.unreadableMintsOf.all(r.signature) as string[] }));
+  }
+
+  /**
+   * Signatures of the unreadable transactions that may belong to the launch `mint` (sorted): while
+   * any is listed, the launch's history may be missing a transaction.
+   */
+  unreadableFor(mint: string): string[] {
+    return this.s.unreadableFor.all(mint) as string[];
+  }
+
+  /** How many transactions are unreadable now, in all and by reason (status `unreadable`). */
+  unreadableCounts(): UnreadableCounts {
+    const byReason: Partial<Record<UnreadableReason, number>> = {};
+    let transactions = 0;
+    for (const r of this.s.countUnreadable.all() as { reason: UnreadableReason; n: number }[]) {
+      byReason[r.reason] = r.n;
+      transactions += r.n;
+    }
+    return { transactions, byReason };
   }
 
   /** Record an interval the collector was not watching (once per start). */

@@ -1,6 +1,6 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
-import type { ArchiveCounts } from '../db/public-store.ts';
+import type { ArchiveCounts, UnreadableCounts } from '../db/public-store.ts';
 import { collectorStateOf, coverageOf, gapsOf, type CollectorState, type Coverage } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { CACHE_NONE, jsonResponse } from './http.ts';
@@ -19,6 +19,11 @@ export interface StatusBody {
    * (the drift guard, docs/methodology.md): hex discriminator, times seen since first, first signature.
    */
   unrecognisedProgramData: { program: string; kind: string; discriminator: string; count: number; firstSignature: string; firstSeen: Instant; lastSeen: Instant }[];
+  /**
+   * Transactions the collector could not read for a reason that persisted: passed by the catch-up,
+   * read again later (public.db table unreadable_tx); `byReason` omits reasons with none.
+   */
+  unreadable: UnreadableCounts;
   /** On-demand rebuilds (spec §3) waiting and running now; null where the status is built without the rebuild queue. */
   rebuilds: { queued: number; running: number } | null;
   generatedAt: Instant;
@@ -32,6 +37,7 @@ export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'> & Partial<
     coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
     collector: collectorStateOf(deps.publicStore, nowMs),
     unrecognisedProgramData: deps.publicStore.unrecognisedSince(nowMs - DAY_MS).map(({ firstSeenMs, lastSeenMs, ...r }) => ({ ...r, firstSeen: instant(firstSeenMs), lastSeen: instant(lastSeenMs) })),
+    unreadable: deps.publicStore.unreadableCounts(),
     rebuilds: deps.rebuilds ? deps.rebuilds.jobs.queueCounts() : null,
     generatedAt: instant(nowMs),
   };

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaRpc, getBase58Decoder, signature } from '@solana/kit';
 import { type ReplayRpc, startReplayRpc } from '../../collector/replay/server.ts';
-import { createTransactionReader } from '../../src/chain/transaction-reader.ts';
+import { createTransactionReader, TRANSACTION_CONFIG } from '../../src/chain/transaction-reader.ts';
 import { parseRpcJson, parseTransactionAnswers, toPlainJson, createArchiveRpc } from '../../src/chain/rpc.ts';
 import PQueue from 'p-queue';
 import { fetchDecodedMany } from '../../collector/collect.ts';
@@ -29,7 +29,7 @@ const SIGS = [
   '5EDHe12KqokKkhDLY8n5cs7hYs5g49mNFTMKHARafs9FMVBYcG1rYf7VD4h1zd19G7zaXGNLqqyTsczPXbbafYuZ',
 ];
 const UNKNOWN_SIG = getBase58Decoder().decode(new Uint8Array(64).fill(7));
-const cfg = { encoding: 'json', maxSupportedTransactionVersion: 0, commitment: 'confirmed' } as const;
+const cfg = TRANSACTION_CONFIG;
 
 /** What kit's default client and bigint parser give for each signature, as plain JSON. */
 async function reference(url: string, sigs: string[]): Promise<unknown[]> {

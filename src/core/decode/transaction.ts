@@ -1,6 +1,6 @@
 /**
  * Transaction input normalisation and decoding: a getTransaction result (`json`, `jsonParsed` or
- * `base64` encoding; with or without the JSON-RPC envelope; legacy, v0 or (json/jsonParsed) v1) or a blockSubscribe element
+ * `base64` encoding; with or without the JSON-RPC envelope; legacy, v0 or v1) or a blockSubscribe element
  * → {@link DecodedTransaction}. Pure. Sources: reference.md §1.4 (instructions at any depth), §1.6
  * (events: self-CPI first, logs as fallback, de-duplicated; key list = static ++ loaded writable ++ readonly).
  *
@@ -75,7 +75,7 @@ export function unwrapEnvelope(input: unknown): unknown {
  * Decode a transaction in any supported input shape.
  *
  * Accepted: getTransaction result in `json` / `jsonParsed` / `base64` (or `base58`) encoding, with or
- * without the JSON-RPC envelope, legacy or v0 (ALT keys from `meta.loadedAddresses`); a blockSubscribe
+ * without the JSON-RPC envelope, legacy, v0 or v1 (ALT keys from `meta.loadedAddresses`; v1 has none); a blockSubscribe
  * element (`transaction: [<base64>, "base64"]`, meta in json form; slot/blockTime → null). A
  * logsNotification is passed on to {@link decodeLogsNotification}.
  *
