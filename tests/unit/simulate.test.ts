@@ -24,6 +24,8 @@ const DISC = {
   CompletePumpAmmMigrationEvent: 'bde95db95c94ea94', CreatePoolEvent: 'b1310cd2a076a774',
   // PumpSwap SellEvent (reference.md §1.6 discriminators): a buyout wallet selling in the pool
   SellEvent: '3e2f370aa503dc2a',
+  // the 2026-10 era (shared/chain/idl/2026-10/DIFF.md): synthetic migration, fee sweeps
+  PostCompleteBuyEvent: '6fb06d8b316cd5fb', SweepBondingCurveFeeEvent: '742b4dbd117a482b', SweepPoolFeeEvent: '82a42461e48287a5',
 };
 const KNOWN_EVENT_DISCS = new Set(Object.values(DISC));
 
@@ -99,7 +101,9 @@ describe('simulate: getTransaction json v0 shape', () => {
   it('every line is a valid, block-ordered getTransaction result', () => {
     let prevSlot = 0;
     for (const tx of txs) {
-      expect(tx.version).toBe(0);
+      // version 1 (2026-10 era, SIMD-0385) has its own shape, checked in 'simulate: 2026-10 era'
+      const v1 = tx.version === 1;
+      if (!v1) expect(tx.version).toBe(0);
       expect(tx.slot).toBeGreaterThanOrEqual(prevSlot);
       prevSlot = tx.slot;
       expect(tx.blockTime).toBe(chain.chain.genesisTime + Math.floor(((tx.slot - chain.chain.firstSlot) * 2) / 5));
@@ -107,15 +111,15 @@ describe('simulate: getTransaction json v0 shape', () => {
       const n = m.accountKeys.length;
       expect(new Set(m.accountKeys).size).toBe(n);
       expect(tx.transaction.signatures).toHaveLength(m.header.numRequiredSignatures);
-      expect(m.addressTableLookups).toEqual([]);
+      if (!v1) expect(m.addressTableLookups).toEqual([]);
       for (const ix of m.instructions) {
-        expect(ix.stackHeight).toBeNull();
+        if (!v1) expect(ix.stackHeight).toBeNull();
         expect(ix.programIdIndex).toBeLessThan(n);
         for (const a of ix.accounts) expect(a).toBeLessThan(n);
       }
       expect(tx.meta.preBalances).toHaveLength(n);
       expect(tx.meta.postBalances).toHaveLength(n);
-      expect(tx.meta.fee).toBe(5000);
+      expect(tx.meta.fee).toBe(v1 ? 5000 + m.transactionConfig.priorityFee : 5000);
       for (const g of tx.meta.innerInstructions) {
         expect(g.index).toBeLessThan(m.instructions.length);
         for (const ix of g.instructions) expect(ix.stackHeight).toBeGreaterThanOrEqual(2);
@@ -129,7 +133,7 @@ describe('simulate: getTransaction json v0 shape', () => {
         expect(tx.meta.status).toEqual({ Err: tx.meta.err });
         expect(tx.meta.innerInstructions).toEqual([]);
         expect(logEvents(tx)).toEqual([]);
-        expect(tx.meta.postBalances.reduce((s: number, x: number) => s + x, 0)).toBe(tx.meta.preBalances.reduce((s: number, x: number) => s + x, 0) - 5000);
+        expect(tx.meta.postBalances.reduce((s: number, x: number) => s + x, 0)).toBe(tx.meta.preBalances.reduce((s: number, x: number) => s + x, 0) - tx.meta.fee);
       } else expect(tx.meta.status).toEqual({ Ok: null });
       for (const b of tx.meta.postBalances) expect(b).toBeGreaterThanOrEqual(0);
     }
@@ -292,7 +296,9 @@ describe('simulate: PDAs and accounts', () => {
         expect(last.readBigUInt64LE(24)).toBe(0n);
         const pool = await canonicalPoolAddress(mint);
         const p = byAddress.get(pool);
-        expect(p).toHaveLength(1);
+        // a 2026-10 pool changes after migration (v2 sells keep fees: virtual_quote_reserves, protocol/creator fees; sweeps)
+        if (r.kind.includes('era2026_10')) expect(p!.length).toBeGreaterThanOrEqual(1);
+        else expect(p).toHaveLength(1);
         const data = Buffer.from(p![0].account.data[0], 'base64');
         expect(hex(data.subarray(0, 8))).toBe('f19a6d0411b16dbc');
         expect(b58d.decode(data.subarray(43, 75))).toBe(mint);
