@@ -216,7 +216,7 @@ export function tradeEventFields(ctx: LaunchCtx, r: TradeReq): Record<string, Va
     creator: ctx.creator,
     creator_fee_basis_points: creatorFeeBps,
     creator_fee: r.q.creatorFee,
-    track_volume: r.ix !== 'sell' && r.ix !== 'sell_v2',
+    track_volume: r.ix !== 'sell' && r.ix !== 'sell_v2' && r.ix !== 'sell_v3',
     total_unclaimed_tokens: 0n,
     total_claimed_tokens: 0n,
     current_sol_volume: 0n,
