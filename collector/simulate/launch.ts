@@ -151,7 +151,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     walletInit.set(w.address, funded ? 0n : w.budget + SOL / 2n + BigInt(rng.int(0, 1e8)));
     return w;
   };
-  const creatorWallet = newWallet(plan.primary === 'creator_majority' ? 80 : rng.int(2, 30));
+  const creatorWallet = newWallet(plan.creatorTakes ? 130 : plan.primary === 'creator_majority' ? 80 : rng.int(2, 30));
   const ctx: LaunchCtx = {
     era, mint, curve: curveAddr, abc: ata(curveAddr, mint, tokenProgram), tokenProgram, quoteMint: usdc ? USDC_MINT : pumpQuote ? pumpQuote.mint : DEFAULT_KEY, usdc,
     mayhem: plan.mayhem, creator: creatorWallet.address, name, symbol: (w1 + w2).slice(0, 6).toUpperCase(),
@@ -374,13 +374,18 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   specs.sort((a, b) => a.slot - b.slot);
 
   // ---- the create transaction ---------------------------------------------------------------------------------------
+  let completion: { slot: number; wallet: Wallet } | null = null;
   {
     const tx = new TxBuilder(rng, true);
     const inv = tx.inv();
     tx.add(PUMP, buildCreate(ctx, bt(creationSlot), { ...curve }, inv), inv);
     if (plan.creatorBuy) {
       const unit = quoteUnit;
-      if (plan.primary === 'creator_majority') trade(tx, creatorWallet, true, creationSlot, { tokens: BigInt(rng.int(505, 720)) * 1_000_000_000_000n });
+      if (plan.creatorTakes) {
+        // 2026-10: the creator buys the whole curve and a synthetic pool part in its own creation transaction
+        const q = trade(tx, creatorWallet, true, creationSlot, { tokens: curve.rT + BigInt(rng.int(5, 50)) * 1_000_000_000_000n, completing: 'pool_part' });
+        if (q?.completes) completion = { slot: creationSlot, wallet: creatorWallet };
+      } else if (plan.primary === 'creator_majority') trade(tx, creatorWallet, true, creationSlot, { tokens: BigInt(rng.int(505, 720)) * 1_000_000_000_000n });
       else trade(tx, creatorWallet, true, creationSlot, { spend: (unit * BigInt(Math.round(Math.min(8, rng.logNormal(0.8, 0.9)) * 1000))) / 1000n });
     }
     let jitoTip = false;
@@ -405,7 +410,6 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   const intents: Intent[] = [];
   const unit = quoteUnit;
   const sizeOf = (median: number, sigma: number, max: number) => (unit * BigInt(Math.round(Math.min(max, Math.max(0.005, rng.logNormal(median, sigma))) * 1000))) / 1000n;
-  let completion: { slot: number; wallet: Wallet } | null = null;
   const tradeTx = (w: Wallet, isBuy: boolean, slot: number, o: TradeOpts & { jito?: boolean; mustSucceed?: boolean } = {}) => {
     const tx = new TxBuilder(rng, rng.chance(0.9));
     const failCode = o.failCode ?? (o.mustSucceed ? undefined : rng.chance(plan.failShare) ? (isBuy ? 6002 : 6003) : undefined);

@@ -23,7 +23,7 @@ export const ALL_KINDS = [
   'multi_buy_completion', 'buyout_sold_all', 'buyout_sold_part',
   // the era after the 2026-10-08 redeploy (shared/chain/idl/2026-10/FACTS.md)
   'era2026_10', 'v3_trade', 'buyout_with_pool_part', 'buyout_without_pool_part', 'multi_hop', 'migrate_v2', 'pump_quote', 'curve_fee_sweep',
-  'pool_fee_sweep', 'negative_virtual_quote', 'creator_sold_at_birth', 'bundled_in_create_tx', 'v1_tx',
+  'pool_fee_sweep', 'negative_virtual_quote', 'creator_sold_at_birth', 'bundled_in_create_tx', 'creator_took_curve_at_birth', 'v1_tx',
 ] as const;
 
 /** Kinds that only appear when the chain renders version-1 transactions (generateChain `v1Share` > 0). */
@@ -65,6 +65,8 @@ export interface LaunchPlan {
   creatorSellsAtBirth: boolean;
   /** 2026-10: the first bundled wallet buys inside the creation transaction itself */
   bundleInCreate: boolean;
+  /** 2026-10: the creator's own creation-transaction buy takes the whole curve and a synthetic pool part (primary taken_in_creation_slot) */
+  creatorTakes: boolean;
 }
 
 const COMPLETING: ReadonlySet<PrimaryKind> = new Set(['taken_in_creation_slot', 'taken_later', 'organic_completion']);
@@ -88,7 +90,14 @@ function shape(p: LaunchPlan, rng: Rng): void {
     p.jito = false;
   }
   if (p.primary === 'creator_majority') p.creatorBuy = true;
-  if (p.primary === 'taken_in_creation_slot' && p.bundled === 0) p.bundled = 1;
+  if (p.era !== ERA_2610 || p.primary !== 'taken_in_creation_slot') p.creatorTakes = false;
+  if (p.creatorTakes) {
+    p.creatorBuy = true;
+    p.poolPart = true;
+    p.bundled = 0;
+    p.multiBuyCompletion = false;
+  }
+  if (p.primary === 'taken_in_creation_slot' && p.bundled === 0 && !p.creatorTakes) p.bundled = 1;
   if (p.sharedFunder && p.bundled + p.snipers === 0 && !noOutside) p.snipers = 2;
   if (p.sharedFunder && noOutside) p.sharedFunder = false;
   if (p.bundled === 0) p.jito = false;
@@ -137,6 +146,7 @@ export function planLaunches(n: number, rng: Rng, share2610 = DEFAULT_ERA_2610_S
       noopRetries: rng.chance(0.3) ? rng.int(1, 3) : 0,
       multiBuyCompletion: rng.chance(0.3),
       poolPart: false, multiHopShare: 0, pumpQuote: false, curveSweep: false, poolSweep: false, creatorSellsAtBirth: false, bundleInCreate: false,
+      creatorTakes: false,
     };
     if (era === ERA_2610) {
       // drawn only for the new era, after the older draws, so the older eras' plans keep their streams
@@ -147,6 +157,7 @@ export function planLaunches(n: number, rng: Rng, share2610 = DEFAULT_ERA_2610_S
       p.poolSweep = rng.chance(0.5);
       p.creatorSellsAtBirth = rng.chance(0.12);
       p.bundleInCreate = rng.chance(0.35);
+      p.creatorTakes = rng.chance(0.3);
     }
     shape(p, rng);
     plans.push(p);
@@ -181,6 +192,7 @@ const TEMPLATES: [string, Era | null, (p: LaunchPlan) => void][] = [
   ['pump_quote', ERA_2610, (p) => { p.pumpQuote = true; p.primary = 'organic'; p.curveSweep = true; }],
   ['creator_sold_at_birth', ERA_2610, (p) => { p.creatorSellsAtBirth = true; p.primary = 'organic'; p.multiHopShare = 0.3; }],
   ['multi_hop', ERA_2610, (p) => { p.primary = 'organic'; p.multiHopShare = 0.5; p.curveSweep = true; }],
+  ['creator_took_curve_at_birth', ERA_2610, (p) => { p.primary = 'taken_in_creation_slot'; p.graduation = 'migrate'; p.creatorTakes = true; p.poolSweep = true; }],
 ];
 
 function force(plans: LaunchPlan[], rng: Rng): void {
@@ -221,6 +233,7 @@ function matches(p: LaunchPlan, name: string): boolean {
     case 'pump_quote': return p.pumpQuote;
     case 'creator_sold_at_birth': return p.creatorSellsAtBirth && p.primary === 'organic';
     case 'multi_hop': return p.multiHopShare > 0 && p.primary === 'organic';
+    case 'creator_took_curve_at_birth': return p.creatorTakes && p.primary === 'taken_in_creation_slot';
     case 'router': return p.routerShare > 0 && (p.primary === 'organic' || completes(p.primary));
     default: return p.primary === name;
   }

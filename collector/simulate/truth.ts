@@ -345,6 +345,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   if (vqr < 0n) tags.push('negative_virtual_quote');
   if (birthSells.length > 0) tags.push('creator_sold_at_birth');
   if (bundle.some((b) => b.withCreation)) tags.push('bundled_in_create_tx');
+  if (curveBuyout?.wallet === creator && curveBuyout.sameBatchAsLaunch) tags.push('creator_took_curve_at_birth');
   if (launch.specs.some(isV1)) tags.push('v1_tx');
   void SYSTEM_PROGRAM;
 

@@ -251,9 +251,16 @@ describe('simulate: truth', () => {
     const byMint = new Map<string, { tx: Tx; t: ReturnType<typeof trade> }[]>();
     for (const tx of txs) {
       if (tx.meta.err) continue;
+      let last: ReturnType<typeof trade> | null = null;
       for (const e of cpiEvents(tx)) {
+        // markers-v2: a TradeEvent followed by a PostCompleteBuyEvent of the same user and mint is one buy of tokens + base_out
+        if (e.disc === DISC.PostCompleteBuyEvent && last && b58d.decode(e.bytes.slice(8, 40)) === last.user && b58d.decode(e.bytes.slice(40, 72)) === last.mint) {
+          last.tokens += new DataView(e.bytes.buffer, e.bytes.byteOffset).getBigUint64(144, true);
+          continue;
+        }
         if (e.disc !== DISC.TradeEvent) continue;
         const t = trade(e.bytes);
+        last = t;
         byMint.set(t.mint, [...(byMint.get(t.mint) ?? []), { tx, t }]);
       }
     }
@@ -426,6 +433,19 @@ describe('simulate: 2026-10 era', () => {
       expect(BigInt(b.fees)).toBe(BigInt(b.curvePart.fees) + BigInt(post.fee!) + BigInt(post.creator_fee!) + BigInt(post.buyback_fee!));
     }
     expect(seen).toBeGreaterThan(0);
+  });
+
+  it('a creator that takes the curve (with a pool part) in its own creation transaction holds curve part + base_out: creatorTokensRaw and the buyout agree', () => {
+    const recs = records2610().filter(([, r]) => r.kind.includes('creator_took_curve_at_birth'));
+    expect(recs.length).toBeGreaterThan(0);
+    for (const [, r] of recs) {
+      const b = r.curveBuyout!;
+      expect([b.wallet, b.signature, b.sameBatchAsLaunch]).toEqual([r.creator, r.creationSignature, true]);
+      expect(b.poolPart).not.toBeNull();
+      expect(r.creatorTokensRaw).toBe(b.tokens);
+      expect(BigInt(r.creatorTokensRaw)).toBe(BigInt(b.curvePart.tokens) + BigInt(b.poolPart!.tokens));
+      expect(r.flags.map((f) => f.code)).toEqual(expect.arrayContaining(['creator_kept_majority', 'curve_taken_in_creation_slot']));
+    }
   });
 
   it('a completion without a pool part (old-style buy): TradeEvent + CompleteEvent only, poolPart null', () => {
