@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { DEFAULT_V1_SHARE, type SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
 import { ALL_KINDS, V1_KINDS } from '../../collector/simulate/scenarios.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
@@ -29,8 +29,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const LPA = join(ROOT, 'bin/lpa.mjs');
 const ENTRY = join(ROOT, 'dist/server/entry.mjs');
 const run = promisify(execFile);
-/** Share of the 2026-10 era's transactions rendered as version 1 (0 while the replay RPC refuses them). */
-const V1_SHARE = 0;
+/** Share of the 2026-10 era's transactions rendered as version 1: the simulator's default (0 while the replay RPC refuses them). */
+const V1_SHARE = DEFAULT_V1_SHARE;
 
 let tmp: string;
 let chain: SimulatedChain;
@@ -81,7 +81,6 @@ let events: string[] = [];
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'lpa-truth-'));
   const chainDir = join(tmp, 'chain');
-  // v1Share 0 until the replay RPC loads version-1 transactions (branch v1); then drop it (default 0.3 of the 2026-10 era's transactions)
   chain = writeChain({ launches: 500, seed: 20261123, out: chainDir, v1Share: V1_SHARE });
   const PUMP = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
   programSlots = [

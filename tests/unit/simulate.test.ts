@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { address, getAddressEncoder, getBase58Decoder, getBase58Encoder, getProgramDerivedAddress } from '@solana/kit';
-import { generateChain, type SimulatedChain } from '../../collector/simulate/chain.ts';
+import { ERA_2610_V1_SHARE, generateChain, type SimulatedChain } from '../../collector/simulate/chain.ts';
 import { ALL_KINDS } from '../../collector/simulate/scenarios.ts';
 import { newCurve, quoteBuyTokens, quoteSell, applyTrade, INITIAL_REAL_TOKENS } from '../../collector/simulate/curve.ts';
 import { pda, kitPda, curvePda, poolPda, ata, PUMP, PUMP_AMM, WSOL_MINT, TOKEN_PROGRAM } from '../../collector/simulate/keys.ts';
@@ -78,7 +78,7 @@ function trade(b: Uint8Array) {
 }
 
 beforeAll(() => {
-  chain = generateChain({ launches: 100, seed: 20260101 });
+  chain = generateChain({ launches: 100, seed: 20260101, v1Share: ERA_2610_V1_SHARE });
   txs = chain.transactions.map((l) => JSON.parse(l));
   truth = chain.truth;
 });
