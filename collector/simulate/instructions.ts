@@ -250,7 +250,10 @@ function failLog(inv: Invocation, code: number): void {
 export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: number): Built {
   const accounts = tradeAccounts(ctx, r);
   const data = r.multiHop
-    ? encodeInstruction(idlsOf(ctx.era).pump, 'multi_hop_curve_swap', { amount_in: r.q.quote + r.q.fee + r.q.creatorFee, hop_fees: Uint8Array.of(3) })
+    ? encodeInstruction(idlsOf(ctx.era).pump, 'multi_hop_curve_swap', {
+        amount_in: r.q.quote + r.q.fee + r.q.creatorFee + (r.postComplete ? r.postComplete.quoteIn + r.postComplete.fee + r.postComplete.creatorFee : 0n),
+        hop_fees: Uint8Array.of(3),
+      })
     : encodeInstruction(idlsOf(ctx.era).pump, r.ix, r.args, tradeArgCount(ctx, r.ix));
   const logName = r.multiHop ? LOG_NAMES.multi_hop_curve_swap : LOG_NAMES[r.ix];
   const events: EmittedEvent[] = [];

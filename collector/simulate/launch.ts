@@ -426,7 +426,8 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     if (multi) trade(tx, w, true, slot, { tokens: curve.rT / 2n });
     const q = era === ERA_2610
       ? plan.poolPart
-        ? trade(tx, w, true, slot, { tokens: curve.rT + BigInt(rng.int(5, 50)) * 1_000_000_000_000n, completing: 'pool_part' })
+        // a launch whose buys go through multi_hop_swap is completed by a curve hop too (its TradeEvent is followed by the same two events)
+        ? trade(tx, w, true, slot, { tokens: curve.rT + BigInt(rng.int(5, 50)) * 1_000_000_000_000n, completing: 'pool_part', multiHop: plan.multiHopShare > 0 && solQuote })
         : trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n, completing: 'legacy' })
       : trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n });
     specs.push(tx.finish(keys, slot, w.address, 'trade', mint));

@@ -23,7 +23,7 @@ export const ALL_KINDS = [
   'multi_buy_completion', 'buyout_sold_all', 'buyout_sold_part',
   // the era after the 2026-10-08 redeploy (shared/chain/idl/2026-10/FACTS.md)
   'era2026_10', 'v3_trade', 'buyout_with_pool_part', 'buyout_without_pool_part', 'multi_hop', 'migrate_v2', 'pump_quote', 'curve_fee_sweep',
-  'pool_fee_sweep', 'negative_virtual_quote', 'creator_sold_at_birth', 'bundled_in_create_tx', 'creator_took_curve_at_birth', 'v1_tx',
+  'pool_fee_sweep', 'negative_virtual_quote', 'creator_sold_at_birth', 'bundled_in_create_tx', 'creator_took_curve_at_birth', 'multi_hop_completion', 'v1_tx',
 ] as const;
 
 /** Kinds that only appear when the chain renders version-1 transactions (generateChain `v1Share` > 0). */
@@ -186,6 +186,7 @@ const TEMPLATES: [string, Era | null, (p: LaunchPlan) => void][] = [
   ['dead', null, (p) => { p.primary = 'dead'; }],
   ['organic', null, (p) => { p.primary = 'organic'; p.creatorBuy = false; }],
   // the 2026-10 era (after the older templates, so a chain without the era draws as before)
+  ['multi_hop_completion', ERA_2610, (p) => { p.primary = 'taken_later'; p.graduation = 'migrate'; p.poolPart = true; p.multiHopShare = 0.3; p.creatorTakes = false; }],
   ['buyout_with_pool_part', ERA_2610, (p) => { p.primary = 'taken_later'; p.graduation = 'migrate'; p.poolPart = true; p.poolSweep = true; p.multiHopShare = 0.3; }],
   ['buyout_without_pool_part', ERA_2610, (p) => { p.primary = 'organic_completion'; p.graduation = 'migrate'; p.poolPart = false; p.curveSweep = true; }],
   ['taken_in_creation_slot_2610', ERA_2610, (p) => { p.primary = 'taken_in_creation_slot'; p.graduation = 'migrate'; p.poolPart = true; p.bundled = 2; p.jito = true; p.bundleInCreate = true; p.poolSweep = false; }],
@@ -233,6 +234,7 @@ function matches(p: LaunchPlan, name: string): boolean {
     case 'pump_quote': return p.pumpQuote;
     case 'creator_sold_at_birth': return p.creatorSellsAtBirth && p.primary === 'organic';
     case 'multi_hop': return p.multiHopShare > 0 && p.primary === 'organic';
+    case 'multi_hop_completion': return p.era === ERA_2610 && completes(p.primary) && p.poolPart && p.multiHopShare > 0 && !p.creatorTakes && !p.pumpQuote;
     case 'creator_took_curve_at_birth': return p.creatorTakes && p.primary === 'taken_in_creation_slot';
     case 'router': return p.routerShare > 0 && (p.primary === 'organic' || completes(p.primary));
     default: return p.primary === name;

@@ -346,6 +346,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   if (birthSells.length > 0) tags.push('creator_sold_at_birth');
   if (bundle.some((b) => b.withCreation)) tags.push('bundled_in_create_tx');
   if (curveBuyout?.wallet === creator && curveBuyout.sameBatchAsLaunch) tags.push('creator_took_curve_at_birth');
+  if (completeTx?.events.some((e) => e.name === 'TradeEvent' && e.fields.mint === mint && e.fields.ix_name === 'multi_hop_swap' && e.fields.user === curveBuyout?.wallet)) tags.push('multi_hop_completion');
   if (launch.specs.some(isV1)) tags.push('v1_tx');
   void SYSTEM_PROGRAM;
 

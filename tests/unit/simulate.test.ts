@@ -462,6 +462,7 @@ describe('simulate: 2026-10 era', () => {
 
   it('multi-hop: PumpSwap multi_hop_swap at top level, pump multi_hop_curve_swap by CPI, TradeEvent ix_name multi_hop_swap', () => {
     let seen = 0;
+    let completions = 0;
     for (const tx of ok()) {
       const top = topIxs(tx).find((x: { program: string; decoded: { name?: string } | null }) => x.program === AMM_ID && x.decoded?.name === 'multi_hop_swap');
       if (!top) continue;
@@ -472,8 +473,18 @@ describe('simulate: 2026-10 era', () => {
       const d = decodeInstruction(PUMP_ID, new Uint8Array(b58.encode(cpi!.data)), cpi!.accounts.map((a) => keys[a]!));
       expect(d && 'name' in d && d.name).toBe('multi_hop_curve_swap');
       expect(events(tx).filter((e) => e.name === 'TradeEvent').map((e) => e.fields.ix_name)).toEqual(['multi_hop_swap']);
+      // a hop that buys more than the curve has left completes it: TradeEvent → CompleteEvent → PostCompleteBuyEvent, and the truth sums both
+      const names = events(tx).map((e) => e.name);
+      if (names.includes('PostCompleteBuyEvent')) {
+        completions++;
+        expect(names).toEqual(['TradeEvent', 'CompleteEvent', 'PostCompleteBuyEvent']);
+        const mint = String(events(tx)[0]!.fields.mint);
+        expect(truth.records[mint]!.kind).toContain('multi_hop_completion');
+        expect(truth.records[mint]!.curveBuyout!.poolPart).not.toBeNull();
+      }
     }
     expect(seen).toBeGreaterThan(0);
+    expect(completions).toBeGreaterThan(0);
   });
 
   it('a pump-coin-quoted coin: create_v2 quoted in another simulated coin, CreateEvent.depth 1, trades in quote_amount', () => {
