@@ -207,7 +207,10 @@ function force(plans: LaunchPlan[], rng: Rng): void {
       if (m.length === 1) sole.add(m[0].index);
     }
     const candidates = plans.filter(
-      (p) => !used.has(p.index) && !sole.has(p.index) && (era === null || p.era === era) && (p.primary === 'dead' || p.primary === 'organic') && !p.usdc && !p.mayhem && !p.pumpQuote,
+      (p) =>
+        !used.has(p.index) && !sole.has(p.index) && (era === null || p.era === era) && !p.usdc && !p.mayhem && !p.pumpQuote &&
+        // the 2026-10 era is a fifth of the launches with many kinds to show: its templates may also take a no-outside-buyer launch
+        (p.primary === 'dead' || p.primary === 'organic' || (era === ERA_2610 && p.primary === 'no_outside_buyer')),
     );
     if (candidates.length === 0) continue;
     const p = rng.pick(candidates);
@@ -234,7 +237,8 @@ function matches(p: LaunchPlan, name: string): boolean {
     case 'pump_quote': return p.pumpQuote;
     case 'creator_sold_at_birth': return p.creatorSellsAtBirth && p.primary === 'organic';
     case 'multi_hop': return p.multiHopShare > 0 && p.primary === 'organic';
-    case 'multi_hop_completion': return p.era === ERA_2610 && completes(p.primary) && p.poolPart && p.multiHopShare > 0 && !p.creatorTakes && !p.pumpQuote;
+    // (an organic_completion curve is usually completed by the stream of buys before its final take)
+    case 'multi_hop_completion': return p.era === ERA_2610 && (p.primary === 'taken_later' || p.primary === 'taken_in_creation_slot') && p.poolPart && p.multiHopShare > 0 && !p.creatorTakes && !p.pumpQuote;
     case 'creator_took_curve_at_birth': return p.creatorTakes && p.primary === 'taken_in_creation_slot';
     case 'router': return p.routerShare > 0 && (p.primary === 'organic' || completes(p.primary));
     default: return p.primary === name;
