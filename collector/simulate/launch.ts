@@ -1,8 +1,11 @@
 /**
  * Simulates one launch from its plan: wallets, funding transfers, the create transaction, bundled
  * buys, snipers, organic flow, creator sells, Mayhem-agent trades, router CPIs, failed attempts,
- * completion, and graduation (migrate / no-op retries / Raydium-era withdraw). Produces transaction
- * specs (rendered later, in global block order) and account snapshots. Pure given its seeded stream.
+ * completion, and graduation (migrate / no-op retries / Raydium-era withdraw). In the 2026-10 era also
+ * v3 trades keeping fees on the curve, completions with a synthetic pool part, multi_hop_swap curve
+ * hops, migrate_v2, a pump-coin quote, sell_v2 pool sales, fee sweeps, creator sells at birth and a
+ * bundled buy inside the creation transaction. Produces transaction specs (rendered later, in global
+ * block order) and account snapshots. Pure given its seeded stream.
  */
 import { AMM_IDL, encodeAccount, type Value } from './borsh-encode.ts';
 import { buildCurveSweep, buildMigrateV2, buildPoolSellV2, buildPoolSweep, encodePool2610, multiHopSwapAccounts, multiHopSwapData, type PoolState } from './instructions-2610.ts';

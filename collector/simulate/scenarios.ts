@@ -1,6 +1,7 @@
 /**
  * Launch kinds, their proportions, and the seeded plan of every launch (era, quote, life course,
- * features). With N ≥ 50 every kind is forced to appear at least once. Pure.
+ * features). With N ≥ 50 every kind is forced to appear at least once (except the version-1 kind
+ * when the chain renders none, and the buyout_sold_* kinds, which are never forced). Pure.
  */
 import type { Rng } from './prng.ts';
 import { type Era, ERA_2610 } from './curve.ts';

@@ -1,6 +1,6 @@
 /**
- * Transaction specs and their rendering to getTransaction results in `json` encoding, version 0
- * (reference.md §5): account-key ordering and header, instruction indexes, inner instructions with
+ * Transaction specs and their rendering to getTransaction results in `json` encoding, version 0, or
+ * version 1 (SIMD-0385) for a share of the 2026-10 era (reference.md §5): account-key ordering and header, instruction indexes, inner instructions with
  * stack heights, logs, lamport and token balances from a running {@link Ledger}. Also the small
  * builders shared by every instruction: nested invocations with their log lines, System/SPL-Token
  * CPIs, and Anchor event emission (log line + self-CPI). Pure apart from the ledger's own state.
