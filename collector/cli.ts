@@ -25,6 +25,11 @@ const int = (name: string) => (v: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
   return n;
 };
+const share = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
+  return n;
+};
 const num = (name: string) => (v: string) => {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number`);
@@ -94,9 +99,11 @@ program
   .requiredOption('--launches <n>', 'number of launches', int('launches'))
   .option('--seed <n>', 'seed', int('seed'), 1)
   .requiredOption('--out <dir>', 'output folder')
-  .action(async (o: { launches: number; seed: number; out: string }) => {
+  .option('--era2610-share <x>', 'share of launches after the 2026-10-08 redeploy (default 0.2)', share('era2610-share'))
+  .option('--v1-share <x>', "share of that era's transactions rendered as version 1 (default 0 until the replay RPC loads them)", share('v1-share'))
+  .action(async (o: { launches: number; seed: number; out: string; era2610Share?: number; v1Share?: number }) => {
     const { runSimulate } = await import('./commands/simulate.ts');
-    await runSimulate({ launches: o.launches, seed: o.seed, out: o.out });
+    await runSimulate({ launches: o.launches, seed: o.seed, out: o.out, era2610Share: o.era2610Share, v1Share: o.v1Share });
   });
 
 const keys = program.command('keys').description('API keys (stored only as keyed hashes)');

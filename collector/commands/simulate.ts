@@ -11,6 +11,10 @@ export interface SimulateCommandOptions {
   out: string;
   /** unix seconds of the timeline origin (default 2024-07-25) */
   startTime?: number;
+  /** share of launches in the 2026-10 era (generateChain `era2610Share`) */
+  era2610Share?: number;
+  /** share of the 2026-10 era's transactions rendered as version 1 (generateChain `v1Share`) */
+  v1Share?: number;
 }
 
 /** Run the simulator and print a summary (launches per kind, transactions). */

@@ -7,6 +7,8 @@
  */
 import pumpIdlJson from '../../src/core/idl/legacy/pump_2026-09_sdk-2.0.0.json' with { type: 'json' };
 import ammIdlJson from '../../src/core/idl/legacy/pump_amm_2026-09_sdk-2.0.0.json' with { type: 'json' };
+import pump2610Json from '../../src/core/idl/pump.json' with { type: 'json' };
+import amm2610Json from '../../src/core/idl/pump_amm.json' with { type: 'json' };
 import { fromBase58 } from './keys.ts';
 
 /** Minimal view of an Anchor IDL. */
@@ -28,6 +30,11 @@ export type Value = bigint | number | string | boolean | null | Uint8Array | Val
 export const PUMP_IDL = pumpIdlJson as unknown as Idl;
 /** The 2026-09 SDK PumpSwap IDL (src/core/idl/legacy/pump_amm_2026-09_sdk-2.0.0.json). */
 export const AMM_IDL = ammIdlJson as unknown as Idl;
+
+/** The 2026-10 pump IDL (src/core/idl/pump.json): the era after the 2026-10-08 redeploy is encoded with it. */
+export const PUMP_IDL_2610 = pump2610Json as unknown as Idl;
+/** The 2026-10 PumpSwap IDL (src/core/idl/pump_amm.json). */
+export const AMM_IDL_2610 = amm2610Json as unknown as Idl;
 
 /** Anchor's EVENT_IX_TAG (sha256("anchor:event")[:8]) as it appears in self-CPI data. */
 export const EVENT_IX_TAG = Uint8Array.from([0xe4, 0x45, 0xa5, 0x2e, 0x51, 0xcb, 0x9a, 0x1d]);

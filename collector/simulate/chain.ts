@@ -3,11 +3,12 @@
  * account versions, chain.json and truth.json contents. Deterministic for a seed. Pure (no fs).
  */
 import { Rng } from './prng.ts';
-import { planLaunches } from './scenarios.ts';
-import { type AccountSnapshot, blockTimeOf, type LaunchResult, simulateLaunch, type Timeline } from './launch.ts';
+import { completes, DEFAULT_ERA_2610_SHARE, planLaunches } from './scenarios.ts';
+import { type AccountSnapshot, blockTimeOf, type LaunchEnv, type LaunchResult, simulateLaunch, type Timeline } from './launch.ts';
 import { Ledger, renderTransaction, type TxSpec } from './transactions.ts';
 import { type Truth, truthOf } from './truth.ts';
 import { ALL_KINDS } from './scenarios.ts';
+import { type Era, ERA_2610, isModern } from './curve.ts';
 import { COMPUTE_BUDGET, RENT_SYSVAR, SYSTEM_PROGRAM } from './keys.ts';
 
 /** Options of {@link generateChain}. */
@@ -16,7 +17,29 @@ export interface SimulateOptions {
   seed: number;
   /** unix seconds of the timeline origin (default 2024-07-25T00:00:00Z); era windows shift with it */
   startTime?: number;
+  /**
+   * Share of the launches in the 2026-10 era (after the 2026-10-08 redeploy), taken from the 2026
+   * era's share; default {@link DEFAULT_ERA_2610_SHARE} (0.2). With 0 the chain is byte-identical to
+   * the three-era simulator's for the same seed.
+   */
+  era2610Share?: number;
+  /**
+   * Share of the 2026-10 era's transactions (those with compute-budget settings) rendered as
+   * version-1 transactions (SIMD-0385: `transactionConfig`, no compute-budget instructions, no
+   * lookup tables); default {@link DEFAULT_V1_SHARE}. Chosen by each signature's hash, so the share
+   * changes nothing else in the chain or the truth.
+   */
+  v1Share?: number;
 }
+
+/** The 2026-10 era's share of version-1 transactions (SIMD-0385) that the simulator imitates. */
+export const ERA_2610_V1_SHARE = 0.3;
+/**
+ * Default `v1Share`: 0 while the replay RPC (collector/replay) refuses version-1 transactions
+ * ("Invalid input at version"); set it to {@link ERA_2610_V1_SHARE} once the v1 branch lets it
+ * load them. Tests of the simulator itself pass ERA_2610_V1_SHARE.
+ */
+export const DEFAULT_V1_SHARE: number = 0;
 
 /** chain.json. */
 export interface ChainInfo {
@@ -43,10 +66,11 @@ const DEFAULT_GENESIS = 1721865600; // 2024-07-25T00:00:00Z
 /** Slot at DEFAULT_GENESIS, extrapolated from a real 2024-08-20 slot (284682639 @ 1724128600) at 0.4 s/slot. */
 const DEFAULT_GENESIS_SLOT = 279_025_139;
 /** Era windows (unix seconds) for creation times. */
-const ERA_WINDOWS: Record<number, [number, number]> = {
+const ERA_WINDOWS: Record<Era, [number, number]> = {
   2024: [1722470400, 1738368000], // 2024-08-01 → 2025-02-01 (Raydium era)
   2025: [1756684800, 1762387200], // 2025-09-01 → 2025-11-06 (PumpSwap, creator fees, before create_v2)
   2026: [1768435200, 1788220800], // 2026-01-15 → 2026-09-01 (create_v2, 2 remaining accounts)
+  '2026-10': [1791417600, 1795132800], // 2026-10-08 → 2026-11-21 (the redeploy: v3 trades, synthetic migration, sweeps)
 };
 
 function fnv(s: string): number {
@@ -63,24 +87,37 @@ export function generateChain(opts: SimulateOptions): SimulatedChain {
   const shift = opts.startTime !== undefined ? opts.startTime - DEFAULT_GENESIS : 0;
   const genesis0 = DEFAULT_GENESIS + shift;
   const root = new Rng(opts.seed);
-  const plans = planLaunches(opts.launches, root.fork('plans'));
+  const plans = planLaunches(opts.launches, root.fork('plans'), opts.era2610Share ?? DEFAULT_ERA_2610_SHARE);
+  const v1Share = opts.v1Share ?? DEFAULT_V1_SHARE;
   const timeline0: Timeline = { genesisTime: genesis0, firstSlot: DEFAULT_GENESIS_SLOT };
   // Creation times: sorted uniform draws inside each era's window.
   const timeRng = root.fork('times');
-  const times = new Map<number, number[]>();
-  for (const era of [2024, 2025, 2026]) {
+  const times = new Map<Era, number[]>();
+  for (const era of [2024, 2025, 2026, ERA_2610] as const) {
     const n = plans.filter((p) => p.era === era).length;
     const [a, b] = ERA_WINDOWS[era];
     times.set(era, Array.from({ length: n }, () => a + shift + timeRng.float() * (b - a)).sort((x, y) => x - y));
   }
   const walletInit = new Map<string, bigint>();
   const launches: LaunchResult[] = [];
-  const eraPos: Record<number, number> = { 2024: 0, 2025: 0, 2026: 0 };
+  const eraPos: Record<Era, number> = { 2024: 0, 2025: 0, 2026: 0, '2026-10': 0 };
   for (const plan of plans) {
     const t = times.get(plan.era)![eraPos[plan.era]++];
     const slot = timeline0.firstSlot + Math.round((t - genesis0) / 0.4);
-    launches.push(simulateLaunch(plan, slot, root.fork(`launch-${plan.index}`), timeline0, walletInit));
+    const env: LaunchEnv = {};
+    if (plan.pumpQuote) {
+      // the quote coin: the newest earlier SOL coin on Token-2022 that never completes (so never complete-but-unmigrated)
+      const q = [...launches].reverse().find((l) => isModern(l.plan.era) && !l.ctx.usdc && !l.ctx.pumpQuote && !l.plan.mayhem && !completes(l.plan.primary));
+      if (q) env.quoteCoin = { mint: q.ctx.mint, curve: q.ctx.curve };
+    }
+    launches.push(simulateLaunch(plan, slot, root.fork(`launch-${plan.index}`), timeline0, walletInit, env));
   }
+  const v1Eligible = new Set<TxSpec>();
+  for (const l of launches) {
+    if (l.plan.era !== ERA_2610) continue;
+    for (const spec of l.specs) if (spec.instructions[0]?.programId === COMPUTE_BUDGET && spec.instructions[1]?.programId === COMPUTE_BUDGET) v1Eligible.add(spec);
+  }
+  const asV1 = (spec: TxSpec) => v1Eligible.has(spec) && fnv(spec.signature) / 2 ** 32 < v1Share;
 
   // Block order: slot, then launch, then the launch's own order.
   const all: { spec: TxSpec; launch: number; seq: number }[] = [];
@@ -96,7 +133,7 @@ export function generateChain(opts: SimulateOptions): SimulatedChain {
     if (a === RENT_SYSVAR) return 1_009_200n;
     return 1_141_440n + BigInt(fnv(a)) * 1000n;
   });
-  const transactions = all.map(({ spec }) => JSON.stringify(renderTransaction(spec, bt(spec.slot), ledger)));
+  const transactions = all.map(({ spec }) => JSON.stringify(renderTransaction(spec, bt(spec.slot), ledger, asV1(spec))));
 
   const snaps: (AccountSnapshot & { launch: number; seq: number })[] = [];
   launches.forEach((l, li) => l.accounts.forEach((a, seq) => snaps.push({ ...a, launch: li, seq })));
@@ -109,10 +146,10 @@ export function generateChain(opts: SimulateOptions): SimulatedChain {
     }),
   );
 
-  const truth: Truth = { methodVersion: 'markers-v1', records: {} };
+  const truth: Truth = { methodVersion: 'markers-v2', records: {} };
   const kinds: Record<string, number> = Object.fromEntries(ALL_KINDS.map((k2) => [k2, 0]));
   for (const l of launches) {
-    const rec = truthOf(l, bt);
+    const rec = truthOf(l, bt, asV1);
     truth.records[l.ctx.mint] = rec;
     for (const tag of rec.kind.split('+')) kinds[tag] = (kinds[tag] ?? 0) + 1;
   }

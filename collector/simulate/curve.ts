@@ -3,11 +3,24 @@
  * quote side, a buy capped to what is left, completion when real_token_reserves reaches 0. Plus the
  * BondingCurve account encoding per era (49 / 150 / 151 bytes). Pure.
  */
-import { encodeAccount, PUMP_IDL } from './borsh-encode.ts';
+import { AMM_IDL, AMM_IDL_2610, encodeAccount, type Idl, PUMP_IDL, PUMP_IDL_2610 } from './borsh-encode.ts';
 import { DEFAULT_KEY } from './keys.ts';
 
-/** The three eras the simulator imitates. */
-export type Era = 2024 | 2025 | 2026;
+/** The eras the simulator imitates; '2026-10' is the program redeployed on 2026-10-08 (v3 trades, synthetic migration, sweeps). */
+export type Era = 2024 | 2025 | 2026 | '2026-10';
+/** The era after the 2026-10-08 redeploy. */
+export const ERA_2610 = '2026-10' as const;
+
+/** create_v2 / Token-2022 eras (2026 and 2026-10). */
+export const isModern = (era: Era): boolean => era === 2026 || era === ERA_2610;
+
+/** The IDLs an era's bytes are encoded with: the 2026-10 IDLs after the redeploy, the 2026-09 SDK IDLs before. */
+export function idlsOf(era: Era): { pump: Idl; amm: Idl } {
+  return era === ERA_2610 ? { pump: PUMP_IDL_2610, amm: AMM_IDL_2610 } : { pump: PUMP_IDL, amm: AMM_IDL };
+}
+
+/** The kind tag of an era (`era2024` … `era2026_10`). */
+export const eraTag = (era: Era): string => (era === ERA_2610 ? 'era2026_10' : `era${era}`);
 
 export const INITIAL_VIRTUAL_TOKENS = 1_073_000_000_000_000n;
 export const INITIAL_VIRTUAL_SOL = 30_000_000_000n;
@@ -32,6 +45,16 @@ export interface CurveState {
   rQ: bigint;
   supply: bigint;
   complete: boolean;
+  /** 2026-10: protocol fees kept on the curve by v3 / multi-hop trades, waiting for sweep_protocol_fee */
+  protocolFees?: bigint;
+  /** 2026-10: creator fees kept on the curve, waiting for sweep_creator_fee (BondingCurve.creator_fee) */
+  creatorFeeKept?: bigint;
+  /** 2026-10: the synthetic pool part of the completing buy (BondingCurve.post_complete_base_out / _quote_in) */
+  postBaseOut?: bigint;
+  postQuoteIn?: bigint;
+  /** 2026-10: curve depth (1 for a pump-coin-quoted coin) and its starting virtual quote reserves */
+  depth?: number;
+  initialVQ?: bigint;
 }
 
 /** A fresh curve. */
@@ -105,10 +128,10 @@ export interface CurveMeta {
 
 /** Account size by era (reference.md §1.7). */
 export function curveAccountSize(era: Era): number {
-  return era === 2024 ? 49 : era === 2025 ? 150 : 151;
+  return era === 2024 ? 49 : era === 2025 ? 150 : era === 2026 ? 151 : 166;
 }
 
-/** BondingCurve account data for the era: 49 B (2024), 150 B with creator (2025), 151 B SDK2 layout (2026). */
+/** BondingCurve account data for the era: 49 B (2024), 150 B with creator (2025), 151 B SDK2 layout (2026), 166 B 2026-10 layout. */
 export function encodeCurveAccount(c: CurveState, m: CurveMeta): Uint8Array {
   const fields = {
     virtual_token_reserves: c.vT,
@@ -124,9 +147,15 @@ export function encodeCurveAccount(c: CurveState, m: CurveMeta): Uint8Array {
     creator_fee_bps: m.creatorFeeBps,
     can_edit_creator_fee: false,
     is_holder_reward: false,
+    creator_fee: c.creatorFeeKept ?? 0n,
+    protocol_fees: c.protocolFees ?? 0n,
+    depth: c.depth ?? 0,
+    initial_virtual_quote_reserves: c.initialVQ ?? 0n,
+    post_complete_base_out: c.postBaseOut ?? 0n,
+    post_complete_quote_in: c.postQuoteIn ?? 0n,
   };
-  const count = m.era === 2024 ? 6 : m.era === 2025 ? 7 : 13;
-  return encodeAccount(PUMP_IDL, 'BondingCurve', fields, count, curveAccountSize(m.era));
+  const count = m.era === 2024 ? 6 : m.era === 2025 ? 7 : m.era === 2026 ? 13 : 19;
+  return encodeAccount(idlsOf(m.era).pump, 'BondingCurve', fields, count, curveAccountSize(m.era));
 }
 
 /** Rent-exempt minimum for an account of `space` bytes. */

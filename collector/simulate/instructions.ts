@@ -4,7 +4,7 @@
  * program produces, the events it emits (log + self-CPI), and the lamport/token effects. Pure.
  */
 import { AMM_IDL, encodeEvent, encodeInstruction, PUMP_IDL, type Value } from './borsh-encode.ts';
-import { type CurveState, type Era, type Quote, feesOf, POOL_MIGRATION_FEE, rentExempt, TOTAL_SUPPLY } from './curve.ts';
+import { type CurveState, type Era, ERA_2610, type Quote, feesOf, idlsOf, isModern, POOL_MIGRATION_FEE, rentExempt, TOTAL_SUPPLY } from './curve.ts';
 import {
   AMM_EVENT_AUTHORITY, AMM_GLOBAL_CONFIG, ATA_PROGRAM, ata, boostVaultAuthorityPda, creatorVaultPda, curveV2Pda, DEFAULT_KEY, EVENT_AUTHORITY,
   FEE_CONFIG, fromBase58, GLOBAL, GLOBAL_VOLUME_ACCUMULATOR, KEEPER, LAST_WITHDRAW, lpMintPda, MAYHEM_PROGRAM, metadataPda, MINT_AUTHORITY,
@@ -27,6 +27,8 @@ export interface LaunchCtx {
   /** DEFAULT_KEY for SOL coins, else the quote mint (USDC) */
   quoteMint: string;
   usdc: boolean;
+  /** 2026-10: quoted in another simulated pump coin (quoteMint = that coin's mint, Token-2022) */
+  pumpQuote?: { mint: string; curve: string };
   mayhem: boolean;
   creator: string;
   name: string;
@@ -52,7 +54,8 @@ const WS = (address: string): AccountMeta => ({ address, writable: true, signer:
 
 const LOG_NAMES: Record<string, string> = {
   buy: 'Buy', buy_exact_sol_in: 'BuyExactSolIn', sell: 'Sell', buy_v2: 'BuyV2', sell_v2: 'SellV2', create: 'Create', create_v2: 'CreateV2',
-  migrate: 'Migrate', withdraw: 'Withdraw',
+  migrate: 'Migrate', withdraw: 'Withdraw', buy_v3: 'BuyV3', buy_exact_quote_in_v3: 'BuyExactQuoteInV3', sell_v3: 'SellV3',
+  multi_hop_curve_swap: 'MultiHopCurveSwap', migrate_v2: 'MigrateV2',
 };
 const ERRORS: Record<number, [string, string]> = {
   6002: ['TooMuchSolRequired', 'slippage: Too much SOL required to buy the given amount of tokens.'],
@@ -62,21 +65,60 @@ const ERRORS: Record<number, [string, string]> = {
 
 /** Event field counts by era (reference.md §1.2/§1.5: layouts only grow by appending). */
 export const EVENT_FIELDS: Record<string, Record<Era, number | undefined>> = {
-  TradeEvent: { 2024: 10, 2025: 16, 2026: undefined },
-  CreateEvent: { 2024: 6, 2025: 12, 2026: undefined },
-  CompleteEvent: { 2024: 4, 2025: 4, 2026: undefined },
-  CompletePumpAmmMigrationEvent: { 2024: 8, 2025: 8, 2026: undefined },
-  CreatePoolEvent: { 2024: 20, 2025: 20, 2026: undefined },
+  TradeEvent: { 2024: 10, 2025: 16, 2026: undefined, '2026-10': undefined },
+  CreateEvent: { 2024: 6, 2025: 12, 2026: undefined, '2026-10': undefined },
+  CompleteEvent: { 2024: 4, 2025: 4, 2026: undefined, '2026-10': undefined },
+  CompletePumpAmmMigrationEvent: { 2024: 8, 2025: 8, 2026: undefined, '2026-10': undefined },
+  CreatePoolEvent: { 2024: 20, 2025: 20, 2026: undefined, '2026-10': undefined },
 };
 
-function pumpEvent(inv: Invocation, ctx: LaunchCtx, name: string, fields: Record<string, Value>, depth: number, out: EmittedEvent[]): void {
-  const bytes = encodeEvent(PUMP_IDL, name, fields, EVENT_FIELDS[name]?.[ctx.era]);
+/** Names of the fields an IDL event encodes (the first `count`, or all). */
+function encodedFieldNames(era: Era, program: 'pump' | 'pump_amm', name: string, count: number | undefined): string[] {
+  const idl = program === 'pump' ? idlsOf(era).pump : idlsOf(era).amm;
+  const fields = (idl.types?.find((t) => t.name === name)?.type.fields ?? []) as { name: string }[];
+  return fields.slice(0, count ?? fields.length).map((f) => f.name);
+}
+
+/** Emit a pump event with the era's IDL and layout; the emitted record keeps only the fields actually encoded. */
+export function pumpEvent(inv: Invocation, ctx: LaunchCtx, name: string, fields: Record<string, Value>, depth: number, out: EmittedEvent[]): void {
+  const count = EVENT_FIELDS[name]?.[ctx.era];
+  const bytes = encodeEvent(idlsOf(ctx.era).pump, name, fields, count);
   emitEvent(inv, PUMP, EVENT_AUTHORITY, bytes, depth);
-  out.push({ program: 'pump', name, fields });
+  out.push({ program: 'pump', name, fields: encodedOnly(fields, encodedFieldNames(ctx.era, 'pump', name, count)) });
+}
+
+/** Emit a PumpSwap event with the era's IDL (all fields). */
+export function ammEvent(inv: Invocation, era: Era, name: string, fields: Record<string, Value>, depth: number, out: EmittedEvent[], count?: number): void {
+  emitEvent(inv, PUMP_AMM, AMM_EVENT_AUTHORITY, encodeEvent(idlsOf(era).amm, name, fields, count), depth);
+  out.push({ program: 'pump_amm', name, fields: era === ERA_2610 ? encodedOnly(fields, encodedFieldNames(era, 'pump_amm', name, count)) : fields });
+}
+
+/** The fields of `fields` among `names` (what the bytes carry; a missing one reads as absent, like a decoder's). */
+function encodedOnly(fields: Record<string, Value>, names: string[]): Record<string, Value> {
+  const keep = new Set(names);
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => keep.has(k)));
 }
 
 /** The trade instruction names. */
-export type TradeIxName = 'buy' | 'buy_exact_sol_in' | 'sell' | 'buy_v2' | 'sell_v2';
+export type TradeIxName = 'buy' | 'buy_exact_sol_in' | 'sell' | 'buy_v2' | 'sell_v2' | 'buy_v3' | 'buy_exact_quote_in_v3' | 'sell_v3';
+
+/** v3 (fee-keeping) trade instructions of the 2026-10 program. */
+export const isV3 = (ix: TradeIxName): boolean => ix === 'buy_v3' || ix === 'buy_exact_quote_in_v3' || ix === 'sell_v3';
+
+/** The synthetic pool part of a completing v3 buy (docs/SYNTHETIC_MIGRATION.md). */
+export interface PostComplete {
+  baseOut: bigint;
+  quoteIn: bigint;
+  fee: bigint;
+  creatorFee: bigint;
+  before: { base: bigint; quote: bigint };
+  after: { base: bigint; quote: bigint };
+}
+
+/** The quote mint an instruction names: WSOL for SOL coins (the curve stores the default key). */
+export const ixQuoteMint = (ctx: LaunchCtx): string => (ctx.quoteMint === DEFAULT_KEY ? WSOL_MINT : ctx.quoteMint);
+/** The quote mint's token program: Token-2022 for a pump-coin quote, else SPL Token. */
+export const quoteTokenProgram = (ctx: LaunchCtx): string => (ctx.pumpQuote ? TOKEN_2022_PROGRAM : TOKEN_PROGRAM);
 
 /** One curve trade to build. */
 export interface TradeReq {
@@ -94,6 +136,12 @@ export interface TradeReq {
   after: CurveState;
   /** custom error code when the instruction fails (slippage, complete) */
   failCode?: number;
+  /** 2026-10: the creator fee waiting on the curve after this trade (TradeEvent.creator_fee_unclaimed) */
+  creatorFeeUnclaimed?: bigint;
+  /** 2026-10: the synthetic pool part of a completing v3 buy */
+  postComplete?: PostComplete;
+  /** 2026-10: a curve hop of a PumpSwap multi_hop_swap (pump multi_hop_curve_swap by CPI; ix_name "multi_hop_swap") */
+  multiHop?: boolean;
   /** the user's token account does not exist yet */
   newAta: boolean;
   /** the wallet's token balance before (for pre balances only) */
@@ -103,6 +151,18 @@ export interface TradeReq {
 export function tradeAccounts(ctx: LaunchCtx, r: TradeReq): AccountMeta[] {
   const userAta = ata(r.user, ctx.mint, ctx.tokenProgram);
   const vault = creatorVaultPda(ctx.creator);
+  if (r.multiHop) {
+    // pump multi_hop_curve_swap (13 IDL accounts) + the hop's curve accounts as remaining accounts
+    const src = ata(r.user, WSOL_MINT, TOKEN_PROGRAM);
+    return [R(GLOBAL), R(FEE_CONFIG), R(AMM_GLOBAL_CONFIG), WS(r.user), R(r.user), W(src), W(userAta), W(r.buyback), R(TOKEN_PROGRAM), R(TOKEN_2022_PROGRAM),
+      R(SYSTEM_PROGRAM), R(EVENT_AUTHORITY), R(PUMP), R(ctx.mint), W(ctx.curve), W(ctx.abc), W(ata(ctx.curve, WSOL_MINT, TOKEN_PROGRAM))];
+  }
+  if (isV3(r.ix)) {
+    const q = ixQuoteMint(ctx);
+    const qtp = quoteTokenProgram(ctx);
+    return [R(GLOBAL), R(ctx.mint), R(q), R(ctx.tokenProgram), R(qtp), W(ctx.curve), W(ctx.abc), W(ata(ctx.curve, q, qtp)), WS(r.user), W(userAta),
+      W(ata(r.user, q, qtp)), W(userVolumePda(r.user)), R(FEE_CONFIG), W(r.buyback), R(SYSTEM_PROGRAM), R(EVENT_AUTHORITY), R(PUMP)];
+  }
   if (r.ix === 'buy_v2' || r.ix === 'sell_v2') {
     const q = USDC_MINT;
     const uva = userVolumePda(r.user);
@@ -125,14 +185,14 @@ export function tradeAccounts(ctx: LaunchCtx, r: TradeReq): AccountMeta[] {
        R(EVENT_AUTHORITY), R(PUMP), W(GLOBAL_VOLUME_ACCUMULATOR), W(userVolumePda(r.user)), R(FEE_CONFIG), R(PUMP_FEES)]
     : [R(GLOBAL), W(r.feeRecipient), R(ctx.mint), W(ctx.curve), W(ctx.abc), W(userAta), WS(r.user), R(SYSTEM_PROGRAM), W(vault), R(ctx.tokenProgram),
        R(EVENT_AUTHORITY), R(PUMP), R(FEE_CONFIG), R(PUMP_FEES)];
-  if (ctx.era === 2026) list.push(R(curveV2Pda(ctx.mint)), W(r.buyback));
+  if (isModern(ctx.era)) list.push(R(curveV2Pda(ctx.mint)), W(r.buyback));
   return list;
 }
 
 /** Arg count to encode per era (2024/2025 trades have no track_volume). */
 function tradeArgCount(ctx: LaunchCtx, ix: TradeIxName): number | undefined {
-  if (ix === 'sell' || ix === 'buy_v2' || ix === 'sell_v2') return undefined;
-  return ctx.era === 2026 ? 3 : 2;
+  if (ix === 'sell' || ix === 'buy_v2' || ix === 'sell_v2' || isV3(ix)) return undefined;
+  return isModern(ctx.era) ? 3 : 2;
 }
 
 /** The TradeEvent fields of a trade (full layout; the era decides how many are encoded). */
@@ -141,7 +201,7 @@ export function tradeEventFields(ctx: LaunchCtx, r: TradeReq): Record<string, Va
   const a = r.after;
   return {
     mint: ctx.mint,
-    sol_amount: ctx.usdc ? 0n : r.q.quote,
+    sol_amount: ctx.quoteMint !== DEFAULT_KEY ? 0n : r.q.quote,
     token_amount: r.q.tokens,
     is_buy: r.isBuy,
     user: r.user,
@@ -156,12 +216,12 @@ export function tradeEventFields(ctx: LaunchCtx, r: TradeReq): Record<string, Va
     creator: ctx.creator,
     creator_fee_basis_points: creatorFeeBps,
     creator_fee: r.q.creatorFee,
-    track_volume: r.ix !== 'sell' && r.ix !== 'sell_v2',
+    track_volume: r.ix !== 'sell' && r.ix !== 'sell_v2' && r.ix !== 'sell_v3',
     total_unclaimed_tokens: 0n,
     total_claimed_tokens: 0n,
     current_sol_volume: 0n,
     last_update_timestamp: BigInt(r.timestamp),
-    ix_name: r.ix,
+    ix_name: r.multiHop ? 'multi_hop_swap' : r.ix,
     mayhem_mode: ctx.mayhem,
     cashback_fee_basis_points: 0n,
     cashback: 0n,
@@ -174,6 +234,7 @@ export function tradeEventFields(ctx: LaunchCtx, r: TradeReq): Record<string, Va
     real_quote_reserves: a.rQ,
     holder_rewards_bps: 0n,
     holder_rewards: 0n,
+    creator_fee_unclaimed: r.creatorFeeUnclaimed ?? 0n,
   };
 }
 
@@ -188,7 +249,13 @@ function failLog(inv: Invocation, code: number): void {
  */
 export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: number): Built {
   const accounts = tradeAccounts(ctx, r);
-  const data = encodeInstruction(PUMP_IDL, r.ix, r.args, tradeArgCount(ctx, r.ix));
+  const data = r.multiHop
+    ? encodeInstruction(idlsOf(ctx.era).pump, 'multi_hop_curve_swap', {
+        amount_in: r.q.quote + r.q.fee + r.q.creatorFee + (r.postComplete ? r.postComplete.quoteIn + r.postComplete.fee + r.postComplete.creatorFee : 0n),
+        hop_fees: Uint8Array.of(3),
+      })
+    : encodeInstruction(idlsOf(ctx.era).pump, r.ix, r.args, tradeArgCount(ctx, r.ix));
+  const logName = r.multiHop ? LOG_NAMES.multi_hop_curve_swap : LOG_NAMES[r.ix];
   const events: EmittedEvent[] = [];
   const lamports: [string, bigint][] = [];
   const tokens: TokenChange[] = [];
@@ -196,7 +263,7 @@ export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: 
   const userAta = ata(r.user, ctx.mint, ctx.tokenProgram);
   if (r.failCode !== undefined) {
     inv.invoke(PUMP, depth, () => {
-      inv.log(`Instruction: ${LOG_NAMES[r.ix]}`);
+      inv.log(`Instruction: ${logName}`);
       failLog(inv, r.failCode!);
     }, 9000 + inv.rng.int(0, 3000), { fail: r.failCode });
     return { accounts, data, inner: inv.inner, logs: inv.logs, events, lamports, tokens, units: 0 };
@@ -204,8 +271,12 @@ export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: 
   const d = depth + 1;
   const vault = creatorVaultPda(ctx.creator);
   inv.invoke(PUMP, depth, () => {
-    inv.log(`Instruction: ${LOG_NAMES[r.ix]}`);
+    inv.log(`Instruction: ${logName}`);
     const q = r.q;
+    if (r.multiHop || isV3(r.ix)) {
+      keptFeeTrade(ctx, r, inv, d, lamports, tokens, events, depth);
+      return;
+    }
     if (r.isBuy) {
       cpiTokenTransfer(inv, ctx.tokenProgram, ctx.abc, ctx.mint, userAta, ctx.curve, q.tokens, d);
       if (ctx.usdc) {
@@ -243,6 +314,62 @@ export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: 
   return { accounts, data, inner: inv.inner, logs: inv.logs, events, lamports, tokens, units: 0 };
 }
 
+/**
+ * The effects and events of a fee-keeping trade (v3, or a multi-hop curve hop; docs/instructions/TRADE_V3.md,
+ * SWEEP_FEES.md): the protocol and creator fees stay on the curve (its lamports for SOL coins, its quote
+ * ATA otherwise), TradeEvent.fee_recipient is the zero key. A completing buy with a pool part emits
+ * TradeEvent (curve part) → CompleteEvent → PostCompleteBuyEvent; the pool part's tokens come out of the
+ * curve's token account (the tokens kept for the pool) and its quote + fees go to the curve.
+ */
+function keptFeeTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, d: number, lamports: [string, bigint][], tokens: TokenChange[], events: EmittedEvent[], depth: number): void {
+  const q = r.q;
+  const userAta = ata(r.user, ctx.mint, ctx.tokenProgram);
+  const sol = ctx.quoteMint === DEFAULT_KEY;
+  const qm = ixQuoteMint(ctx);
+  const qtp = quoteTokenProgram(ctx);
+  const curveQuote = ata(ctx.curve, qm, qtp);
+  const userQuote = ata(r.user, qm, qtp);
+  const pc = r.postComplete;
+  if (r.isBuy) {
+    cpiTokenTransfer(inv, ctx.tokenProgram, ctx.abc, ctx.mint, userAta, ctx.curve, q.tokens, d);
+    const paid = q.quote + q.fee + q.creatorFee;
+    if (sol) {
+      cpiSystemTransfer(inv, r.user, ctx.curve, paid, d);
+      lamports.push([r.user, -paid], [ctx.curve, paid]);
+    } else cpiTokenTransfer(inv, qtp, userQuote, qm, curveQuote, r.user, paid, d);
+    tokens.push({ account: ctx.abc, mint: ctx.mint, owner: ctx.curve, programId: ctx.tokenProgram, delta: -q.tokens });
+    tokens.push({ account: userAta, mint: ctx.mint, owner: r.user, programId: ctx.tokenProgram, delta: q.tokens });
+  } else {
+    cpiTokenTransfer(inv, ctx.tokenProgram, userAta, ctx.mint, ctx.abc, r.user, q.tokens, d);
+    const out = q.quote - q.fee - q.creatorFee;
+    if (sol) lamports.push([r.user, out], [ctx.curve, -out]);
+    else cpiTokenTransfer(inv, qtp, curveQuote, qm, userQuote, ctx.curve, out, d);
+    tokens.push({ account: ctx.abc, mint: ctx.mint, owner: ctx.curve, programId: ctx.tokenProgram, delta: q.tokens });
+    tokens.push({ account: userAta, mint: ctx.mint, owner: r.user, programId: ctx.tokenProgram, delta: -q.tokens });
+  }
+  pumpEvent(inv, ctx, 'TradeEvent', tradeEventFields(ctx, r), depth, events);
+  if (r.isBuy && r.after.complete && q.completes) {
+    pumpEvent(inv, ctx, 'CompleteEvent', { user: r.user, mint: ctx.mint, bonding_curve: ctx.curve, timestamp: BigInt(r.timestamp), quote_mint: ctx.quoteMint }, depth, events);
+    if (pc) {
+      const { feeBps, creatorFeeBps } = feesOf(ctx.era);
+      cpiTokenTransfer(inv, ctx.tokenProgram, ctx.abc, ctx.mint, userAta, ctx.curve, pc.baseOut, d);
+      const paid = pc.quoteIn + pc.fee + pc.creatorFee;
+      if (sol) {
+        cpiSystemTransfer(inv, r.user, ctx.curve, paid, d);
+        lamports.push([r.user, -paid], [ctx.curve, paid]);
+      } else cpiTokenTransfer(inv, qtp, userQuote, qm, curveQuote, r.user, paid, d);
+      tokens.push({ account: ctx.abc, mint: ctx.mint, owner: ctx.curve, programId: ctx.tokenProgram, delta: -pc.baseOut });
+      tokens.push({ account: userAta, mint: ctx.mint, owner: r.user, programId: ctx.tokenProgram, delta: pc.baseOut });
+      pumpEvent(inv, ctx, 'PostCompleteBuyEvent', {
+        user: r.user, mint: ctx.mint, bonding_curve: ctx.curve, quote_mint: ctx.quoteMint, timestamp: BigInt(r.timestamp), base_out: pc.baseOut,
+        quote_in: pc.quoteIn, fee_basis_points: feeBps, fee: pc.fee, creator_fee_basis_points: creatorFeeBps, creator_fee: pc.creatorFee, buyback_fee: 0n,
+        pool_base_reserves_before: pc.before.base, pool_quote_reserves_before: pc.before.quote, pool_base_reserves_after: pc.after.base,
+        pool_quote_reserves_after: pc.after.quote,
+      }, depth, events);
+    }
+  }
+}
+
 /** ATA program createIdempotent (top level) for the user's token account, with its CPIs. */
 export function buildCreateAta(payer: string, owner: string, mint: string, tokenProgram: string, inv: Invocation): Built {
   const account = ata(owner, mint, tokenProgram);
@@ -277,7 +404,7 @@ function mayhemAccounts(mint: string): string[] {
 export function buildCreate(ctx: LaunchCtx, timestamp: number, curveAfterCreate: CurveState, inv: Invocation): Built {
   const user = ctx.creator;
   const events: EmittedEvent[] = [];
-  const legacy = ctx.era !== 2026;
+  const legacy = !isModern(ctx.era);
   let accounts: AccountMeta[];
   let data: Uint8Array;
   const args = {
@@ -290,13 +417,16 @@ export function buildCreate(ctx: LaunchCtx, timestamp: number, curveAfterCreate:
     data = encodeInstruction(PUMP_IDL, 'create', args, ctx.era === 2024 ? 3 : 4);
   } else {
     const [gp, sv, ms, mtv] = mayhemAccounts(ctx.mint);
-    const quote = ctx.usdc ? USDC_MINT : WSOL_MINT;
+    const quote = ctx.usdc ? USDC_MINT : ixQuoteMint(ctx);
+    const qtp = quoteTokenProgram(ctx);
     accounts = [WS(ctx.mint), R(MINT_AUTHORITY), W(ctx.curve), W(ctx.abc), R(GLOBAL), WS(user), R(SYSTEM_PROGRAM), R(TOKEN_2022_PROGRAM), R(ATA_PROGRAM),
-      W(MAYHEM_PROGRAM), R(gp), W(sv), W(ms), W(mtv), R(EVENT_AUTHORITY), R(PUMP), R(quote), W(ata(ctx.curve, quote, TOKEN_PROGRAM)), R(TOKEN_PROGRAM)];
-    data = encodeInstruction(PUMP_IDL, 'create_v2', args, 5);
+      W(MAYHEM_PROGRAM), R(gp), W(sv), W(ms), W(mtv), R(EVENT_AUTHORITY), R(PUMP), R(quote), W(ata(ctx.curve, quote, qtp)), R(qtp)];
+    // a pump-coin quote also passes the quote coin's bonding curve (its reserves seed the new curve's)
+    if (ctx.pumpQuote) accounts.push(R(ctx.pumpQuote.curve));
+    data = encodeInstruction(idlsOf(ctx.era).pump, 'create_v2', args, 5);
   }
   const mintSize = legacy ? 82 : 234;
-  const curveSize = ctx.era === 2024 ? 49 : ctx.era === 2025 ? 150 : 151;
+  const curveSize = ctx.era === 2024 ? 49 : ctx.era === 2025 ? 150 : ctx.era === 2026 ? 151 : 166;
   const abcSize = legacy ? 165 : 170;
   const tp = ctx.tokenProgram;
   inv.invoke(PUMP, 1, () => {
@@ -323,7 +453,7 @@ export function buildCreate(ctx: LaunchCtx, timestamp: number, curveAfterCreate:
       name: ctx.name, symbol: ctx.symbol, uri: ctx.uri, mint: ctx.mint, bonding_curve: ctx.curve, user, creator: ctx.creator,
       timestamp: BigInt(timestamp), virtual_token_reserves: c.vT, virtual_sol_reserves: c.vQ, real_token_reserves: c.rT, token_total_supply: c.supply,
       token_program: tp, is_mayhem_mode: ctx.mayhem, is_cashback_enabled: false, quote_mint: ctx.quoteMint, virtual_quote_reserves: c.vQ,
-      creator_fee_bps: 0n, is_holder_reward: false,
+      creator_fee_bps: 0n, is_holder_reward: false, depth: c.depth ?? 0,
     }, 1, events);
   }, 80000 + inv.rng.int(0, 30000));
   return {

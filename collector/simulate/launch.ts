@@ -1,19 +1,24 @@
 /**
  * Simulates one launch from its plan: wallets, funding transfers, the create transaction, bundled
  * buys, snipers, organic flow, creator sells, Mayhem-agent trades, router CPIs, failed attempts,
- * completion, and graduation (migrate / no-op retries / Raydium-era withdraw). Produces transaction
- * specs (rendered later, in global block order) and account snapshots. Pure given its seeded stream.
+ * completion, and graduation (migrate / no-op retries / Raydium-era withdraw). In the 2026-10 era also
+ * v3 trades keeping fees on the curve, completions with a synthetic pool part, multi_hop_swap curve
+ * hops, migrate_v2, a pump-coin quote, sell_v2 pool sales, fee sweeps, creator sells at birth and a
+ * bundled buy inside the creation transaction. Produces transaction specs (rendered later, in global
+ * block order) and account snapshots. Pure given its seeded stream.
  */
 import { AMM_IDL, encodeAccount, type Value } from './borsh-encode.ts';
+import { buildCurveSweep, buildMigrateV2, buildPoolSellV2, buildPoolSweep, encodePool2610, multiHopSwapAccounts, multiHopSwapData, type PoolState } from './instructions-2610.ts';
 import {
-  applyTrade, type CurveState, curveAccountSize, encodeCurveAccount, feesOf, newCurve, quoteBuyQuoteIn, quoteBuyTokens, quoteSell, type Quote,
-  rentExempt,
+  applyTrade, type CurveState, curveAccountSize, encodeCurveAccount, ERA_2610, feesOf, INITIAL_REAL_TOKENS, isModern, newCurve, POOL_MIGRATION_FEE, quoteBuyQuoteIn,
+  quoteBuyTokens, quoteSell, type Quote, rentExempt, TOTAL_SUPPLY,
 } from './curve.ts';
 import {
-  buildCreate, buildCreateAta, buildMigrate, buildPoolSell, buildTrade, buildWithdraw, type Built, type LaunchCtx, poolAddrs, type PoolReserves, type TradeIxName, type TradeReq,
+  buildCreate, buildCreateAta, buildMigrate, buildPoolSell, buildTrade, buildWithdraw, type Built, isV3, type LaunchCtx, poolAddrs, type PoolReserves, type PostComplete,
+  type TradeIxName, type TradeReq,
 } from './instructions.ts';
 import {
-  ata, bumpOf, metadataPda, KEEPER, BUYBACK_FEE_RECIPIENTS, curvePda, DEFAULT_KEY, fromBase58, JITO_TIP_ACCOUNT, KeyFactory, MAYHEM_AGENT, MAYHEM_CRANK, MAYHEM_PROGRAM,
+  ata, bumpOf, metadataPda, KEEPER, BUYBACK_FEE_RECIPIENTS, curvePda, DEFAULT_KEY, fromBase58, JITO_TIP_ACCOUNT, JITO_TIP_ACCOUNTS, KeyFactory, MAYHEM_AGENT, MAYHEM_CRANK, MAYHEM_PROGRAM,
   PUMP, PUMP_AMM, PUMP_FEE_RECIPIENTS, ROUTER_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, USDC_MINT, WSOL_MINT,
 } from './keys.ts';
 import type { Rng } from './prng.ts';
@@ -60,6 +65,7 @@ interface Wallet {
 }
 
 const SOL = 1_000_000_000n;
+const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
 const USDC_UNIT = 1_000_000n;
 const WORDS = ['moon', 'pepe', 'cat', 'doge', 'frog', 'based', 'giga', 'chad', 'wif', 'hat', 'bonk', 'sol', 'pump', 'meme', 'ape', 'rocket', 'king', 'baby', 'elon', 'trump', 'ai', 'agent', 'coin', 'inu'];
 
@@ -115,13 +121,28 @@ class TxBuilder {
   }
 }
 
+/** What a launch may borrow from earlier launches. */
+export interface LaunchEnv {
+  /** 2026-10: the pump coin a pump-coin-quoted launch is quoted in (an earlier simulated SOL coin, depth 0) */
+  quoteCoin?: { mint: string; curve: string };
+}
+
+/**
+ * The starting virtual quote reserves of a pump-coin-quoted curve, in the quote coin's raw units
+ * (⚠ a stand-in: about 30 SOL priced on a fresh quote curve; the program derives it from Q's live
+ * reserves, docs/instructions/CREATE_WITH_PUMP_COIN_QUOTE.md).
+ */
+export const PUMP_QUOTE_INITIAL_VQ = 1_073_000_000_000_000n;
+
 /** Simulate one launch created at `creationSlot`. `walletInit` receives the initial lamports of every wallet made here. */
-export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng, timeline: Timeline, walletInit: Map<string, bigint>): LaunchResult {
+export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng, timeline: Timeline, walletInit: Map<string, bigint>, env: LaunchEnv = {}): LaunchResult {
   const keys = new KeyFactory(rng);
   const era = plan.era;
   const usdc = plan.usdc;
+  const pumpQuote = plan.pumpQuote && env.quoteCoin ? env.quoteCoin : undefined;
+  const solQuote = !usdc && !pumpQuote;
   const mint = era === 2024 && rng.chance(0.3) ? keys.address() : keys.pumpMint();
-  const tokenProgram = era === 2026 ? TOKEN_2022_PROGRAM : TOKEN_PROGRAM;
+  const tokenProgram = isModern(era) ? TOKEN_2022_PROGRAM : TOKEN_PROGRAM;
   const curveAddr = curvePda(mint);
   const w1 = rng.pick(WORDS);
   const w2 = rng.pick(WORDS);
@@ -133,15 +154,22 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     walletInit.set(w.address, funded ? 0n : w.budget + SOL / 2n + BigInt(rng.int(0, 1e8)));
     return w;
   };
-  const creatorWallet = newWallet(plan.primary === 'creator_majority' ? 80 : rng.int(2, 30));
+  const creatorWallet = newWallet(plan.creatorTakes ? 130 : plan.primary === 'creator_majority' ? 80 : rng.int(2, 30));
   const ctx: LaunchCtx = {
-    era, mint, curve: curveAddr, abc: ata(curveAddr, mint, tokenProgram), tokenProgram, quoteMint: usdc ? USDC_MINT : DEFAULT_KEY, usdc,
+    era, mint, curve: curveAddr, abc: ata(curveAddr, mint, tokenProgram), tokenProgram, quoteMint: usdc ? USDC_MINT : pumpQuote ? pumpQuote.mint : DEFAULT_KEY, usdc,
     mayhem: plan.mayhem, creator: creatorWallet.address, name, symbol: (w1 + w2).slice(0, 6).toUpperCase(),
-    uri: era === 2026 ? `https://ipfs.io/ipfs/${keys.address()}` : `https://cf-ipfs.com/ipfs/Qm${keys.address()}`,
+    uri: isModern(era) ? `https://ipfs.io/ipfs/${keys.address()}` : `https://cf-ipfs.com/ipfs/Qm${keys.address()}`,
+    ...(pumpQuote ? { pumpQuote } : {}),
   };
   const curve: CurveState = newCurve(usdc);
+  if (era === ERA_2610) {
+    if (pumpQuote) curve.vQ = PUMP_QUOTE_INITIAL_VQ;
+    Object.assign(curve, { protocolFees: 0n, creatorFeeKept: 0n, postBaseOut: 0n, postQuoteIn: 0n, depth: pumpQuote ? 1 : 0, initialVQ: curve.vQ });
+  }
+  const quoteUnit = usdc ? USDC_UNIT : pumpQuote ? PUMP_QUOTE_INITIAL_VQ / 30n : SOL;
+  let migrated = false;
   for (const a of [mint, curveAddr, ctx.abc]) walletInit.set(a, 0n);
-  if (era !== 2026) walletInit.set(metadataPda(mint), 0n);
+  if (!isModern(era)) walletInit.set(metadataPda(mint), 0n);
   const meta = { era, creator: ctx.creator, mayhem: plan.mayhem, quoteMint: ctx.quoteMint, creatorFeeBps: feesOf(era).creatorFeeBps };
   const specs: TxSpec[] = [];
   const accounts: AccountSnapshot[] = [];
@@ -149,7 +177,8 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   const snapshotCurve = (slot: number) => {
     const data = encodeCurveAccount(curve, meta);
     const last = accounts.filter((a) => a.address === curveAddr).at(-1);
-    const lamports = rentExempt(curveAccountSize(era)) + (usdc ? 0n : curve.rQ);
+    const kept = solQuote && era === ERA_2610 ? (curve.protocolFees ?? 0n) + (curve.creatorFeeKept ?? 0n) + (migrated ? 0n : (curve.postQuoteIn ?? 0n)) : 0n;
+    const lamports = rentExempt(curveAccountSize(era)) + (usdc || pumpQuote ? 0n : curve.rQ) + kept;
     if (last && last.slot === slot) {
       last.data = data;
       last.lamports = lamports;
@@ -164,10 +193,16 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     failCode?: number;
     router?: boolean;
     mayhemAgent?: boolean;
+    /** 2026-10: route the buy through PumpSwap multi_hop_swap */
+    multiHop?: boolean;
+    /** 2026-10: a completing buy: with a synthetic pool part (buy_v3) or an old-style `buy` that empties the curve */
+    completing?: 'pool_part' | 'legacy';
   }
   const trade = (tx: TxBuilder, w: Wallet, isBuy: boolean, slot: number, o: TradeOpts): Quote | null => {
-    const unit = usdc ? USDC_UNIT : SOL;
-    let ix: TradeIxName = usdc ? (isBuy ? 'buy_v2' : 'sell_v2') : isBuy ? (era === 2026 && o.tokens === undefined && rng.chance(0.5) ? 'buy_exact_sol_in' : 'buy') : 'sell';
+    const unit = quoteUnit;
+    let ix: TradeIxName = era === ERA_2610
+      ? tradeIx2610(isBuy, o)
+      : usdc ? (isBuy ? 'buy_v2' : 'sell_v2') : isBuy ? (era === 2026 && o.tokens === undefined && rng.chance(0.5) ? 'buy_exact_sol_in' : 'buy') : 'sell';
     let q: Quote;
     let requested = 0n;
     if (o.failCode === 6005) {
@@ -181,12 +216,12 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
         q = quoteBuyTokens(curve, o.tokens, era);
       } else {
         let spend = o.spend ?? unit / 2n;
-        if (!usdc && !o.mayhemAgent) {
+        if (solQuote && !o.mayhemAgent) {
           const cap = w.budget - SOL / 20n;
           if (spend > cap) spend = cap;
         }
         if (spend < unit / 1000n) return null;
-        if (ix === 'buy_exact_sol_in') {
+        if (ix === 'buy_exact_sol_in' || ix === 'buy_exact_quote_in_v3') {
           q = quoteBuyQuoteIn(curve, spend, era);
           requested = spend;
         } else {
@@ -203,20 +238,48 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
       q = quoteSell(curve, amount, era);
       requested = amount;
       if (q.quote <= q.fee + q.creatorFee) return null;
-      ix = usdc ? 'sell_v2' : 'sell';
+      if (era !== ERA_2610) ix = usdc ? 'sell_v2' : 'sell';
     }
-    const total = q.quote + q.fee + q.creatorFee;
+    // 2026-10: the pool part of a completing v3 buy, priced fee-free on the future pool's reserves
+    let postComplete: PostComplete | undefined;
+    if (isBuy && !o.failCode && ix === 'buy_v3' && o.completing === 'pool_part' && q.completes) {
+      const rQ = curve.rQ + q.quote;
+      const before = { base: TOTAL_SUPPLY - INITIAL_REAL_TOKENS, quote: rQ - POOL_MIGRATION_FEE };
+      const baseOut = (o.tokens ?? 0n) - q.tokens;
+      if (baseOut > 0n && baseOut < before.base / 2n) {
+        const quoteIn = ceilDiv(before.quote * baseOut, before.base - baseOut);
+        const { feeBps, creatorFeeBps } = feesOf(era);
+        postComplete = {
+          baseOut, quoteIn, fee: ceilDiv(quoteIn * feeBps, 10_000n), creatorFee: ceilDiv(quoteIn * creatorFeeBps, 10_000n), before,
+          after: { base: before.base - baseOut, quote: before.quote + quoteIn },
+        };
+      }
+    }
+    const pcTotal = postComplete ? postComplete.quoteIn + postComplete.fee + postComplete.creatorFee : 0n;
+    const total = q.quote + q.fee + q.creatorFee + pcTotal;
     const fail = o.failCode;
     let args: Record<string, Value>;
     if (ix === 'buy_exact_sol_in') args = { spendable_sol_in: requested, min_tokens_out: fail ? q.tokens + q.tokens / 10n : (q.tokens * 95n) / 100n, track_volume: [true] };
+    else if (ix === 'buy_exact_quote_in_v3') args = { spendable_quote_in: requested, min_tokens_out: fail ? q.tokens + q.tokens / 10n : (q.tokens * 95n) / 100n, partial_fill: [false] };
+    else if (ix === 'buy_v3') args = { amount: requested, max_sol_cost: fail ? total - total / 20n : total + total / 10n, partial_fill: [false] };
     else if (isBuy) args = { amount: requested, max_sol_cost: fail ? total - total / 20n : total + total / 10n, track_volume: [true] };
     else args = { amount: requested, min_sol_output: fail ? q.quote + q.quote / 10n : ((q.quote - q.fee - q.creatorFee) * 9n) / 10n };
     const after = { ...curve };
     if (!fail) applyTrade(after, q, isBuy);
+    const keeps = era === ERA_2610 && (isV3(ix) || !!o.multiHop);
+    if (keeps && !fail) {
+      after.protocolFees = (after.protocolFees ?? 0n) + q.fee + (postComplete?.fee ?? 0n);
+      after.creatorFeeKept = (after.creatorFeeKept ?? 0n) + q.creatorFee + (postComplete?.creatorFee ?? 0n);
+      if (postComplete) {
+        after.postBaseOut = postComplete.baseOut;
+        after.postQuoteIn = postComplete.quoteIn;
+      }
+    }
     const user = o.mayhemAgent ? MAYHEM_AGENT : w.address;
     const req: TradeReq = {
-      ix, user, isBuy, q, args, feeRecipient: feeRecipient(), buyback: rng.pick(BUYBACK_FEE_RECIPIENTS), timestamp: bt(slot), after,
+      ix, user, isBuy, q, args, feeRecipient: keeps ? DEFAULT_KEY : feeRecipient(), buyback: rng.pick(BUYBACK_FEE_RECIPIENTS), timestamp: bt(slot), after,
       failCode: fail, newAta: isBuy && !w.hasAta,
+      ...(era === ERA_2610 ? { creatorFeeUnclaimed: after.creatorFeeKept ?? 0n, postComplete, multiHop: !!o.multiHop } : {}),
     };
     if (isBuy && !w.hasAta && !o.mayhemAgent) {
       walletInit.set(ata(w.address, ctx.mint, tokenProgram), 0n);
@@ -240,6 +303,15 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
       ];
       const data = concat(rng.bytes(8), u64(requested));
       tx.add(program, b, inv, metas, data);
+    } else if (o.multiHop) {
+      // PumpSwap multi_hop_swap (top level) → pump multi_hop_curve_swap (CPI, depth 2): one curve hop SOL → coin
+      let built: Built | undefined;
+      inv.invoke(PUMP_AMM, 1, () => {
+        inv.log('Instruction: MultiHopSwap');
+        built = buildTrade(ctx, req, inv, 2);
+      }, 20000 + rng.int(0, 10000), fail ? { fail } : {});
+      const b = built!;
+      tx.add(PUMP_AMM, b, inv, multiHopSwapAccounts(ctx, w.address, req.buyback), multiHopSwapData(total, (q.tokens * 95n) / 100n));
     } else {
       const b = buildTrade(ctx, req, inv, 1);
       tx.add(PUMP, b, inv);
@@ -253,13 +325,28 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     curve.rT = after.rT;
     curve.rQ = after.rQ;
     curve.complete = after.complete;
+    if (era === ERA_2610) {
+      curve.protocolFees = after.protocolFees;
+      curve.creatorFeeKept = after.creatorFeeKept;
+      curve.postBaseOut = after.postBaseOut;
+      curve.postQuoteIn = after.postQuoteIn;
+    }
     if (!o.mayhemAgent) {
       w.hasAta = true;
-      w.tokens += isBuy ? q.tokens : -q.tokens;
-      if (!usdc) w.budget += isBuy ? -(total + 2_100_000n) : q.quote - q.fee - q.creatorFee;
+      w.tokens += isBuy ? q.tokens + (postComplete?.baseOut ?? 0n) : -q.tokens;
+      if (solQuote) w.budget += isBuy ? -(total + 2_100_000n) : q.quote - q.fee - q.creatorFee;
     }
     return q;
   };
+  /** 2026-10 instruction choice: v3 mostly, old-style buy/sell sometimes (they still pay fees out per trade); only v3 for a pump-coin quote. */
+  function tradeIx2610(isBuy: boolean, o: TradeOpts): TradeIxName {
+    if (o.completing === 'legacy') return 'buy';
+    if (o.completing === 'pool_part' || o.multiHop) return 'buy_v3';
+    const legacy = !ctx.pumpQuote && rng.chance(0.2);
+    if (!isBuy) return legacy ? 'sell' : 'sell_v3';
+    if (legacy) return 'buy';
+    return o.tokens === undefined && rng.chance(0.55) ? 'buy_exact_quote_in_v3' : 'buy_v3';
+  }
 
   // ---- funding transfers before the launch -------------------------------------------------------------------------
   const bundlers: Wallet[] = [];
@@ -290,16 +377,30 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   specs.sort((a, b) => a.slot - b.slot);
 
   // ---- the create transaction ---------------------------------------------------------------------------------------
+  let completion: { slot: number; wallet: Wallet } | null = null;
   {
     const tx = new TxBuilder(rng, true);
     const inv = tx.inv();
     tx.add(PUMP, buildCreate(ctx, bt(creationSlot), { ...curve }, inv), inv);
     if (plan.creatorBuy) {
-      const unit = usdc ? USDC_UNIT : SOL;
-      if (plan.primary === 'creator_majority') trade(tx, creatorWallet, true, creationSlot, { tokens: BigInt(rng.int(505, 720)) * 1_000_000_000_000n });
+      const unit = quoteUnit;
+      if (plan.creatorTakes) {
+        // 2026-10: the creator buys the whole curve and a synthetic pool part in its own creation transaction
+        const q = trade(tx, creatorWallet, true, creationSlot, { tokens: curve.rT + BigInt(rng.int(5, 50)) * 1_000_000_000_000n, completing: 'pool_part' });
+        if (q?.completes) completion = { slot: creationSlot, wallet: creatorWallet };
+      } else if (plan.primary === 'creator_majority') trade(tx, creatorWallet, true, creationSlot, { tokens: BigInt(rng.int(505, 720)) * 1_000_000_000_000n });
       else trade(tx, creatorWallet, true, creationSlot, { spend: (unit * BigInt(Math.round(Math.min(8, rng.logNormal(0.8, 0.9)) * 1000))) / 1000n });
     }
-    specs.push(tx.finish(keys, creationSlot, ctx.creator, 'create', mint));
+    let jitoTip = false;
+    if (plan.bundleInCreate && bundlers.length > 0) {
+      // 2026-10: an outside wallet buys inside the creation transaction itself (it co-signs); the creator tips Jito
+      trade(tx, bundlers[0]!, true, creationSlot, { spend: (quoteUnit * BigInt(rng.int(300, 4000))) / 1000n });
+      if (plan.jito) {
+        tx.transfer(ctx.creator, rng.pick(JITO_TIP_ACCOUNTS), BigInt(rng.int(10_000, 5_000_000)));
+        jitoTip = true;
+      }
+    }
+    specs.push(tx.finish(keys, creationSlot, ctx.creator, 'create', mint, jitoTip ? { jitoTip } : {}));
     snapshotCurve(creationSlot);
   }
 
@@ -310,23 +411,28 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     afterComplete?: boolean;
   }
   const intents: Intent[] = [];
-  const unit = usdc ? USDC_UNIT : SOL;
+  const unit = quoteUnit;
   const sizeOf = (median: number, sigma: number, max: number) => (unit * BigInt(Math.round(Math.min(max, Math.max(0.005, rng.logNormal(median, sigma))) * 1000))) / 1000n;
-  let completion: { slot: number; wallet: Wallet } | null = null;
-  const tradeTx = (w: Wallet, isBuy: boolean, slot: number, o: TradeOpts & { jito?: boolean } = {}) => {
+  const tradeTx = (w: Wallet, isBuy: boolean, slot: number, o: TradeOpts & { jito?: boolean; mustSucceed?: boolean } = {}) => {
     const tx = new TxBuilder(rng, rng.chance(0.9));
-    const failCode = o.failCode ?? (rng.chance(plan.failShare) ? (isBuy ? 6002 : 6003) : undefined);
+    const failCode = o.failCode ?? (o.mustSucceed ? undefined : rng.chance(plan.failShare) ? (isBuy ? 6002 : 6003) : undefined);
     const router = o.router ?? rng.chance(plan.routerShare);
-    const q = trade(tx, w, isBuy, slot, { ...o, failCode, router });
+    const multiHop = era === ERA_2610 && isBuy && solQuote && !router && o.failCode === undefined && rng.chance(plan.multiHopShare);
+    const q = trade(tx, w, isBuy, slot, { ...o, failCode, router, multiHop });
     if (!q && !tx.err) return;
-    if (o.jito && !tx.err) tx.transfer(o.mayhemAgent ? MAYHEM_CRANK : w.address, JITO_TIP_ACCOUNT, BigInt(rng.int(10_000, 5_000_000)));
+    if (o.jito && !tx.err) tx.transfer(o.mayhemAgent ? MAYHEM_CRANK : w.address, era === ERA_2610 ? rng.pick(JITO_TIP_ACCOUNTS) : JITO_TIP_ACCOUNT, BigInt(rng.int(10_000, 5_000_000)));
     specs.push(tx.finish(keys, slot, o.mayhemAgent ? MAYHEM_CRANK : w.address, 'trade', mint, { viaRouter: router, jitoTip: !!o.jito }));
     if (q?.completes) completion = { slot, wallet: w };
   };
   const takeTx = (w: Wallet, slot: number, multi: boolean) => {
     const tx = new TxBuilder(rng, true);
     if (multi) trade(tx, w, true, slot, { tokens: curve.rT / 2n });
-    const q = trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n });
+    const q = era === ERA_2610
+      ? plan.poolPart
+        // a launch whose buys go through multi_hop_swap is completed by a curve hop too (its TradeEvent is followed by the same two events)
+        ? trade(tx, w, true, slot, { tokens: curve.rT + BigInt(rng.int(5, 50)) * 1_000_000_000_000n, completing: 'pool_part', multiHop: plan.multiHopShare > 0 && solQuote })
+        : trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n, completing: 'legacy' })
+      : trade(tx, w, true, slot, { tokens: curve.rT + 1_000_000_000_000n });
     specs.push(tx.finish(keys, slot, w.address, 'trade', mint));
     if (q?.completes) completion = { slot, wallet: w };
   };
@@ -334,6 +440,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
   // bundled buys in the creation slot (the last bundler takes the curve in taken_in_creation_slot)
   bundlers.forEach((w, i) => {
     const take = plan.primary === 'taken_in_creation_slot' && i === bundlers.length - 1;
+    if (plan.bundleInCreate && i === 0 && !take) return; // bought inside the creation transaction
     intents.push({
       slot: creationSlot,
       run: (s) => (take ? takeTx(w, s, plan.multiBuyCompletion) : tradeTx(w, true, s, { spend: sizeOf(1, 0.8, 10), jito: plan.jito && (i === 0 || rng.chance(0.6)), failCode: i === 0 ? undefined : (undefined as number | undefined) })),
@@ -389,6 +496,10 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     const sellSlot = completes(plan.primary) ? creationSlot + rng.int(80, 200) : later(40, 3600, 3 * 86400);
     intents.push({ slot: sellSlot, run: (s) => tradeTx(creatorWallet, false, s, { tokens: (creatorWallet.tokens * BigInt(rng.int(30, 100))) / 100n, failCode: undefined }) });
   }
+  if (plan.creatorSellsAtBirth) {
+    // 2026-10 scenario: the creator sells part of its creation buy within the first 30 s (creator_sold_at_birth)
+    intents.push({ slot: creationSlot + rng.int(1, 60), run: (s) => tradeTx(creatorWallet, false, s, { tokens: (creatorWallet.tokens * BigInt(rng.int(30, 100))) / 100n, mustSucceed: true }) });
+  }
   if (plan.mayhem) {
     const agent: Wallet = { address: MAYHEM_AGENT, budget: 10_000n * SOL, tokens: 0n, hasAta: true };
     const n = rng.int(2, 6);
@@ -437,7 +548,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
       const p0 = poolAddrs(ctx);
       const tx = new TxBuilder(rng, true);
       const inv = tx.inv();
-      const built = buildMigrate(ctx, curve, bt(ms), inv, false);
+      const built = era === ERA_2610 ? buildMigrateV2(ctx, curve, bt(ms), inv, false) : buildMigrate(ctx, curve, bt(ms), inv, false);
       tx.add(PUMP, built, inv);
       specs.push(tx.finish(keys, ms, KEEPER, 'migrate', mint));
       for (const a of [p0.pool, p0.lpMint, p0.baseVault, p0.quoteVault]) walletInit.set(a, 0n);
@@ -447,8 +558,11 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
       curve.vQ = 0n;
       curve.rT = 0n;
       curve.rQ = 0n;
+      migrated = true;
       snapshotCurve(ms);
-      accounts.push({
+      const pool: PoolState = { base: built.baseAmount, quote: built.quoteAmount, vqr: 0n, protocolFees: 0n, creatorFees: 0n, lpSupply: built.lpSupply };
+      if (era === ERA_2610) accounts.push({ address: p.pool, slot: ms, owner: PUMP_AMM, lamports: rentExempt(301), data: encodePool2610(ctx, pool) });
+      else accounts.push({
         address: p.pool, slot: ms, owner: PUMP_AMM, lamports: rentExempt(300),
         data: encodeAccount(AMM_IDL, 'Pool', {
           pool_bump: bumpOf(p.pool), index: 0, creator: p.poolAuthority, base_mint: ctx.mint, quote_mint: WSOL_MINT, lp_mint: p.lpMint,
@@ -464,11 +578,12 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
         rs += rng.int(1, 50);
         const rtx = new TxBuilder(rng, true);
         const rinv = rtx.inv();
-        rtx.add(PUMP, buildMigrate(ctx, curve, bt(rs), rinv, true), rinv);
+        rtx.add(PUMP, era === ERA_2610 ? buildMigrateV2(ctx, curve, bt(rs), rinv, true) : buildMigrate(ctx, curve, bt(rs), rinv, true), rinv);
         const spec = rtx.finish(keys, rs, KEEPER, 'noop_migrate', mint);
         specs.push(spec);
       }
-      if (!usdc) sellAfterwards(done.wallet, ms, { base: built.baseAmount, quote: built.quoteAmount });
+      if (era === ERA_2610) sellAfterwards2610(done.wallet, ms, pool);
+      else if (!usdc) sellAfterwards(done.wallet, ms, { base: built.baseAmount, quote: built.quoteAmount });
     } else if (plan.graduation === 'withdraw') {
       const ws = done.slot + rng.int(20, 400);
       const tx = new TxBuilder(rng, true);
@@ -483,7 +598,68 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     }
   }
   void lastSlot;
+  if (plan.curveSweep && ((curve.protocolFees ?? 0n) > 0n || (curve.creatorFeeKept ?? 0n) > 0n)) {
+    // 2026-10: someone sweeps the fees the curve kept (creator fee first, as the docs require before any claim)
+    const ss = Math.max(...specs.filter((x) => x.tag !== 'pool_sell' && x.tag !== 'pool_sweep').map((x) => x.slot)) + rng.int(50, 20_000);
+    const payer = newWallet(1);
+    const tx = new TxBuilder(rng, true);
+    for (const bucket of [1, 0] as const) {
+      const inv = tx.inv();
+      const b = buildCurveSweep(ctx, curve, payer.address, bucket, rng.pick(PUMP_FEE_RECIPIENTS), bt(ss), inv);
+      if (b) tx.add(PUMP, b, inv);
+    }
+    specs.push(tx.finish(keys, ss, payer.address, 'sweep', mint));
+    snapshotCurve(ss);
+  }
   return { plan, ctx, creationSlot, specs, accounts };
+
+  /**
+   * 2026-10: what the wallet that took the curve does in the pool after migrate_v2 at `ms` (as
+   * {@link sellAfterwards}, with PumpSwap sell_v2, which keeps the protocol and creator fees in the
+   * quote vault and drives virtual_quote_reserves negative), then maybe a sweep of those fees. The pool
+   * account and both vaults are snapshotted after every change.
+   */
+  function sellAfterwards2610(w: Wallet, ms: number, pool: PoolState): void {
+    const arng = rng.fork('afterwards');
+    const akeys = new KeyFactory(arng);
+    const roll = arng.int(0, 9);
+    const amounts: bigint[] = [];
+    if (roll < 4) {
+      if (arng.chance(0.5)) amounts.push((w.tokens * BigInt(arng.int(30, 70))) / 100n);
+      amounts.push(w.tokens - amounts.reduce((a, b) => a + b, 0n));
+    } else amounts.push((w.tokens * BigInt(arng.int(20, 80))) / 100n);
+    const p = poolAddrs(ctx);
+    const t22 = tokenProgram === TOKEN_2022_PROGRAM;
+    const snap = (slot: number) => {
+      accounts.push({ address: p.pool, slot, owner: PUMP_AMM, lamports: rentExempt(301), data: encodePool2610(ctx, pool) });
+      accounts.push({ address: p.baseVault, slot, owner: tokenProgram, lamports: rentExempt(t22 ? 170 : 165), data: tokenAccountData(ctx.mint, p.pool, pool.base, null, t22) });
+      accounts.push({ address: p.quoteVault, slot, owner: TOKEN_PROGRAM, lamports: rentExempt(165) + pool.quote, data: tokenAccountData(WSOL_MINT, p.pool, pool.quote, rentExempt(165), false) });
+    };
+    let s = ms;
+    for (const amount of amounts) {
+      if (amount <= 0n) continue;
+      s += arng.int(3, 20_000);
+      const tx = new TxBuilder(arng, true);
+      const inv = tx.inv();
+      tx.add(PUMP_AMM, buildPoolSellV2(ctx, pool, w.address, amount, bt(s), arng.pick(BUYBACK_FEE_RECIPIENTS), inv), inv);
+      specs.push(tx.finish(akeys, s, w.address, 'pool_sell', mint));
+      w.tokens -= amount;
+      snap(s);
+    }
+    if (plan.poolSweep && pool.protocolFees + pool.creatorFees > 0n) {
+      s += arng.int(100, 20_000);
+      const payer = akeys.address();
+      walletInit.set(payer, SOL);
+      const tx = new TxBuilder(arng, true);
+      for (const bucket of [1, 0] as const) {
+        const inv = tx.inv();
+        const b = buildPoolSweep(ctx, pool, payer, bucket, arng.pick(PUMP_FEE_RECIPIENTS), bt(s), inv);
+        if (b) tx.add(PUMP_AMM, b, inv);
+      }
+      specs.push(tx.finish(akeys, s, payer, 'pool_sweep', mint));
+      snap(s);
+    }
+  }
 
   /**
    * What the wallet that took the curve does in the PumpSwap pool after the migration at `ms`: sells

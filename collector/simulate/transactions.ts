@@ -1,6 +1,6 @@
 /**
- * Transaction specs and their rendering to getTransaction results in `json` encoding, version 0
- * (reference.md §5): account-key ordering and header, instruction indexes, inner instructions with
+ * Transaction specs and their rendering to getTransaction results in `json` encoding, version 0, or
+ * version 1 (SIMD-0385) for a share of the 2026-10 era (reference.md §5): account-key ordering and header, instruction indexes, inner instructions with
  * stack heights, logs, lamport and token balances from a running {@link Ledger}. Also the small
  * builders shared by every instruction: nested invocations with their log lines, System/SPL-Token
  * CPIs, and Anchor event emission (log line + self-CPI). Pure apart from the ledger's own state.
@@ -47,6 +47,7 @@ export interface TokenChange {
 export interface EmittedEvent {
   program: 'pump' | 'pump_amm';
   name: string;
+  /** the fields the event's bytes carry (older eras' shorter layouts omit the later ones) */
   fields: Record<string, unknown>;
 }
 
@@ -71,7 +72,7 @@ export interface TxSpec {
   /** the launch this tx belongs to */
   mint: string;
   /** what the tx is, for summaries and truth */
-  tag: 'create' | 'trade' | 'migrate' | 'noop_migrate' | 'withdraw' | 'funding' | 'pool_sell';
+  tag: 'create' | 'trade' | 'migrate' | 'noop_migrate' | 'withdraw' | 'funding' | 'pool_sell' | 'sweep' | 'pool_sweep';
   /** for `withdraw`: a successful keeper withdraw of this mint */
   withdrawMint?: string;
   /** for `funding`: the System transfer */
@@ -225,8 +226,49 @@ function uiAmount(amount: bigint): { amount: string; decimals: number; uiAmount:
   return { amount: s, decimals: 6, uiAmount: amount === 0n ? null : Number(ui), uiAmountString: ui };
 }
 
-/** Render a spec to a getTransaction (json, v0) result, advancing the ledger. */
-export function renderTransaction(spec: TxSpec, blockTime: number, ledger: Ledger): Record<string, unknown> {
+/** Default loadedAccountsDataSizeLimit of a version-1 transaction (the value real fixture rRUVF4GS… carries). */
+const V1_LOADED_ACCOUNTS_LIMIT = 67_108_864;
+
+/**
+ * The version-1 (SIMD-0385) form of a spec: its leading ComputeBudget instructions become
+ * `message.transactionConfig` (their log lines go too, an instruction error's index shifts), and the
+ * priority fee is charged: fee = 5000 + ceil(limit × microLamports / 1e6).
+ */
+function asVersion1(spec: TxSpec): { spec: TxSpec; config: Record<string, number | null>; fee: bigint } {
+  let limit: number | null = null;
+  let price = 0n;
+  let n = 0;
+  while (spec.instructions[n]?.programId === COMPUTE_BUDGET) {
+    const d = spec.instructions[n]!.data;
+    const dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
+    if (d[0] === 2) limit = dv.getUint32(1, true);
+    if (d[0] === 3) price = dv.getBigUint64(1, true);
+    n++;
+  }
+  const priorityFee = limit === null ? 0n : (BigInt(limit) * price + 999_999n) / 1_000_000n;
+  let logs = spec.logs;
+  for (let i = 0; i < n; i++) {
+    if (logs[0] !== `Program ${COMPUTE_BUDGET} invoke [1]` || logs[1] !== `Program ${COMPUTE_BUDGET} success`) throw new Error('compute-budget log lines expected first');
+    logs = logs.slice(2);
+  }
+  const err: TxError | null = spec.err ? { InstructionError: [spec.err.InstructionError[0] - n, spec.err.InstructionError[1]] } : null;
+  return {
+    spec: { ...spec, instructions: spec.instructions.slice(n), logs, err },
+    config: { computeUnitLimit: limit, heapSize: null, loadedAccountsDataSizeLimit: V1_LOADED_ACCOUNTS_LIMIT, priorityFee: Number(priorityFee) },
+    fee: TX_FEE + priorityFee,
+  };
+}
+
+/**
+ * Render a spec to a getTransaction (json) result, advancing the ledger: version 0 (no lookup tables
+ * used), or with `v1` version 1 as real 2026-10 fixtures show it (tests/fixtures/mainnet/
+ * pump_multi_hop_swap_curve_rRUVF4GSZNRA_20261008.json): `message.transactionConfig` instead of
+ * ComputeBudget instructions and no `addressTableLookups`; top-level instructions carry stackHeight 1.
+ */
+export function renderTransaction(spec0: TxSpec, blockTime: number, ledger: Ledger, v1 = false): Record<string, unknown> {
+  const v = v1 ? asVersion1(spec0) : null;
+  const spec = v ? v.spec : spec0;
+  const fee = v ? v.fee : TX_FEE;
   // Account keys: fee payer, signer-writable, signer-readonly, writable, readonly (first-seen order).
   const flags = new Map<string, { signer: boolean; writable: boolean }>();
   const touch = (a: string, signer: boolean, writable: boolean) => {
@@ -264,7 +306,7 @@ export function renderTransaction(spec: TxSpec, blockTime: number, ledger: Ledge
   const ok = spec.err === null;
   const pre = keys.map((k) => ledger.lamportsOf(k));
   const delta = new Map<string, bigint>();
-  delta.set(spec.feePayer, -TX_FEE);
+  delta.set(spec.feePayer, -fee);
   if (ok) for (const [a, d] of spec.lamports) delta.set(a, (delta.get(a) ?? 0n) + d);
   const post = keys.map((k, i) => pre[i] + (delta.get(k) ?? 0n));
   keys.forEach((k, i) => ledger.lamports.set(k, post[i]));
@@ -301,29 +343,26 @@ export function renderTransaction(spec: TxSpec, blockTime: number, ledger: Ledge
         .filter((x) => x.instructions.length > 0)
     : [];
 
+  const instructions = spec.instructions.map((ix) => ({
+    programIdIndex: idx(ix.programId),
+    accounts: ix.accounts.map((m) => idx(m.address)),
+    data: toBase58(ix.data),
+    stackHeight: v ? 1 : null,
+  }));
   return {
     slot: spec.slot,
     blockTime,
-    version: 0,
+    version: v ? 1 : 0,
     transaction: {
       signatures,
-      message: {
-        header,
-        accountKeys: keys,
-        recentBlockhash: spec.recentBlockhash,
-        instructions: spec.instructions.map((ix) => ({
-          programIdIndex: idx(ix.programId),
-          accounts: ix.accounts.map((m) => idx(m.address)),
-          data: toBase58(ix.data),
-          stackHeight: null,
-        })),
-        addressTableLookups: [],
-      },
+      message: v
+        ? { header, accountKeys: keys, recentBlockhash: spec.recentBlockhash, instructions, transactionConfig: v.config }
+        : { header, accountKeys: keys, recentBlockhash: spec.recentBlockhash, instructions, addressTableLookups: [] },
     },
     meta: {
       err: spec.err,
       status: spec.err === null ? { Ok: null } : { Err: spec.err },
-      fee: Number(TX_FEE),
+      fee: Number(fee),
       preBalances: pre.map(Number),
       postBalances: post.map(Number),
       innerInstructions,
@@ -333,6 +372,7 @@ export function renderTransaction(spec: TxSpec, blockTime: number, ledger: Ledge
       rewards: [],
       loadedAddresses: { writable: [], readonly: [] },
       computeUnitsConsumed: spec.computeUnits,
+      ...(v ? { costUnits: spec.computeUnits + 1_470 * header.numRequiredSignatures + 10 * keys.length } : {}),
     },
   };
 }

@@ -1,14 +1,37 @@
 /**
  * truth.json: every record field the archive should derive from the simulated chain (methodology
- * "markers-v1"), computed from what was actually emitted — successful transactions only, events as
- * encoded — never from the plan. Pure.
+ * "markers-v2"), computed from what was actually emitted — successful transactions only, events as
+ * encoded (a field an older layout does not carry reads as absent) — never from the plan. Pure.
  */
-import { DEFAULT_KEY, PROTOCOL_WALLETS, SYSTEM_PROGRAM } from './keys.ts';
+import { DEFAULT_KEY, JITO_TIP_ACCOUNTS, PROTOCOL_WALLETS, PUMP, SYSTEM_PROGRAM } from './keys.ts';
 import type { LaunchResult } from './launch.ts';
 import { poolAddrs } from './instructions.ts';
-import { rentExempt } from './curve.ts';
+import { eraTag, ERA_2610, rentExempt } from './curve.ts';
 import { completes } from './scenarios.ts';
 import type { TxSpec } from './transactions.ts';
+
+/** One part of a curve buyout (raw units, decimal strings). */
+export interface BuyoutPart {
+  tokens: string;
+  quoteSpent: string;
+  /** fee + creator_fee + buyback_fee */
+  fees: string;
+}
+
+/** One outside wallet that bought in the creation slot. */
+export interface BundleEntry {
+  wallet: string;
+  /** its creation-slot buy signatures, sorted */
+  signatures: string[];
+  /** raw tokens (a synthetic pool part included) */
+  tokens: string;
+  /** raw quote units */
+  quoteSpent: string;
+  /** one of those buys is in the creation transaction itself */
+  withCreation: boolean;
+  /** lamports sent to Jito tip accounts in its distinct creation-slot buy transactions */
+  jitoTipLamports: string;
+}
 
 /** One flag of a record. */
 export interface TruthFlag {
@@ -44,8 +67,14 @@ export interface TruthRecord {
     slot: number;
     sameBatchAsLaunch: boolean;
     hoursAfterLaunch: number | null;
+    /** curve part + pool part */
     quoteSpent: string;
     tokens: string;
+    fees: string;
+    /** the wallet's TradeEvent(s) in the completing transaction */
+    curvePart: BuyoutPart;
+    /** the PostCompleteBuyEvent (synthetic migration), or null */
+    poolPart: null | (BuyoutPart & { poolReservesBefore: { base: string; quote: string }; poolReservesAfter: { base: string; quote: string } });
   };
   /**
    * What the buyout wallet did afterwards with the tokens of its completing buy's token account, as
@@ -67,6 +96,8 @@ export interface TruthRecord {
    * sale's effects on the two vaults. Null when the launch did not migrate to PumpSwap.
    */
   poolReserves: { base: string; quote: string } | null;
+  /** one entry per outside wallet that bought in the creation slot (the wallets counted in bundledBuyers), sorted by wallet */
+  bundle: BundleEntry[];
   flags: TruthFlag[];
   findingClass: 'FINDINGS' | 'NOTE' | 'NO_MARKERS';
   cleanAtBirth: boolean;
@@ -76,7 +107,7 @@ export interface TruthRecord {
 
 /** truth.json. */
 export interface Truth {
-  methodVersion: 'markers-v1';
+  methodVersion: 'markers-v2';
   records: Record<string, TruthRecord>;
 }
 
@@ -88,16 +119,29 @@ interface TradeFact {
   blockTime: number;
   user: string;
   isBuy: boolean;
+  /** including a following PostCompleteBuyEvent's base_out / quote_in */
   tokens: bigint;
   quote: bigint;
   viaRouter: boolean;
+  /** the TradeEvent alone */
+  curveTokens: bigint;
+  curveQuote: bigint;
+  curveFees: bigint;
+  post: Record<string, unknown> | null;
 }
+
+const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : typeof v === 'number' ? BigInt(v) : 0n);
+/** fee + creator_fee + buyback_fee of an event (absent fields count 0). */
+const feesOf = (f: Record<string, unknown>): bigint => big(f.fee) + big(f.creator_fee) + big(f.buyback_fee);
+const JITO = new Set<string>(JITO_TIP_ACCOUNTS);
+const MIGRATE_V2_DISC = 'bbcb121fceedfe29';
+const V3_IX = new Set(['buy_v3', 'buy_exact_quote_in_v3', 'sell_v3']);
 
 /**
  * The record of one launch. `blockTime` maps a slot to its blockTime.
  * Errors: throws if the launch has no successful creation transaction (a simulator bug).
  */
-export function truthOf(launch: LaunchResult, blockTime: (slot: number) => number): TruthRecord {
+export function truthOf(launch: LaunchResult, blockTime: (slot: number) => number, isV1: (spec: TxSpec) => boolean = () => false): TruthRecord {
   const { ctx, plan } = launch;
   const mint = ctx.mint;
   const ok = launch.specs.filter((s) => s.err === null);
@@ -110,13 +154,26 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
 
   const trades: TradeFact[] = [];
   for (const s of ok) {
+    let last: TradeFact | null = null;
     for (const e of s.events) {
+      if (e.name === 'PostCompleteBuyEvent' && e.fields.mint === mint) {
+        // a TradeEvent followed by a PostCompleteBuyEvent of the same user and mint is one buy of tokens + base_out for quote + quote_in
+        if (last && last.isBuy && last.user === String(e.fields.user) && !last.post) {
+          last.post = e.fields;
+          last.tokens += big(e.fields.base_out);
+          last.quote += big(e.fields.quote_in);
+        }
+        continue;
+      }
       if (e.name !== 'TradeEvent' || e.fields.mint !== mint) continue;
       const f = e.fields;
-      trades.push({
+      const tokens = big(f.token_amount);
+      const quote = big(sol ? f.sol_amount : f.quote_amount);
+      last = {
         signature: s.signature, slot: s.slot, blockTime: blockTime(s.slot), user: String(f.user), isBuy: f.is_buy === true,
-        tokens: f.token_amount as bigint, quote: (sol ? f.sol_amount : f.quote_amount) as bigint, viaRouter: !!s.viaRouter,
-      });
+        tokens, quote, viaRouter: !!s.viaRouter, curveTokens: tokens, curveQuote: quote, curveFees: feesOf(f), post: null,
+      };
+      trades.push(last);
     }
   }
   const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
@@ -139,10 +196,20 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     const user = String(completeTx.events.find((e) => e.name === 'CompleteEvent')!.fields.user);
     const buys = trades.filter((t) => t.signature === completeTx.signature && t.user === user && t.isBuy);
     const same = completeTx.slot === creation.slot;
+    const sum = (f: (t: TradeFact) => bigint) => buys.reduce((s, t) => s + f(t), 0n);
+    const curveFees = sum((t) => t.curveFees);
+    const post = buys.find((t) => t.post)?.post ?? null;
+    const postFees = post ? feesOf(post) : 0n;
     curveBuyout = {
       wallet: user, signature: completeTx.signature, slot: completeTx.slot, sameBatchAsLaunch: same,
       hoursAfterLaunch: same ? null : (blockTime(completeTx.slot) - cTime) / 3600,
-      quoteSpent: buys.reduce((s, t) => s + t.quote, 0n).toString(), tokens: buys.reduce((s, t) => s + t.tokens, 0n).toString(),
+      quoteSpent: sum((t) => t.quote).toString(), tokens: sum((t) => t.tokens).toString(), fees: (curveFees + postFees).toString(),
+      curvePart: { tokens: sum((t) => t.curveTokens).toString(), quoteSpent: sum((t) => t.curveQuote).toString(), fees: curveFees.toString() },
+      poolPart: post && {
+        tokens: big(post.base_out).toString(), quoteSpent: big(post.quote_in).toString(), fees: postFees.toString(),
+        poolReservesBefore: { base: big(post.pool_base_reserves_before).toString(), quote: big(post.pool_quote_reserves_before).toString() },
+        poolReservesAfter: { base: big(post.pool_base_reserves_after).toString(), quote: big(post.pool_quote_reserves_after).toString() },
+      },
     };
   }
 
@@ -181,13 +248,36 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   const confirmedBy = gradTx ? (gradTx.tag === 'withdraw' ? 'withdraw' : 'migration_event') : null;
 
   // the pool now: the vaults' balances after the migration and every pool sale
+  // (2026-10: quote reserves = the vault's amount + the signed virtual_quote_reserves, which v2 sells
+  // lower by the fees they keep in the vault and sweeps raise again; docs/NEGATIVE_VIRTUAL_QUOTE_RESERVES.md)
   let poolReserves: TruthRecord['poolReserves'] = null;
+  let vqr = 0n;
   if (confirmedBy === 'migration_event') {
     const p = poolAddrs(ctx);
     const base = ok.flatMap((s) => s.tokens).filter((t) => t.account === p.baseVault).reduce((sum, t) => sum + t.delta, 0n);
-    const quote = ok.flatMap((s) => s.lamports).filter(([a]) => a === p.quoteVault).reduce((sum, [, d]) => sum + d, 0n) - rentExempt(165);
-    poolReserves = { base: base.toString(), quote: quote.toString() };
+    const vault = ok.flatMap((s) => s.lamports).filter(([a]) => a === p.quoteVault).reduce((sum, [, d]) => sum + d, 0n) - rentExempt(165);
+    for (const s of ok) {
+      for (const e of s.events) {
+        if (e.name === 'SellEvent' && e.fields.pool === p.pool && e.fields.protocol_fee_recipient === DEFAULT_KEY) vqr -= big(e.fields.protocol_fee) + big(e.fields.coin_creator_fee);
+        if (e.name === 'SweepPoolFeeEvent' && e.fields.pool === p.pool) vqr += big(e.fields.amount);
+      }
+    }
+    poolReserves = { base: base.toString(), quote: (vault + vqr).toString() };
   }
+
+  // the bundle: every outside wallet that bought in the creation slot
+  const tipsOf = (signature: string) =>
+    ok.find((s) => s.signature === signature)!.lamports.filter(([a, d]) => JITO.has(a) && d > 0n).reduce((sum, [, d]) => sum + d, 0n);
+  const bundle: BundleEntry[] = [...new Set(bundled.map((t) => t.user))].sort().map((wallet) => {
+    const mine = bundled.filter((t) => t.user === wallet);
+    const signatures = sortUnique(mine.map((t) => t.signature));
+    return {
+      wallet, signatures, tokens: mine.reduce((s, t) => s + t.tokens, 0n).toString(), quoteSpent: mine.reduce((s, t) => s + t.quote, 0n).toString(),
+      withCreation: signatures.includes(creation.signature), jitoTipLamports: signatures.reduce((s, sig) => s + tipsOf(sig), 0n).toString(),
+    };
+  });
+  // the creator's sells in the creation slot or the first 30 s
+  const birthSells = creatorSells.filter((t) => t.slot === creation.slot || t.blockTime - cTime <= 30);
 
   // funder cohort: creator + outside wallets that bought in the creation slot or the first 30 s
   const cohort = new Set<string>([creator, ...bundled.map((t) => t.user), ...first30.map((t) => t.user)]);
@@ -215,12 +305,13 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   if (completeTx && completeTx.slot === creation.slot) flags.push({ code: 'curve_taken_in_creation_slot', class: 'FINDINGS', evidence: [completeTx.signature] });
   if (funderSharedCohort.length > 0) flags.push({ code: 'shared_funder', class: 'FINDINGS', evidence: sortUnique(funderSharedCohort.flatMap((c) => c.signatures)) });
   if (creatorSells.length > 0) flags.push({ code: 'creator_sold', class: 'NOTE', evidence: sortUnique(creatorSells.map((t) => t.signature)) });
+  if (birthSells.length > 0) flags.push({ code: 'creator_sold_at_birth', class: 'FINDINGS', evidence: sortUnique(birthSells.map((t) => t.signature)) });
   flags.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   const findings = flags.some((f) => f.class === 'FINDINGS');
   const findingClass = findings ? 'FINDINGS' : flags.length > 0 ? 'NOTE' : 'NO_MARKERS';
 
   // realized kind tags
-  const tags: string[] = [`era${plan.era}`];
+  const tags: string[] = [eraTag(plan.era)];
   if (plan.usdc) tags.push('usdc');
   if (plan.mayhem) tags.push('mayhem');
   const primary = completes(plan.primary) && !completeTx ? 'organic' : plan.primary;
@@ -240,6 +331,23 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   if (completeTx && !gradTx) tags.push('completed_not_migrated');
   if (curveBuyout && trades.filter((t) => t.signature === curveBuyout!.signature && t.user === curveBuyout!.wallet && t.isBuy).length > 1) tags.push('multi_buy_completion');
   if (buyoutAfterwards && buyoutAfterwards.sold !== 'none') tags.push(`buyout_sold_${buyoutAfterwards.sold}`);
+  // the 2026-10 era's features, as emitted
+  const events = ok.flatMap((s) => s.events);
+  const ixNames = new Set(events.filter((e) => e.name === 'TradeEvent' && e.fields.mint === mint).map((e) => String(e.fields.ix_name)));
+  if ([...ixNames].some((n) => V3_IX.has(n))) tags.push('v3_trade');
+  if (curveBuyout?.poolPart) tags.push('buyout_with_pool_part');
+  else if (curveBuyout && plan.era === ERA_2610) tags.push('buyout_without_pool_part');
+  if (ixNames.has('multi_hop_swap')) tags.push('multi_hop');
+  if (gradTx?.instructions.some((ix) => ix.programId === PUMP && Buffer.from(ix.data.subarray(0, 8)).toString('hex') === MIGRATE_V2_DISC)) tags.push('migrate_v2');
+  if (Number(create.depth ?? 0) >= 1) tags.push('pump_quote');
+  if (events.some((e) => e.name === 'SweepBondingCurveFeeEvent' && e.fields.mint === mint)) tags.push('curve_fee_sweep');
+  if (events.some((e) => e.name === 'SweepPoolFeeEvent' && e.fields.base_mint === mint)) tags.push('pool_fee_sweep');
+  if (vqr < 0n) tags.push('negative_virtual_quote');
+  if (birthSells.length > 0) tags.push('creator_sold_at_birth');
+  if (bundle.some((b) => b.withCreation)) tags.push('bundled_in_create_tx');
+  if (curveBuyout?.wallet === creator && curveBuyout.sameBatchAsLaunch) tags.push('creator_took_curve_at_birth');
+  if (completeTx?.events.some((e) => e.name === 'TradeEvent' && e.fields.mint === mint && e.fields.ix_name === 'multi_hop_swap' && e.fields.user === curveBuyout?.wallet)) tags.push('multi_hop_completion');
+  if (launch.specs.some(isV1)) tags.push('v1_tx');
   void SYSTEM_PROGRAM;
 
   return {
@@ -265,6 +373,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     curveBuyout,
     buyoutAfterwards,
     poolReserves,
+    bundle,
     flags,
     findingClass,
     cleanAtBirth: !findings,

@@ -6,12 +6,18 @@
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { address, getAddressEncoder, getBase58Decoder, getBase58Encoder, getProgramDerivedAddress } from '@solana/kit';
-import { generateChain, type SimulatedChain } from '../../collector/simulate/chain.ts';
+import { ERA_2610_V1_SHARE, generateChain, type SimulatedChain } from '../../collector/simulate/chain.ts';
 import { ALL_KINDS } from '../../collector/simulate/scenarios.ts';
 import { newCurve, quoteBuyTokens, quoteSell, applyTrade, INITIAL_REAL_TOKENS } from '../../collector/simulate/curve.ts';
 import { pda, kitPda, curvePda, poolPda, ata, PUMP, PUMP_AMM, WSOL_MINT, TOKEN_PROGRAM } from '../../collector/simulate/keys.ts';
 import { canonicalPoolAddress } from '../../src/chain/pda.ts';
 import type { Truth } from '../../collector/simulate/truth.ts';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { decodeBondingCurve, decodeCpiEvent, decodeInstruction, decodePool, decodeTokenAccount } from '../../src/core/decode/index.ts';
+import { JITO_TIP_ACCOUNTS } from '../../collector/simulate/keys.ts';
+
+const JITO_TIPS = new Set<string>(JITO_TIP_ACCOUNTS);
 
 const b58 = getBase58Encoder();
 const b58d = getBase58Decoder();
@@ -24,6 +30,8 @@ const DISC = {
   CompletePumpAmmMigrationEvent: 'bde95db95c94ea94', CreatePoolEvent: 'b1310cd2a076a774',
   // PumpSwap SellEvent (reference.md §1.6 discriminators): a buyout wallet selling in the pool
   SellEvent: '3e2f370aa503dc2a',
+  // the 2026-10 era (shared/chain/idl/2026-10/DIFF.md): synthetic migration, fee sweeps
+  PostCompleteBuyEvent: '6fb06d8b316cd5fb', SweepBondingCurveFeeEvent: '742b4dbd117a482b', SweepPoolFeeEvent: '82a42461e48287a5',
 };
 const KNOWN_EVENT_DISCS = new Set(Object.values(DISC));
 
@@ -70,7 +78,7 @@ function trade(b: Uint8Array) {
 }
 
 beforeAll(() => {
-  chain = generateChain({ launches: 100, seed: 20260101 });
+  chain = generateChain({ launches: 100, seed: 20260101, v1Share: ERA_2610_V1_SHARE });
   txs = chain.transactions.map((l) => JSON.parse(l));
   truth = chain.truth;
 });
@@ -99,7 +107,9 @@ describe('simulate: getTransaction json v0 shape', () => {
   it('every line is a valid, block-ordered getTransaction result', () => {
     let prevSlot = 0;
     for (const tx of txs) {
-      expect(tx.version).toBe(0);
+      // version 1 (2026-10 era, SIMD-0385) has its own shape, checked in 'simulate: 2026-10 era'
+      const v1 = tx.version === 1;
+      if (!v1) expect(tx.version).toBe(0);
       expect(tx.slot).toBeGreaterThanOrEqual(prevSlot);
       prevSlot = tx.slot;
       expect(tx.blockTime).toBe(chain.chain.genesisTime + Math.floor(((tx.slot - chain.chain.firstSlot) * 2) / 5));
@@ -107,15 +117,15 @@ describe('simulate: getTransaction json v0 shape', () => {
       const n = m.accountKeys.length;
       expect(new Set(m.accountKeys).size).toBe(n);
       expect(tx.transaction.signatures).toHaveLength(m.header.numRequiredSignatures);
-      expect(m.addressTableLookups).toEqual([]);
+      if (!v1) expect(m.addressTableLookups).toEqual([]);
       for (const ix of m.instructions) {
-        expect(ix.stackHeight).toBeNull();
+        if (!v1) expect(ix.stackHeight).toBeNull();
         expect(ix.programIdIndex).toBeLessThan(n);
         for (const a of ix.accounts) expect(a).toBeLessThan(n);
       }
       expect(tx.meta.preBalances).toHaveLength(n);
       expect(tx.meta.postBalances).toHaveLength(n);
-      expect(tx.meta.fee).toBe(5000);
+      expect(tx.meta.fee).toBe(v1 ? 5000 + m.transactionConfig.priorityFee : 5000);
       for (const g of tx.meta.innerInstructions) {
         expect(g.index).toBeLessThan(m.instructions.length);
         for (const ix of g.instructions) expect(ix.stackHeight).toBeGreaterThanOrEqual(2);
@@ -129,7 +139,7 @@ describe('simulate: getTransaction json v0 shape', () => {
         expect(tx.meta.status).toEqual({ Err: tx.meta.err });
         expect(tx.meta.innerInstructions).toEqual([]);
         expect(logEvents(tx)).toEqual([]);
-        expect(tx.meta.postBalances.reduce((s: number, x: number) => s + x, 0)).toBe(tx.meta.preBalances.reduce((s: number, x: number) => s + x, 0) - 5000);
+        expect(tx.meta.postBalances.reduce((s: number, x: number) => s + x, 0)).toBe(tx.meta.preBalances.reduce((s: number, x: number) => s + x, 0) - tx.meta.fee);
       } else expect(tx.meta.status).toEqual({ Ok: null });
       for (const b of tx.meta.postBalances) expect(b).toBeGreaterThanOrEqual(0);
     }
@@ -241,9 +251,16 @@ describe('simulate: truth', () => {
     const byMint = new Map<string, { tx: Tx; t: ReturnType<typeof trade> }[]>();
     for (const tx of txs) {
       if (tx.meta.err) continue;
+      let last: ReturnType<typeof trade> | null = null;
       for (const e of cpiEvents(tx)) {
+        // markers-v2: a TradeEvent followed by a PostCompleteBuyEvent of the same user and mint is one buy of tokens + base_out
+        if (e.disc === DISC.PostCompleteBuyEvent && last && b58d.decode(e.bytes.slice(8, 40)) === last.user && b58d.decode(e.bytes.slice(40, 72)) === last.mint) {
+          last.tokens += new DataView(e.bytes.buffer, e.bytes.byteOffset).getBigUint64(144, true);
+          continue;
+        }
         if (e.disc !== DISC.TradeEvent) continue;
         const t = trade(e.bytes);
+        last = t;
         byMint.set(t.mint, [...(byMint.get(t.mint) ?? []), { tx, t }]);
       }
     }
@@ -292,12 +309,291 @@ describe('simulate: PDAs and accounts', () => {
         expect(last.readBigUInt64LE(24)).toBe(0n);
         const pool = await canonicalPoolAddress(mint);
         const p = byAddress.get(pool);
-        expect(p).toHaveLength(1);
+        // a 2026-10 pool changes after migration (v2 sells keep fees: virtual_quote_reserves, protocol/creator fees; sweeps)
+        if (r.kind.includes('era2026_10')) expect(p!.length).toBeGreaterThanOrEqual(1);
+        else expect(p).toHaveLength(1);
         const data = Buffer.from(p![0].account.data[0], 'base64');
         expect(hex(data.subarray(0, 8))).toBe('f19a6d0411b16dbc');
         expect(b58d.decode(data.subarray(43, 75))).toBe(mint);
         expect(p![0].account.owner).toBe(AMM_ID);
       }
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The era after the 2026-10-08 redeploy (shared/chain/idl/2026-10/FACTS.md), decoded with the
+// project's decoder on the 2026-10 IDLs.
+
+describe('simulate: the three-era chain is unchanged', () => {
+  it('with era2610Share 0 the transactions and accounts are byte-identical to the three-era simulator (sha256 taken at 2d8fc96)', () => {
+    const c = generateChain({ launches: 60, seed: 5, era2610Share: 0 });
+    const h = createHash('sha256').update(c.transactions.join('\n')).update('\n--\n').update(c.accounts.join('\n')).digest('hex');
+    expect(h).toBe('ac1946ca46c1cdf6cb677f579f59254c9f8ed1acb9ba3859153c35ff96b42539');
+    expect(Object.values(c.truth.records).some((r) => r.kind.includes('era2026_10'))).toBe(false);
+  });
+});
+
+describe('simulate: 2026-10 era', () => {
+  type Dec = { program: string; name: string; fields: Record<string, unknown> };
+  const decoded = new WeakMap<object, Dec[]>();
+  /** Every pump/PumpSwap event of a tx from its self-CPIs, in order, decoded (memoized). */
+  const events = (tx: Tx): Dec[] => {
+    const hit = decoded.get(tx);
+    if (hit) return hit;
+    const keys: string[] = tx.transaction.message.accountKeys;
+    const out: Dec[] = [];
+    for (const g of tx.meta.innerInstructions) {
+      for (const ix of g.instructions) {
+        const d = decodeCpiEvent(keys[ix.programIdIndex], new Uint8Array(b58.encode(ix.data)));
+        if (d && 'name' in d) out.push(d);
+      }
+    }
+    decoded.set(tx, out);
+    return out;
+  };
+  const topIxs = (tx: Tx) => {
+    const keys: string[] = tx.transaction.message.accountKeys;
+    return tx.transaction.message.instructions.map((ix: { programIdIndex: number; accounts: number[]; data: string }) => ({
+      program: keys[ix.programIdIndex], accounts: ix.accounts.map((a) => keys[a]), data: new Uint8Array(b58.encode(ix.data)),
+      decoded: decodeInstruction(keys[ix.programIdIndex], new Uint8Array(b58.encode(ix.data)), ix.accounts.map((a) => keys[a])),
+    }));
+  };
+  const records2610 = () => Object.entries(truth.records).filter(([, r]) => r.kind.split('+').includes('era2026_10'));
+  const ok = () => txs.filter((t) => !t.meta.err);
+
+  it('holds 20 % of the launches by default; every trade event of the era has the 35-field layout', () => {
+    expect(records2610()).toHaveLength(20);
+    const mints = new Set(records2610().map(([m]) => m));
+    let v3 = 0;
+    for (const tx of ok()) {
+      for (const e of events(tx)) {
+        if (e.name !== 'TradeEvent' || !mints.has(String(e.fields.mint))) continue;
+        expect('creator_fee_unclaimed' in e.fields).toBe(true);
+        const name = String(e.fields.ix_name);
+        expect(['buy', 'sell', 'buy_v3', 'buy_exact_quote_in_v3', 'sell_v3', 'multi_hop_swap']).toContain(name);
+        // fee-keeping trades (v3, multi-hop) name the zero key as fee recipient; old-style ones a real recipient
+        expect(e.fields.fee_recipient === '11111111111111111111111111111111').toBe(name !== 'buy' && name !== 'sell');
+        if (name.endsWith('_v3')) v3++;
+      }
+    }
+    expect(v3).toBeGreaterThan(50);
+  });
+
+  it('v3 trades pass the 17 IDL accounts in order and decode with the 2026-10 IDL', () => {
+    let seen = 0;
+    for (const tx of ok()) {
+      for (const ix of topIxs(tx)) {
+        if (ix.program !== PUMP_ID || !ix.decoded || !('name' in ix.decoded) || !ix.decoded.name.endsWith('_v3')) continue;
+        seen++;
+        expect(ix.accounts).toHaveLength(17);
+        const a = ix.decoded.accounts;
+        expect([a.global, a.bonding_curve, a.program]).toEqual(['4wTV1YmiEkRvAtNtsSGPtUrqRYQMe5SKy2uB4Jjaxnjf', curvePda(a.base_mint!), PUMP_ID]);
+        // the user signs (the fee payer, or a co-signer of the creation transaction)
+        expect(tx.transaction.message.accountKeys.indexOf(a.user)).toBeLessThan(tx.transaction.message.header.numRequiredSignatures);
+        expect(a.associated_base_user).toBe(ata(a.user!, a.base_mint!, 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'));
+      }
+    }
+    expect(seen).toBeGreaterThan(50);
+  });
+
+  it('a completing v3 buy with a pool part: TradeEvent → CompleteEvent → PostCompleteBuyEvent, priced fee-free on the future pool, stored on the 166-byte curve, opening the pool', () => {
+    const accounts = chain.accounts.map((l) => JSON.parse(l));
+    let seen = 0;
+    for (const tx of ok()) {
+      const evs = events(tx);
+      const i = evs.findIndex((e) => e.name === 'PostCompleteBuyEvent');
+      if (i < 0) continue;
+      seen++;
+      const post = evs[i]!.fields as Record<string, string>;
+      expect(evs[i - 1]!.name).toBe('CompleteEvent');
+      expect(evs[i - 2]!.name).toBe('TradeEvent');
+      expect(evs[i - 2]!.fields.real_token_reserves).toBe('0');
+      const [pb, pq, out] = [BigInt(post.pool_base_reserves_before!), BigInt(post.pool_quote_reserves_before!), BigInt(post.base_out!)];
+      expect(BigInt(post.quote_in!)).toBe((pq * out + (pb - out) - 1n) / (pb - out));
+      expect(BigInt(post.pool_base_reserves_after!)).toBe(pb - out);
+      expect(BigInt(post.pool_quote_reserves_after!)).toBe(pq + BigInt(post.quote_in!));
+      expect(BigInt(post.fee!)).toBe((BigInt(post.quote_in!) * 95n + 9_999n) / 10_000n);
+      // the curve account written at the completion slot carries the pool part
+      const curve = accounts.filter((a) => a.address === curvePda(post.mint!) && a.slot === tx.slot).at(-1);
+      const data = new Uint8Array(Buffer.from(curve.account.data[0], 'base64'));
+      expect(data.length).toBe(166);
+      const f = decodeBondingCurve(data)!.fields;
+      expect([f.post_complete_base_out, f.post_complete_quote_in, f.complete]).toEqual([post.base_out, post.quote_in, true]);
+      // the migration opens the pool with exactly the reserves after
+      const mig = ok().find((t) => events(t).some((e) => e.name === 'CreatePoolEvent' && e.fields.base_mint === post.mint));
+      const cp = events(mig).find((e) => e.name === 'CreatePoolEvent')!.fields;
+      expect([cp.pool_base_amount, cp.pool_quote_amount]).toEqual([post.pool_base_reserves_after, post.pool_quote_reserves_after]);
+      expect(topIxs(mig).some((x: { decoded: { name?: string } | null }) => x.decoded?.name === 'migrate_v2')).toBe(true);
+      // truth: totals = curve part + pool part
+      const b = truth.records[post.mint!]!.curveBuyout!;
+      expect(b.poolPart).toMatchObject({ tokens: post.base_out, quoteSpent: post.quote_in });
+      expect(BigInt(b.tokens)).toBe(BigInt(b.curvePart.tokens) + out);
+      expect(BigInt(b.quoteSpent)).toBe(BigInt(b.curvePart.quoteSpent) + BigInt(post.quote_in!));
+      expect(BigInt(b.fees)).toBe(BigInt(b.curvePart.fees) + BigInt(post.fee!) + BigInt(post.creator_fee!) + BigInt(post.buyback_fee!));
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it('a creator that takes the curve (with a pool part) in its own creation transaction holds curve part + base_out: creatorTokensRaw and the buyout agree', () => {
+    const recs = records2610().filter(([, r]) => r.kind.includes('creator_took_curve_at_birth'));
+    expect(recs.length).toBeGreaterThan(0);
+    for (const [, r] of recs) {
+      const b = r.curveBuyout!;
+      expect([b.wallet, b.signature, b.sameBatchAsLaunch]).toEqual([r.creator, r.creationSignature, true]);
+      expect(b.poolPart).not.toBeNull();
+      expect(r.creatorTokensRaw).toBe(b.tokens);
+      expect(BigInt(r.creatorTokensRaw)).toBe(BigInt(b.curvePart.tokens) + BigInt(b.poolPart!.tokens));
+      expect(r.flags.map((f) => f.code)).toEqual(expect.arrayContaining(['creator_kept_majority', 'curve_taken_in_creation_slot']));
+    }
+  });
+
+  it('a completion without a pool part (old-style buy): TradeEvent + CompleteEvent only, poolPart null', () => {
+    const recs = records2610().filter(([, r]) => r.kind.includes('buyout_without_pool_part'));
+    expect(recs.length).toBeGreaterThan(0);
+    for (const [mint, r] of recs) {
+      const tx = txs.find((t) => t.transaction.signatures[0] === r.curveBuyout!.signature);
+      const names = events(tx).filter((e) => e.fields.mint === mint).map((e) => e.name);
+      expect(names.slice(-2)).toEqual(['TradeEvent', 'CompleteEvent']);
+      expect(r.curveBuyout!.poolPart).toBeNull();
+      expect(r.curveBuyout!.tokens).toBe(r.curveBuyout!.curvePart.tokens);
+    }
+  });
+
+  it('multi-hop: PumpSwap multi_hop_swap at top level, pump multi_hop_curve_swap by CPI, TradeEvent ix_name multi_hop_swap', () => {
+    let seen = 0;
+    let completions = 0;
+    for (const tx of ok()) {
+      const top = topIxs(tx).find((x: { program: string; decoded: { name?: string } | null }) => x.program === AMM_ID && x.decoded?.name === 'multi_hop_swap');
+      if (!top) continue;
+      seen++;
+      const keys: string[] = tx.transaction.message.accountKeys;
+      const inner = tx.meta.innerInstructions.flatMap((g: { instructions: unknown[] }) => g.instructions) as { programIdIndex: number; accounts: number[]; data: string; stackHeight: number }[];
+      const cpi = inner.find((ix) => keys[ix.programIdIndex] === PUMP_ID && ix.stackHeight === 2);
+      const d = decodeInstruction(PUMP_ID, new Uint8Array(b58.encode(cpi!.data)), cpi!.accounts.map((a) => keys[a]!));
+      expect(d && 'name' in d && d.name).toBe('multi_hop_curve_swap');
+      expect(events(tx).filter((e) => e.name === 'TradeEvent').map((e) => e.fields.ix_name)).toEqual(['multi_hop_swap']);
+      // a hop that buys more than the curve has left completes it: TradeEvent → CompleteEvent → PostCompleteBuyEvent, and the truth sums both
+      const names = events(tx).map((e) => e.name);
+      if (names.includes('PostCompleteBuyEvent')) {
+        completions++;
+        expect(names).toEqual(['TradeEvent', 'CompleteEvent', 'PostCompleteBuyEvent']);
+        const mint = String(events(tx)[0]!.fields.mint);
+        expect(truth.records[mint]!.kind).toContain('multi_hop_completion');
+        expect(truth.records[mint]!.curveBuyout!.poolPart).not.toBeNull();
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(completions).toBeGreaterThan(0);
+  });
+
+  it('a pump-coin-quoted coin: create_v2 quoted in another simulated coin, CreateEvent.depth 1, trades in quote_amount', () => {
+    const recs = records2610().filter(([, r]) => r.kind.includes('pump_quote'));
+    expect(recs.length).toBeGreaterThan(0);
+    for (const [mint, r] of recs) {
+      expect(truth.records[r.quoteMint]).toBeDefined();
+      const create = events(txs.find((t) => t.transaction.signatures[0] === r.creationSignature)).find((e) => e.name === 'CreateEvent')!.fields;
+      expect([create.depth, create.quote_mint]).toEqual([1, r.quoteMint]);
+      const trades = ok().flatMap((t) => events(t)).filter((e) => e.name === 'TradeEvent' && e.fields.mint === mint);
+      expect(trades.length).toBeGreaterThan(0);
+      for (const t of trades) {
+        expect(t.fields.sol_amount).toBe('0');
+        expect(BigInt(t.fields.quote_amount as string)).toBeGreaterThan(0n);
+      }
+    }
+  });
+
+  it('sweeps: the curve fees kept by v3 trades and the pool fees kept by sell_v2 are paid out by SweepBondingCurveFeeEvent / SweepPoolFeeEvent (bucket 0 protocol, 1 creator)', () => {
+    const byMint = new Map<string, bigint>();
+    for (const tx of ok()) {
+      for (const e of events(tx)) {
+        if (e.name === 'TradeEvent' && e.fields.fee_recipient === '11111111111111111111111111111111') byMint.set(String(e.fields.mint), (byMint.get(String(e.fields.mint)) ?? 0n) + BigInt(e.fields.fee as string) + BigInt(e.fields.creator_fee as string));
+        if (e.name === 'PostCompleteBuyEvent') byMint.set(String(e.fields.mint), byMint.get(String(e.fields.mint))! + BigInt(e.fields.fee as string) + BigInt(e.fields.creator_fee as string));
+      }
+    }
+    let curveSweeps = 0;
+    let poolSweeps = 0;
+    for (const tx of ok()) {
+      const sweeps = events(tx).filter((e) => e.name === 'SweepBondingCurveFeeEvent');
+      if (sweeps.length > 0) {
+        curveSweeps++;
+        // one sweep of each bucket takes everything the curve kept
+        const mint = String(sweeps[0]!.fields.mint);
+        expect(sweeps.reduce((s, e) => s + BigInt(e.fields.amount as string), 0n)).toBe(byMint.get(mint));
+        expect(new Set(sweeps.map((e) => e.fields.bucket))).toEqual(new Set([0, 1]));
+      }
+      if (events(tx).some((e) => e.name === 'SweepPoolFeeEvent')) poolSweeps++;
+    }
+    expect([curveSweeps > 0, poolSweeps > 0]).toEqual([true, true]);
+  });
+
+  it('negative virtual_quote_reserves: a pool whose fees wait has vqr = −(protocol_fees + creator_fees); truth poolReserves.quote = vault amount + vqr', () => {
+    const accounts = chain.accounts.map((l) => JSON.parse(l));
+    const recs = records2610().filter(([, r]) => r.kind.includes('negative_virtual_quote'));
+    expect(recs.length).toBeGreaterThan(0);
+    for (const [mint, r] of recs) {
+      const poolAddr = poolPda(mint, WSOL_MINT);
+      const pool = decodePool(new Uint8Array(Buffer.from(accounts.filter((a) => a.address === poolAddr).at(-1).account.data[0], 'base64')))!.fields as Record<string, string>;
+      const vqr = BigInt(pool.virtual_quote_reserves!);
+      expect(vqr).toBeLessThan(0n);
+      expect(vqr).toBe(-(BigInt(pool.protocol_fees!) + BigInt(pool.creator_fees!)));
+      const vault = decodeTokenAccount(new Uint8Array(Buffer.from(accounts.filter((a) => a.address === pool.pool_quote_token_account).at(-1).account.data[0], 'base64')))!;
+      expect(r.poolReserves).toEqual({ base: r.poolReserves!.base, quote: (BigInt(vault.amount) + vqr).toString() });
+    }
+  });
+
+  it('creator_sold_at_birth (FINDINGS) ⇔ a creator sell in the creation slot or the first 30 s; bundle entries ⇔ bundledBuyers, sorted, with the creation tx and Jito tips', () => {
+    let atBirth = 0;
+    let withCreation = 0;
+    for (const r of Object.values(truth.records)) {
+      const flag = r.flags.find((f) => f.code === 'creator_sold_at_birth');
+      if (flag) {
+        atBirth++;
+        expect(flag.class).toBe('FINDINGS');
+        expect(r.cleanAtBirth).toBe(false);
+        for (const sig of flag.evidence) {
+          const tx = txs.find((t) => t.transaction.signatures[0] === sig);
+          expect(tx.slot === r.creationSlot || tx.blockTime - r.createdAtMs / 1000 <= 30).toBe(true);
+          expect(r.flags.find((f) => f.code === 'creator_sold')!.evidence).toContain(sig);
+        }
+      }
+      expect(r.bundle.map((b) => b.wallet)).toEqual([...r.bundle.map((b) => b.wallet)].sort());
+      expect(r.bundle).toHaveLength(r.bundledBuyers);
+      for (const b of r.bundle) {
+        expect(b.withCreation).toBe(b.signatures.includes(r.creationSignature));
+        if (b.withCreation) withCreation++;
+        const tips = b.signatures.reduce((s, sig) => {
+          const tx = txs.find((t) => t.transaction.signatures[0] === sig);
+          const keys: string[] = tx.transaction.message.accountKeys;
+          return s + keys.reduce((x, k, i) => x + (JITO_TIPS.has(k) ? BigInt(tx.meta.postBalances[i] - tx.meta.preBalances[i]) : 0n), 0n);
+        }, 0n);
+        expect(b.jitoTipLamports).toBe(tips.toString());
+      }
+    }
+    expect(atBirth).toBeGreaterThan(0);
+    expect(withCreation).toBeGreaterThan(0);
+    expect(Object.values(truth.records).some((r) => r.bundle.some((b) => b.jitoTipLamports !== '0'))).toBe(true);
+  });
+
+  it('version-1 transactions have the shape of real 2026-10 fixtures: transactionConfig, no ComputeBudget instruction, no addressTableLookups, fee 5000 + priorityFee', () => {
+    const fixture = JSON.parse(readFileSync(new URL('../fixtures/mainnet/pump_multi_hop_swap_curve_rRUVF4GSZNRA_20261008.json', import.meta.url), 'utf8'));
+    const v1 = txs.filter((t) => t.version === 1);
+    expect(v1.length).toBeGreaterThan(50);
+    for (const tx of v1) {
+      const m = tx.transaction.message;
+      expect(Object.keys(m).sort()).toEqual(Object.keys(fixture.transaction.message).sort());
+      expect(Object.keys(m.transactionConfig).sort()).toEqual(Object.keys(fixture.transaction.message.transactionConfig).sort());
+      expect(m.accountKeys).not.toContain('ComputeBudget111111111111111111111111111111');
+      expect(m.instructions.every((ix: { stackHeight: number }) => ix.stackHeight === 1)).toBe(true);
+      expect(tx.meta.fee).toBe(5000 + m.transactionConfig.priorityFee);
+      expect(tx.meta.logMessages.some((l: string) => l.includes('ComputeBudget'))).toBe(false);
+      expect(tx.meta.loadedAddresses).toEqual({ writable: [], readonly: [] });
+      if (tx.meta.err) expect(tx.meta.err.InstructionError[0]).toBeLessThan(m.instructions.length);
+    }
+    // the share changes nothing but the rendering: with v1Share 0 the truth is the same
+    const v0 = generateChain({ launches: 100, seed: 20260101, v1Share: 0 });
+    expect(v0.transactions.every((l) => JSON.parse(l).version === 0)).toBe(true);
+    const strip = (t: Truth) => JSON.stringify(Object.values(t.records).map((r) => ({ ...r, kind: r.kind.replace('+v1_tx', '') })));
+    expect(strip(v0.truth)).toBe(strip(truth));
   });
 });
