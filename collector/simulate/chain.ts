@@ -34,12 +34,8 @@ export interface SimulateOptions {
 
 /** The 2026-10 era's share of version-1 transactions (SIMD-0385) that the simulator imitates. */
 export const ERA_2610_V1_SHARE = 0.3;
-/**
- * Default `v1Share`: 0 while the replay RPC (collector/replay) refuses version-1 transactions
- * ("Invalid input at version"); set it to {@link ERA_2610_V1_SHARE} once the v1 branch lets it
- * load them. Tests of the simulator itself pass ERA_2610_V1_SHARE.
- */
-export const DEFAULT_V1_SHARE: number = 0;
+/** Default `v1Share`: the era's share (the replay RPC serves version-1 transactions as mainnet does). */
+export const DEFAULT_V1_SHARE: number = ERA_2610_V1_SHARE;
 
 /** chain.json. */
 export interface ChainInfo {

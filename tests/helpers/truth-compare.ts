@@ -9,12 +9,6 @@ import type { Truth, TruthRecord } from '../../collector/simulate/truth.ts';
 
 type Getter = (d: LaunchDocument) => unknown;
 
-/**
- * The markers-v2 fields (the curve buyout's fees and parts, the launch's bundle) that
- * src/core/types.ts does not declare yet: read untyped until the record builder's types carry them.
- */
-type V2Buyout = { fees?: unknown; curvePart?: unknown; poolPart?: unknown };
-type V2Launch = { bundle?: unknown };
 
 /** truth field → the same fact in a launch document. */
 export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind' | 'buyoutAfterwards'>, Getter> = {
@@ -46,12 +40,12 @@ export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind' | 'buyoutAfterw
       hoursAfterLaunch: d.curveBuyout.hoursAfterLaunch,
       quoteSpent: d.curveBuyout.quoteSpent,
       tokens: d.curveBuyout.tokens,
-      fees: (d.curveBuyout as V2Buyout).fees,
-      curvePart: (d.curveBuyout as V2Buyout).curvePart,
-      poolPart: (d.curveBuyout as V2Buyout).poolPart,
+      fees: d.curveBuyout.fees,
+      curvePart: d.curveBuyout.curvePart,
+      poolPart: d.curveBuyout.poolPart,
     },
   poolReserves: (d) => (d.pool ? { base: d.pool.baseReserves, quote: d.pool.quoteReserves } : null),
-  bundle: (d) => (d.launch as V2Launch | null | undefined)?.bundle,
+  bundle: (d) => d.launch?.bundle,
   flags: (d) => d.flags.map((f) => ({ code: f.code, class: f.class, evidence: f.evidence })),
   findingClass: (d) => d.finding.class,
   cleanAtBirth: (d) => d.cleanAtBirth,
