@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateChain } from '../../collector/simulate/chain.ts';
-import { JITO_TIP_ACCOUNT } from '../../collector/simulate/keys.ts';
+import { JITO_TIP_ACCOUNTS } from '../../collector/simulate/keys.ts';
 import { decodeTransaction, decodeWireTransaction, fromBase58, fromBase64, toBase58, toBase64, unrecognisedOf } from '../../src/core/decode/index.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import { loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';
@@ -267,8 +267,12 @@ describe('jitoTipLamports', () => {
       const raw = JSON.parse(line);
       const d = decodeTransaction(raw);
       const keys: string[] = [...raw.transaction.message.accountKeys, ...(raw.meta.loadedAddresses?.writable ?? []), ...(raw.meta.loadedAddresses?.readonly ?? [])];
-      const at = keys.indexOf(JITO_TIP_ACCOUNT);
-      const moved = at < 0 || raw.meta.err !== null ? 0n : BigInt(raw.meta.postBalances[at]) - BigInt(raw.meta.preBalances[at]);
+      // every one of the 8 tip accounts (the 2026-10 era tips any of them)
+      let moved = 0n;
+      for (const tip of JITO_TIP_ACCOUNTS) {
+        const at = keys.indexOf(tip);
+        if (at >= 0 && raw.meta.err === null) moved += BigInt(raw.meta.postBalances[at]) - BigInt(raw.meta.preBalances[at]);
+      }
       expect(d.jitoTipLamports).toBe(moved.toString());
       if (moved > 0n) tipped++;
     }
