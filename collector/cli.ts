@@ -100,7 +100,7 @@ program
   .option('--seed <n>', 'seed', int('seed'), 1)
   .requiredOption('--out <dir>', 'output folder')
   .option('--era2610-share <x>', 'share of launches after the 2026-10-08 redeploy (default 0.2)', share('era2610-share'))
-  .option('--v1-share <x>', "share of that era's transactions rendered as version 1 (default 0 until the replay RPC loads them)", share('v1-share'))
+  .option('--v1-share <x>', "share of that era's transactions rendered as version 1 (default 0.3)", share('v1-share'))
   .action(async (o: { launches: number; seed: number; out: string; era2610Share?: number; v1Share?: number }) => {
     const { runSimulate } = await import('./commands/simulate.ts');
     await runSimulate({ launches: o.launches, seed: o.seed, out: o.out, era2610Share: o.era2610Share, v1Share: o.v1Share });
