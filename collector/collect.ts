@@ -339,7 +339,9 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     const usable = decoded.slice(0, plan.upTo).filter((d): d is DecodedTransaction => d !== null);
     const last = batch[plan.upTo - 1]!;
     const byMint = groupByMint(usable);
-    const states = await launchStates(deps, queue, reader, memory, byMint, opts.signal);
+    // the history check only once the catch-up has read the program's history to its listing (the
+    // last batch): mid-way, every curve is ahead of the history held and nothing could be confirmed
+    const states = await launchStates(deps, queue, reader, memory, byMint, opts.signal, i + config.COLLECT_BATCH >= sigs.length);
     await ensureFunders(
       funderDeps(deps, queue, reader, memory, opts.signal),
       byMint,
@@ -586,12 +588,12 @@ async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, reader: Tra
 
 /**
  * The chain state of a batch's launches: every completed launch's curve and canonical pool (and its
- * vaults), and every other launch with a held creation its curve alone, for the history completeness
- * check (collector/history-check.ts), whose disagreements are then confirmed against the curve's
- * signature list. Two getMultipleAccounts rounds however many launches, plus at most
- * MAX_CONFIRMATIONS getSignaturesForAddress calls.
+ * vaults), and — with `historyCheck`, the last batch of a catch-up — every other launch with a held
+ * creation its curve alone, for the history completeness check (collector/history-check.ts), whose
+ * disagreements are then confirmed against the curve's signature list. Two getMultipleAccounts
+ * rounds however many launches, plus at most MAX_CONFIRMATIONS getSignaturesForAddress calls.
  */
-async function launchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal): Promise<Map<string, ChainState>> {
+async function launchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal, historyCheck = true): Promise<Map<string, ChainState>> {
   // Bounded for a collector that runs for months: forgetting only costs one held-document read.
   if (memory.completed.size > MEMORY_MINTS) memory.completed.clear();
   if (memory.notCompleted.size > MEMORY_MINTS) memory.notCompleted.clear();
@@ -608,7 +610,7 @@ async function launchStates(deps: CollectDeps, queue: PQueue, reader: Transactio
     }
     const completed = earlier !== undefined || inBatch.completed;
     // a launch without its creation has no history to check
-    if (!completed && !creationIn(mint, mintTxs) && !creationAt(deps.store, memory, mint)) continue;
+    if (!completed && (!historyCheck || (!creationIn(mint, mintTxs) && !creationAt(deps.store, memory, mint)))) continue;
     asks.push({ mint, quoteMint: earlier ?? inBatch.quoteMint, pool: completed });
   }
   if (asks.length === 0) return new Map();
@@ -619,7 +621,7 @@ async function launchStates(deps: CollectDeps, queue: PQueue, reader: Transactio
   const heldOf = (mint: string) => [...memory.txs.transactionsFor(deps.store, mint), ...(byMint.get(mint) ?? [])];
   const listCurve = async (curve: string) =>
     signaturePage((await schedule(() => reader.call('getSignaturesForAddress', [[curve, { limit: CONFIRM_PAGE, commitment: 'confirmed' }]], signal)))[0]);
-  const checked = await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress);
+  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress) : { asked: 0, incomplete: 0 };
   if (checked.incomplete > 0) deps.log.warn({ launches: checked.incomplete }, 'curve accounts disagree with the held history: records marked history_incomplete');
   return states;
 }

@@ -68,11 +68,22 @@ export function curveReadOf(fields: Record<string, DecodedValue>, slot: number):
   };
 }
 
-/** Each curve state the held events give, with its slot, in history order. */
-function heldStates(mint: string, txs: DecodedTransaction[], upToSlot: number): { slot: number; state: CurveSnapshot }[] {
-  const out: { slot: number; state: CurveSnapshot }[] = [];
+/**
+ * The curve states the held events give in the last slot at or before `upToSlot` (in history order),
+ * one pass, keeping only that slot's states.
+ */
+function lastSlotStates(mint: string, txs: DecodedTransaction[], upToSlot: number): CurveSnapshot[] {
+  let states: CurveSnapshot[] = [];
+  let statesSlot = -1;
   let cur = null as CurveSnapshot | null;
   let migrated = false;
+  const push = (slot: number, state: CurveSnapshot) => {
+    if (slot !== statesSlot) {
+      states = [];
+      statesSlot = slot;
+    }
+    states.push(state);
+  };
   for (const tx of successful(txs)) {
     const slot = tx.slot ?? 0;
     if (slot > upToSlot) break;
@@ -104,18 +115,21 @@ function heldStates(mint: string, txs: DecodedTransaction[], upToSlot: number): 
       ) {
         if (migrated) continue;
         migrated = true;
-        cur = { virtualTokenReserves: null, virtualQuoteReserves: null, realTokenReserves: '0', realQuoteReserves: '0', complete: true };
+        cur = MIGRATED;
       } else continue;
-      out.push({ slot, state: cur });
+      push(slot, cur);
     }
     if (!migrated && tx.instructions.some((i) => i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === mint)) {
       migrated = true;
-      cur = { virtualTokenReserves: null, virtualQuoteReserves: null, realTokenReserves: '0', realQuoteReserves: '0', complete: true };
-      out.push({ slot, state: cur });
+      cur = MIGRATED;
+      push(slot, cur);
     }
   }
-  return out;
+  return states;
 }
+
+/** After a migration the real reserves have left the curve; the virtual ones are not compared. */
+const MIGRATED: CurveSnapshot = { virtualTokenReserves: null, virtualQuoteReserves: null, realTokenReserves: '0', realQuoteReserves: '0', complete: true };
 
 const same = (a: string | null, b: string | null): boolean => a === null || b === null || a === b;
 
@@ -139,10 +153,8 @@ function agreesWith(held: CurveSnapshot, read: CurveSnapshot): boolean {
  * @param read the account read (see {@link curveReadOf})
  */
 export function compareCurveHistory(mint: string, txs: DecodedTransaction[], read: CurveRead): CurveHistoryComparison {
-  const states = heldStates(mint, txs, read.slot);
-  if (states.length === 0) return { agrees: true, held: null, account: read };
-  const lastSlot = states[states.length - 1]!.slot;
-  const candidates = states.filter((x) => x.slot === lastSlot).map((x) => x.state);
+  const candidates = lastSlotStates(mint, txs, read.slot);
+  if (candidates.length === 0) return { agrees: true, held: null, account: read };
   const held = candidates[candidates.length - 1]!;
   if (read.exists === false) return { agrees: false, held, account: read };
   return { agrees: candidates.some((c) => agreesWith(c, read)), held, account: read };
