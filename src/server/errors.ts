@@ -115,9 +115,21 @@ export const ERRORS = {
     message: 'The payment webhook was refused: its signature is valid but the event is not JSON or lacks the fields its type needs. Nothing was recorded or changed.',
     why: 'This is a payment notification, not a record; nothing about any token was looked up.',
   },
+  headers_too_large: {
+    status: 431,
+    label: 'Headers too large',
+    message: 'The request headers are larger than the server reads (16 KB in all). Nothing was looked up; the connection is closed.',
+    why: 'The request could not be read, so nothing about any token was checked.',
+  },
+  request_timeout: {
+    status: 408,
+    label: 'Request too slow',
+    message: 'The request did not arrive in time (headers within 10 s, the whole request within 30 s). Nothing was looked up; the connection is closed.',
+    why: 'The request could not be read, so nothing about any token was checked.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `internal`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { errorResponse, type ErrorCode } from './errors.ts';
 import { CLOSE_CONNECTION, htmlPage } from './http.ts';
 import { methodNotAllowed, noSuchPath } from './methods.ts';
@@ -103,9 +104,43 @@ export function hardenServer(server: Server): void {
   server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeout;
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = SERVER_TIMEOUTS.connectionsCheckingInterval;
+  server.on('clientError', answerClientError);
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', frontDoor((req, res) => {
     for (const l of listeners) l.call(server, req, res);
   }));
+}
+
+/**
+ * The answer to a request Node's parser gave up on (Node's own is a bare `400` with no body): the
+ * status by the parser's error, the body in the error format of the path on its request line, if
+ * one can be read — JSON on the API's paths, else a small page. Always `Connection: close`.
+ */
+export function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined): Response {
+  const line = rawPacket ? rawPacket.subarray(0, 2048).toString('latin1').split('\r\n')[0] : '';
+  const target = line.split(' ')[1] ?? '/';
+  const spec = routeFor(target.startsWith('/') ? target.split('?')[0] : '/');
+  const error: ErrorCode = code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request';
+  if (spec.errors === 'json') return errorResponse(error, { headers: CLOSE_CONNECTION });
+  const status = error === 'headers_too_large' ? 431 : error === 'request_timeout' ? 408 : 400;
+  return htmlPage(status, STATUS_CODES[status] ?? 'Bad request', 'The request could not be read, so nothing was looked up.', { cors: spec.cors, headers: CLOSE_CONNECTION });
+}
+
+function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  const sent = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (err.code === 'ECONNRESET' || !socket.writable || sent) {
+    socket.destroy();
+    return;
+  }
+  const response = clientErrorResponse(err.code, err.rawPacket);
+  response
+    .text()
+    .then((body) => {
+      const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
+      response.headers.forEach((v, k) => lines.push(`${k}: ${v}`));
+      lines.push(`content-length: ${Buffer.byteLength(body)}`, '', body);
+      socket.end(lines.join('\r\n'), () => socket.destroy());
+    })
+    .catch(() => socket.destroy());
 }
