@@ -11,7 +11,7 @@ import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { ZodError } from 'zod';
 import Stripe from 'stripe';
-import { CACHE_NONE, CLOSE_CONNECTION, corsHeaders, jsonResponse, pageHeaders, readBodyLimited } from './http.ts';
+import { CACHE_NONE, corsHeaders, jsonResponse, pageHeaders, readBodyLimited } from './http.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES } from './routes.ts';
 
 /**
@@ -128,7 +128,7 @@ export async function handleWebhook(request: Request, deps: Deps): Promise<Respo
   const raw = await readBodyLimited(request, WEBHOOK_BODY_LIMIT_BYTES);
   if (raw === 'too_large') {
     deps.log.warn({ limit: WEBHOOK_BODY_LIMIT_BYTES }, 'payment webhook refused: body too large');
-    return errorResponse('payload_too_large', { nowMs, headers: CLOSE_CONNECTION });
+    return errorResponse('payload_too_large', { nowMs });
   }
   let event;
   try {

@@ -79,5 +79,5 @@ export function fileBody(file: FileHandle): ReadableStream<Uint8Array> {
       }
     },
     cancel: close,
-  });
+  }, { highWaterMark: 0 }); // nothing is read before a reader asks (a HEAD answer never reads)
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorResponse, type ErrorCode } from './errors.ts';
-import { CLOSE_CONNECTION, htmlPage } from './http.ts';
+import { CLOSE_CONNECTION, LINGER_BYTES, LINGER_MS, htmlPage } from './http.ts';
 import { methodNotAllowed, noSuchPath } from './methods.ts';
 import { bodyLimitOf, routeFor, type RouteSpec } from './routes.ts';
 
@@ -58,7 +58,7 @@ export function screenRequest(head: RequestHead): Response | null {
   if (FORBIDDEN_METHODS.has(method)) return spec.methods.length === 0 ? noSuchPath(spec) : methodNotAllowed(spec);
   const declared = head.contentLength === undefined ? 0 : Number(head.contentLength);
   if (declared > bodyLimitOf(spec, method)) {
-    return refusal(spec, 'payload_too_large', 'Body too large', 'The request body is larger than this address accepts; it was not read.', CLOSE_CONNECTION);
+    return refusal(spec, 'payload_too_large', 'Body too large', 'The request body is larger than this address accepts; it was not read.');
   }
   return null;
 }
@@ -85,7 +85,25 @@ export function frontDoor(next: (req: IncomingMessage, res: ServerResponse) => u
       return;
     }
     send(refused, res, req.method === 'HEAD').catch(() => res.destroy());
+    if (refused.status === 413) lingerThenClose(req);
   };
+}
+
+/**
+ * After a 413 on the declared length: the body is never buffered; what follows is read and
+ * dropped up to {@link LINGER_BYTES} (then reading pauses), and the connection is closed after
+ * {@link LINGER_MS} (a body that ends sooner leaves it open). See LINGER_MS for why not at once.
+ */
+function lingerThenClose(req: IncomingMessage): void {
+  let dropped = 0;
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  timer.unref();
+  req.on('data', (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > LINGER_BYTES) req.pause();
+  });
+  req.on('end', () => clearTimeout(timer));
+  req.resume();
 }
 
 /**
@@ -105,6 +123,11 @@ export function hardenServer(server: Server): void {
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeout;
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = SERVER_TIMEOUTS.connectionsCheckingInterval;
   server.on('clientError', answerClientError);
+  // CONNECT never reaches a request listener (Node emits `connect`, and without a listener drops the connection).
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const response = screenRequest({ method: 'CONNECT', target: req.url ?? '' }) ?? methodNotAllowed(routeFor('/'));
+    writeRaw(socket, response);
+  });
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', frontDoor((req, res) => {
@@ -133,12 +156,17 @@ function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, 
     socket.destroy();
     return;
   }
-  const response = clientErrorResponse(err.code, err.rawPacket);
+  writeRaw(socket, clientErrorResponse(err.code, err.rawPacket));
+}
+
+/** Write a small Web Response as raw HTTP/1.1 on a socket no ServerResponse owns, then close it. */
+function writeRaw(socket: Duplex, response: Response): void {
   response
     .text()
     .then((body) => {
       const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
       response.headers.forEach((v, k) => lines.push(`${k}: ${v}`));
+      if (!response.headers.has('connection')) lines.push('connection: close');
       lines.push(`content-length: ${Buffer.byteLength(body)}`, '', body);
       socket.end(lines.join('\r\n'), () => socket.destroy());
     })

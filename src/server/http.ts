@@ -148,7 +148,7 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => undefined);
+        lingerThenCancel(reader);
         return 'too_large';
       }
       chunks.push(value);
@@ -160,5 +160,35 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   return Buffer.concat(chunks);
 }
 
-/** Header of an answer refusing a body: the rest of it is not read, so the connection closes. */
+/** Header of an answer after which the connection closes (the request could not be read). */
 export const CLOSE_CONNECTION = { Connection: 'close' };
+
+/**
+ * After a body is refused: how long (ms) and how many more bytes (at most) are read and dropped
+ * before the connection is closed. Closing at once, with the client's bytes still unread, makes
+ * the kernel reset the connection, and a reset can drop the 413 before the client reads it.
+ */
+export const LINGER_MS = 1_000;
+export const LINGER_BYTES = 1024 * 1024;
+
+/**
+ * Read and drop what follows a refused body: at most {@link LINGER_BYTES} (then reading pauses, so
+ * TCP holds the client back), and cancel — closing the connection — after {@link LINGER_MS}, which
+ * leaves the answer time to be written first. A body that ends sooner closes nothing.
+ */
+function lingerThenCancel(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  let dropped = 0;
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), LINGER_MS);
+  timer.unref?.();
+  void (async () => {
+    try {
+      while (dropped < LINGER_BYTES) {
+        const { done, value } = await reader.read();
+        if (done) return clearTimeout(timer);
+        dropped += value.byteLength;
+      }
+    } catch {
+      /* the client went away */
+    }
+  })();
+}
