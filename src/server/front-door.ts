@@ -63,14 +63,18 @@ export function screenRequest(head: RequestHead): Response | null {
   return null;
 }
 
-/** Write a (small, fully buffered) Web Response to a Node response. */
-async function send(response: Response, res: ServerResponse, head: boolean): Promise<void> {
+/**
+ * Write a (small, fully buffered) Web Response to a Node response; `end` false leaves the response
+ * open after its last byte (the caller ends it), so Node does not close the connection yet.
+ */
+async function send(response: Response, res: ServerResponse, head: boolean, end = true): Promise<void> {
   const body = head ? null : Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
-  if (body) headers['content-length'] = String(body.length);
+  headers['content-length'] = String(body?.length ?? 0);
   res.writeHead(response.status, headers);
-  res.end(body ?? undefined);
+  if (body) res.write(body);
+  if (end) res.end();
 }
 
 /**
@@ -84,8 +88,10 @@ export function frontDoor(next: (req: IncomingMessage, res: ServerResponse) => u
       next(req, res);
       return;
     }
-    send(refused, res, req.method === 'HEAD').catch(() => res.destroy());
-    if (refused.status === 413) lingerThenClose(req);
+    const linger = refused.status === 413;
+    send(refused, res, req.method === 'HEAD', !linger)
+      .then(() => linger && lingerThenClose(req, res))
+      .catch(() => res.destroy());
   };
 }
 
@@ -94,15 +100,23 @@ export function frontDoor(next: (req: IncomingMessage, res: ServerResponse) => u
  * dropped up to {@link LINGER_BYTES} (then reading pauses), and the connection is closed after
  * {@link LINGER_MS} (a body that ends sooner leaves it open). See LINGER_MS for why not at once.
  */
-function lingerThenClose(req: IncomingMessage): void {
+function lingerThenClose(req: IncomingMessage, res: ServerResponse): void {
+  // The 413 is written whole but ended only now: Node closes a `Connection: close` exchange as its
+  // response ends, and closing with the client's bytes unread resets the connection.
   let dropped = 0;
-  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  const timer = setTimeout(() => {
+    res.end();
+    req.socket.destroy();
+  }, LINGER_MS);
   timer.unref();
   req.on('data', (c: Buffer) => {
     dropped += c.length;
     if (dropped > LINGER_BYTES) req.pause();
   });
-  req.on('end', () => clearTimeout(timer));
+  req.on('end', () => {
+    clearTimeout(timer);
+    res.end();
+  });
   req.resume();
 }
 
