@@ -68,12 +68,12 @@ export function screenRequest(head: RequestHead): Response | null {
  * open after its last byte (the caller ends it), so Node does not close the connection yet.
  */
 async function send(response: Response, res: ServerResponse, head: boolean, end = true): Promise<void> {
-  const body = head ? null : Buffer.from(await response.arrayBuffer());
+  const body = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
-  headers['content-length'] = String(body?.length ?? 0);
+  headers['content-length'] = String(body.length); // a HEAD answer states the length its GET would have
   res.writeHead(response.status, headers);
-  if (body) res.write(body);
+  if (!head) res.write(body);
   if (end) res.end();
 }
 
