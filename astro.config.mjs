@@ -1,6 +1,36 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Largest request body Astro's adapter streams into a handler (bytes): a backstop above every
+ * route's own limit (src/server/routes.ts: 64 KB for the webhook, 16 KB elsewhere), which the
+ * front door and the body reader enforce first.
+ */
+const BODY_SIZE_LIMIT = 64 * 1024;
+
+/**
+ * @astrojs/node with its server entry replaced by src/server/node-entry.ts, which starts the
+ * adapter's own server with the archive's front door and timeouts (src/server/front-door.ts).
+ * @param {import('astro').AstroIntegration} integration
+ * @returns {import('astro').AstroIntegration}
+ */
+function hardened(integration) {
+  const configDone = integration.hooks['astro:config:done'];
+  if (!configDone) throw new Error('@astrojs/node has no astro:config:done hook: review hardened() in astro.config.mjs');
+  return {
+    ...integration,
+    hooks: {
+      ...integration.hooks,
+      'astro:config:done': (params) =>
+        configDone({
+          ...params,
+          setAdapter: (adapter) => params.setAdapter({ ...adapter, serverEntrypoint: fileURLToPath(new URL('./src/server/node-entry.ts', import.meta.url)) }),
+        }),
+    },
+  };
+}
 
 /**
  * The archive's web layer: server-rendered endpoints only (src/pages/**), run by the
@@ -11,7 +41,7 @@ export default defineConfig({
   output: 'server',
   // Standalone: `node dist/server/entry.mjs` is the server. LPA_ASTRO_MODE=middleware is used only by
   // `npm run bench` to measure the same app in a minimal node:http host (bench/middleware-host.mjs).
-  adapter: node({ mode: process.env.LPA_ASTRO_MODE === 'middleware' ? 'middleware' : 'standalone' }),
+  adapter: hardened(node({ mode: process.env.LPA_ASTRO_MODE === 'middleware' ? 'middleware' : 'standalone', bodySizeLimit: BODY_SIZE_LIMIT })),
   // The API is read-only GET; no HTML forms post here. Astro's origin check only concerns non-GET requests.
   security: { checkOrigin: false },
   devToolbar: { enabled: false },

@@ -6,6 +6,15 @@ import { createLogger } from '../src/log.ts';
  * `lpa`: every operator command of the archive. Configuration comes from the environment
  * (README "Configuration"), parsed once here.
  */
+// A reader that stops early (`lpa keys list | head -1`) closes the pipe: the output is no longer
+// wanted, so the command ends quietly (exit 0) instead of crashing on EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
+
 const program = new Command('lpa').description('Launch-provenance archive: collector, server and tools').showHelpAfterError();
 
 function config(): Config {

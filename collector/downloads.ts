@@ -15,7 +15,7 @@
  * atomic rename of the manifest; the previous versions are deleted after (a download already
  * streaming keeps its open file). A reader never sees half a file or a file with another's sha256.
  */
-import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, createReadStream, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
@@ -66,7 +66,9 @@ function documentLines(store: PublicStore): Readable {
  */
 export async function writeDownloads(store: PublicStore, dataDir: string, nowMs: number): Promise<DownloadManifest> {
   const dir = downloadsDir(dataDir);
-  mkdirSync(dir, { recursive: true });
+  // Owner-only: the downloads are served to keyed callers only (README "Security": file modes).
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   const tag = `${nowMs}-${randomBytes(4).toString('hex')}`;
   const dbFile = `record.${tag}.db`;
   const ndFile = `documents.${tag}.ndjson.gz`;

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, redactUrl } from '../../src/log.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
 import { startReplayRpc } from '../replay/server.ts';
@@ -38,7 +38,7 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
   const { key } = new KeyService(privateStore, loadKeySecret(config)).create('demo');
   privateStore.close();
   const server = startServer(config);
-  log.info({ rpc: replay.url }, 'replay RPC over the shipped mainnet fixtures');
+  log.info({ rpc: redactUrl(replay.url) }, 'replay RPC over the shipped mainnet fixtures');
   const mint = 'CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump';
   process.stdout.write(
     [

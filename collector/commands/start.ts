@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Config } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, redactUrl } from '../../src/log.ts';
 import { runCollect } from './collect.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -25,7 +25,7 @@ export function startServer(config: Config, env: Record<string, string> = {}): C
 export async function runStart(config: Config): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, 'start');
   const server = startServer(config);
-  log.info({ url: config.baseUrl, rpc: config.SOLANA_RPC_URL, dataDir: config.dataDir }, 'archive starting');
+  log.info({ url: config.baseUrl, rpc: redactUrl(config.SOLANA_RPC_URL), ws: redactUrl(config.wsUrl), dataDir: config.dataDir }, 'archive starting');
   const ac = new AbortController();
   server.once('exit', (code) => {
     log.error({ code }, 'server exited; stopping the collector');

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { configureWal, keepWalSmall } from './checkpoint.ts';
 
 /** One numbered schema migration. Versions are permanent: never renumber or edit one that shipped. */
 export interface Migration {
@@ -19,20 +20,44 @@ export interface Migration {
  */
 export const NEW_DATABASE_PAGE_SIZE = 16_384;
 
+/** Mode of a private database and its `-wal`/`-shm` (owner only: it holds key hashes and usage). */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Create a private database file owner-only before SQLite opens it (SQLite then gives its `-wal`
+ * and `-shm` the database file's mode), and take group/other access off one created before.
+ */
+function restrictFiles(path: string): void {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(p, PRIVATE_FILE_MODE);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
+
 /**
  * Open (creating if needed) a SQLite database in WAL mode with a busy timeout, and apply the
  * numbered migrations it has not seen, each in its own transaction. A new database gets
- * {@link NEW_DATABASE_PAGE_SIZE} pages.
+ * {@link NEW_DATABASE_PAGE_SIZE} pages. `private`: the file and its `-wal`/`-shm` are owner-only
+ * (0600). A writable connection keeps its WAL small (checkpoint.ts). A new parent folder is 0700.
  * Errors: throws if a migration fails (the database is left at the last good version).
  */
-export function openDatabase(path: string, migrations: Migration[], opts: { readonly?: boolean } = {}): Database.Database {
-  if (path !== ':memory:' && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
+export function openDatabase(path: string, migrations: Migration[], opts: { readonly?: boolean; private?: boolean } = {}): Database.Database {
+  if (path !== ':memory:' && !opts.readonly) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (opts.private) restrictFiles(path);
+  }
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma('busy_timeout = 5000');
   if (opts.readonly) return db;
   // Takes effect only while the file is still empty (before the first table); a no-op afterwards.
   db.pragma(`page_size = ${NEW_DATABASE_PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
+  configureWal(db);
+  if (path !== ':memory:') keepWalSmall(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)');

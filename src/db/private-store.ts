@@ -50,7 +50,7 @@ export class PrivateStore {
   private readonly s;
 
   constructor(path: string) {
-    this.db = openDatabase(path, PRIVATE_MIGRATIONS);
+    this.db = openDatabase(path, PRIVATE_MIGRATIONS, { private: true });
     const db = this.db;
     // A sealed key, once shown, is overwritten with zeros rather than left in a free page.
     db.pragma('secure_delete = ON');
@@ -126,7 +126,9 @@ export class PrivateStore {
    * `quota`. Returns the day's count including this request, or null when refused (count unchanged).
    */
   admitRequest(keyId: number, day: string, quota: number): number | null {
-    const row = this.s.countUse.get({ keyId, day, quota }) as { requests: number } | undefined;
+    // `.all()`, not `.get()`: the statement must step to its end for SQLite's automatic checkpoint
+    // to run after the commit (src/db/checkpoint.ts); `.get()` left the WAL growing ~16 KB a request.
+    const [row] = this.s.countUse.all({ keyId, day, quota }) as { requests: number }[];
     return row ? row.requests : null;
   }
 

@@ -340,7 +340,8 @@ export class PublicStore {
 
   /** Add `n` to an integer meta value (0 when unset) in one statement; returns the new value. */
   addToMeta(key: string, n: number): number {
-    return Number((this.s.addToMeta.get(key, String(n)) as { value: string }).value);
+    // `.all()` so the write steps to its end and SQLite's automatic checkpoint runs (src/db/checkpoint.ts).
+    return Number((this.s.addToMeta.all(key, String(n)) as { value: string }[])[0].value);
   }
 
   /** Set a meta value only if it was never set (e.g. coverage.from, which never moves). */

@@ -45,7 +45,7 @@ export class RebuildJobs {
   private readonly s;
 
   constructor(path: string) {
-    this.db = openDatabase(path, PRIVATE_MIGRATIONS);
+    this.db = openDatabase(path, PRIVATE_MIGRATIONS, { private: true });
     const db = this.db;
     const cols = `mint, state, queued_at_ms AS queuedAtMs, started_at_ms AS startedAtMs, lease_until_ms AS leaseUntilMs, attempts,
       signatures_read AS signaturesRead, transactions_read AS transactionsRead, error`;

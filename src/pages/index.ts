@@ -1,11 +1,10 @@
-import type { APIRoute } from 'astro';
+import type { APIContext } from 'astro';
 import { renderIndexPage } from '../render/token-page.ts';
-import { corsHeaders } from '../server/http.ts';
+import { corsHeaders, pageHeaders } from '../server/http.ts';
+import { methods } from '../server/methods.ts';
+import { ROUTES } from '../server/routes.ts';
 
 /** The front page: what the archive is and where its data is. */
-export const GET: APIRoute = () =>
-  new Response(renderIndexPage(), {
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'max-age=300', ...corsHeaders() },
-  });
-
-export { OPTIONS } from './[...path].ts';
+export const { GET, HEAD, OPTIONS, ALL } = methods<APIContext>(ROUTES.index, {
+  GET: () => new Response(renderIndexPage(), { headers: { ...pageHeaders(), 'Cache-Control': 'max-age=300', ...corsHeaders() } }),
+});

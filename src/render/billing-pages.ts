@@ -56,12 +56,12 @@ export function renderKeyAlreadyShownPage(prefix: string, shownAtIso: string): s
   );
 }
 
-/** The success page before the payment is confirmed: reloads itself every 3 s. */
+/** The success page before the payment is confirmed: reloads itself every 3 s (a meta refresh: the pages' CSP runs no script). */
 export function renderPaymentPendingPage(): string {
   return renderMessagePage(
     'Waiting for the payment',
     html`<p id="pending">The payment is not confirmed yet. This page reloads by itself; your key appears here once Stripe confirms the payment.</p>
-<script>setTimeout(() => location.reload(), 3000)</script>`,
+<meta http-equiv="refresh" content="3">`,
   );
 }
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
+import { displayText } from './display-text.ts';
 import type { CurveBuyout, FindingClass, Flag, Instant, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 
 /**
@@ -43,6 +45,20 @@ a{color:inherit}
 footer{margin-top:2.5rem;color:var(--muted);font-size:.9rem}
 `);
 
+/**
+ * The Content-Security-Policy of every page of the site (CSP Level 3): nothing loads but the one
+ * inline `<style>` of these templates, allowed by its sha256 (no 'unsafe-inline'); no script, no
+ * frame, no plugin; the page cannot be framed. `form-action` is left open because the pricing
+ * page's form is answered by a redirect to Stripe Checkout, which `form-action 'self'` would block.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(CSS.toString()).digest('base64')}'`,
+  "img-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** Words for each finding class (spec §2.2). */
 const CLASS_WORDS: Record<FindingClass, string> = {
   FINDINGS: 'Findings: something was recorded about this launch.',
@@ -77,7 +93,8 @@ export function httpUrl(value: string | null | undefined): string | null {
 
 const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? 'unknown' : b ? 'yes' : 'no');
 const when = (t: Instant | null | undefined) => (t ? t.iso : 'unknown');
-const text = (s: string | null | undefined, missing = 'unknown') => (s === null || s === undefined || s === '' ? missing : s);
+/** Chain metadata as shown: bidi controls and control characters made visible (display-text.ts). */
+const text = (s: string | null | undefined, missing = 'unknown', max = 1000) => (s === null || s === undefined || s === '' ? missing : displayText(s, max));
 
 function txLink(explorerTxUrl: string, signature: string): Html {
   const href = httpUrl(explorerTxUrl + encodeURIComponent(signature));
@@ -153,7 +170,7 @@ function cohortCell(c: LaunchDocument['funder']['sharedCohort']): unknown {
  */
 export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): string {
   const cls = doc.finding.class;
-  const title = `${text(doc.name, 'Unnamed token')}${doc.symbol ? ` (${doc.symbol})` : ''}`;
+  const title = `${text(doc.name, 'Unnamed token', 120)}${doc.symbol ? ` (${text(doc.symbol, '', 40)})` : ''}`;
   const uriHref = httpUrl(doc.uri);
   const docPath = `/d/${encodeURIComponent(doc.mint)}`;
   const h = doc.history;
@@ -191,7 +208,7 @@ ${row('Method version', html`<code>${doc.methodVersion}</code>`)}
 ${row('As of', when(doc.asOf))}
 ${row('Symbol', text(doc.symbol))}
 ${row('Name', text(doc.name))}
-${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener noreferrer">${doc.uri}</a>` : doc.uri ? html`<code>${doc.uri}</code> (not linked: not an http(s) address)` : 'none')}
+${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener noreferrer">${text(doc.uri)}</a>` : doc.uri ? html`<code>${text(doc.uri)}</code> (not linked: not an http(s) address)` : 'none')}
 </tbody></table>
 <h2>Flags and the transactions behind them</h2>
 ${flagsSection(doc.flags ?? [], opts)}

@@ -9,7 +9,10 @@ import {
 import { checkoutFacts } from './billing.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
-import { CACHE_NONE, corsHeaders, jsonResponse } from './http.ts';
+import { ZodError } from 'zod';
+import Stripe from 'stripe';
+import { CACHE_NONE, corsHeaders, jsonResponse, pageHeaders, readBodyLimited } from './http.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES } from './routes.ts';
 
 /**
  * The paid plan over HTTP: `GET /pricing`, `POST /billing/checkout`, `GET /billing/success`,
@@ -21,18 +24,24 @@ import { CACHE_NONE, corsHeaders, jsonResponse } from './http.ts';
 export const SUCCESS_PATH = '/billing/success?session_id={CHECKOUT_SESSION_ID}';
 /** Webhook signatures older than this (seconds) are refused (Stripe's default tolerance). */
 export const WEBHOOK_TOLERANCE_S = 300;
+const StripeSignatureError = Stripe.errors.StripeSignatureVerificationError;
+const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0].slice(0, 300) : 'unknown');
+
 /** A Checkout Session id as Stripe issues them (`cs_test_…`/`cs_live_…`). */
 const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
 
-function page(body: string, status = 200, extra: Record<string, string> = {}): Response {
+function page(body: string, status = 200, extra: Record<string, string> = {}, cors = true): Response {
   return new Response(body, {
     status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_NONE, ...corsHeaders(), ...extra },
+    headers: { ...pageHeaders(), 'Cache-Control': CACHE_NONE, ...(cors ? corsHeaders() : {}), ...extra },
   });
 }
 
 /** Headers of a page showing a key: never cached, never sent as a referrer, never indexed. */
 const KEY_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' };
+
+/** A page of `/billing/success` (it may show a key): no CORS, so no other origin can read it. */
+const keyPage = (body: string, status = 200) => page(body, status, KEY_PAGE_HEADERS, false);
 
 /** `GET /pricing`: the plan; a subscribe button only when subscriptions are configured. */
 export function handlePricing(_request: Request, deps: Deps): Response {
@@ -72,9 +81,9 @@ export async function handleCheckout(_request: Request, deps: Deps): Promise<Res
  * An unpaid session gets a self-reloading "waiting" page (202).
  */
 export async function handleSuccess(request: Request, deps: Deps): Promise<Response> {
-  if (!deps.config.billing || !deps.stripe) return page(renderBillingErrorPage('Subscriptions not configured', 'Subscriptions are not configured on this archive.'), 503);
+  if (!deps.config.billing || !deps.stripe) return keyPage(renderBillingErrorPage('Subscriptions not configured', 'Subscriptions are not configured on this archive.'), 503);
   const sessionId = new URL(request.url).searchParams.get('session_id') ?? '';
-  if (!SESSION_ID.test(sessionId)) return page(renderBillingErrorPage('No such checkout', 'This address does not name a checkout.'), 400, KEY_PAGE_HEADERS);
+  if (!SESSION_ID.test(sessionId)) return keyPage(renderBillingErrorPage('No such checkout', 'This address does not name a checkout.'), 400);
 
   let shown = deps.billing.reveal(sessionId);
   if (shown.status === 'unknown') {
@@ -83,42 +92,61 @@ export async function handleSuccess(request: Request, deps: Deps): Promise<Respo
       facts = checkoutFacts(await deps.stripe.checkout.sessions.retrieve(sessionId));
     } catch (e) {
       const status = (e as { statusCode?: number }).statusCode;
-      if (status === 404) return page(renderBillingErrorPage('No such checkout', 'The payment provider knows no such checkout.'), 404, KEY_PAGE_HEADERS);
+      if (status === 404) return keyPage(renderBillingErrorPage('No such checkout', 'The payment provider knows no such checkout.'), 404);
       deps.log.error({ err: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }, 'checkout session not retrieved');
-      return page(renderBillingErrorPage('Payment provider unreachable', 'The checkout could not be checked just now. Reload this page in a minute; your key is kept until it is shown.'), 502, KEY_PAGE_HEADERS);
+      return keyPage(renderBillingErrorPage('Payment provider unreachable', 'The checkout could not be checked just now. Reload this page in a minute; your key is kept until it is shown.'), 502);
     }
-    if (!facts.paid) return page(renderPaymentPendingPage(), 202, KEY_PAGE_HEADERS);
+    if (!facts.paid) return keyPage(renderPaymentPendingPage(), 202);
     const done = deps.billing.fulfil(facts);
-    if (done.status === 'ended') return page(renderSubscriptionEndedPage(), 200, KEY_PAGE_HEADERS);
+    if (done.status === 'ended') return keyPage(renderSubscriptionEndedPage(), 200);
     if (done.status === 'created') deps.log.info({ account: done.accountId, keyId: done.keyId }, 'checkout fulfilled at the success page');
     shown = deps.billing.reveal(sessionId);
   }
-  if (shown.status === 'shown') return page(renderKeyPage(shown.key, shown.prefix), 200, KEY_PAGE_HEADERS);
-  if (shown.status === 'already_shown') return page(renderKeyAlreadyShownPage(shown.prefix, new Date(shown.shownAtMs).toISOString()), 200, KEY_PAGE_HEADERS);
-  return page(renderPaymentPendingPage(), 202, KEY_PAGE_HEADERS);
+  if (shown.status === 'shown') return keyPage(renderKeyPage(shown.key, shown.prefix), 200);
+  if (shown.status === 'already_shown') return keyPage(renderKeyAlreadyShownPage(shown.prefix, new Date(shown.shownAtMs).toISOString()), 200);
+  return keyPage(renderPaymentPendingPage(), 202);
 }
 
 /**
  * `POST /billing/webhook` (Stripe → archive): verify the `Stripe-Signature` header on the RAW body
  * with `stripe.webhooks.constructEvent` (tolerance 300 s against `deps.now`), then apply the event
- * at most once per event id. Answers 200 `{received, duplicate}`; 400 `invalid_signature` (nothing
- * recorded); 503 `billing_not_configured`.
+ * at most once per event id. The body is read up to WEBHOOK_BODY_LIMIT_BYTES (64 KB), and only when a
+ * signature header is present. Answers 200 `{received, duplicate}`; 400 `invalid_signature`; 400
+ * `invalid_event` (signed, but not JSON or missing the fields its type needs); 413
+ * `payload_too_large`; 503 `billing_not_configured`. Nothing is recorded on a refusal; each
+ * refusal is logged with its reason (never the body or the header).
  */
 export async function handleWebhook(request: Request, deps: Deps): Promise<Response> {
   const nowMs = deps.now();
   const billing = deps.config.billing;
   if (!billing || !deps.stripe) return errorResponse('billing_not_configured', { nowMs });
   const signature = request.headers.get('Stripe-Signature');
-  const raw = Buffer.from(await request.arrayBuffer());
-  let event;
-  try {
-    if (!signature) throw new Error('no Stripe-Signature header');
-    event = deps.stripe.webhooks.constructEvent(raw, signature, billing.webhookSecret, WEBHOOK_TOLERANCE_S, undefined, nowMs);
-  } catch (e) {
-    deps.log.warn({ reason: e instanceof Error ? e.message.split('\n')[0] : 'unknown' }, 'payment webhook refused: signature not verified');
+  if (!signature) {
+    deps.log.warn({ reason: 'no Stripe-Signature header' }, 'payment webhook refused: signature not verified');
     return errorResponse('invalid_signature', { nowMs });
   }
-  const outcome = deps.billing.applyEvent(event);
+  const raw = await readBodyLimited(request, WEBHOOK_BODY_LIMIT_BYTES);
+  if (raw === 'too_large') {
+    deps.log.warn({ limit: WEBHOOK_BODY_LIMIT_BYTES }, 'payment webhook refused: body too large');
+    return errorResponse('payload_too_large', { nowMs });
+  }
+  let event;
+  try {
+    event = deps.stripe.webhooks.constructEvent(raw, signature, billing.webhookSecret, WEBHOOK_TOLERANCE_S, undefined, nowMs);
+  } catch (e) {
+    // constructEvent checks the signature first, then parses the JSON: a parse failure is a signed body that is not an event.
+    const signed = !(e instanceof StripeSignatureError);
+    deps.log.warn({ reason: firstLine(e) }, signed ? 'payment webhook refused: signed body is not JSON' : 'payment webhook refused: signature not verified');
+    return errorResponse(signed ? 'invalid_event' : 'invalid_signature', { nowMs });
+  }
+  let outcome;
+  try {
+    outcome = deps.billing.applyEvent(event);
+  } catch (e) {
+    if (!(e instanceof ZodError)) throw e;
+    deps.log.warn({ reason: e.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; ').slice(0, 500) }, 'payment webhook refused: signed event malformed');
+    return errorResponse('invalid_event', { nowMs });
+  }
   deps.log.info({ event: outcome.eventId, type: outcome.type, duplicate: outcome.duplicate, action: outcome.action }, 'payment event');
   return jsonResponse({ received: true, duplicate: outcome.duplicate }, 200, { 'Cache-Control': CACHE_NONE });
 }

@@ -1,6 +1,5 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { DOWNLOADS, downloadsDir, readManifest, type DownloadName } from '../downloads.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
@@ -33,7 +32,7 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return errorResponse('not_found', { nowMs });
     throw e;
   }
-  return new Response(Readable.toWeb(file.createReadStream()) as ReadableStream, {
+  return new Response(fileBody(file), {
     status: 200,
     headers: {
       'Content-Type': DOWNLOADS[name],
@@ -46,4 +45,39 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
       ...corsHeaders(),
     },
   });
+}
+
+/** Bytes read from a download per pull. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The body of a download: a byte stream over an open file that closes the file when it ends,
+ * fails, or is cancelled (a client that went away, a HEAD answer). A body nobody reads must not
+ * hold a descriptor until garbage collection (issue 21: 5,000 HEADs held 579 files open).
+ */
+export function fileBody(file: FileHandle): ReadableStream<Uint8Array> {
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await file.close().catch(() => undefined);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, null);
+        if (bytesRead === 0) {
+          await close();
+          controller.close();
+          return;
+        }
+        controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+      } catch (e) {
+        await close();
+        controller.error(e);
+      }
+    },
+    cancel: close,
+  }, { highWaterMark: 0 }); // nothing is read before a reader asks (a HEAD answer never reads)
 }

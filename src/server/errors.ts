@@ -1,5 +1,5 @@
 import { instant } from '../core/canonical.ts';
-import { corsHeaders } from './http.ts';
+import { addressProblem, corsHeaders } from './http.ts';
 
 /**
  * The archive's one error vocabulary (spec §7). Codes are permanent: never renamed, removed or
@@ -91,9 +91,45 @@ export const ERRORS = {
     message: "An unexpected error occurred in the service. It says nothing about the token. Try again later; if it persists, report it to the operator.",
     why: "The service failed before establishing anything about the token.",
   },
+  bad_request: {
+    status: 400,
+    label: 'Bad request',
+    message: 'The request could not be read: its path or query has malformed percent-encoding, or its target is not a path. Check the URL you sent; nothing was looked up.',
+    why: 'The request could not be read, so nothing about any token was checked.',
+  },
+  method_not_allowed: {
+    status: 405,
+    label: 'Method not allowed',
+    message: 'This path does not answer this HTTP method. The Allow header lists the methods it answers (the API is read-only GET, except POST /api/v1/keys/rotate).',
+    why: 'The request used a method this path does not answer, so nothing about any token was checked.',
+  },
+  payload_too_large: {
+    status: 413,
+    label: 'Body too large',
+    message: 'The request body is larger than this path accepts (see the API documentation for each limit). It was refused before it was read; nothing was changed.',
+    why: 'The request was refused for its size, so nothing about any token was checked.',
+  },
+  invalid_event: {
+    status: 400,
+    label: 'Event not understood',
+    message: 'The payment webhook was refused: its signature is valid but the event is not JSON or lacks the fields its type needs. Nothing was recorded or changed.',
+    why: 'This is a payment notification, not a record; nothing about any token was looked up.',
+  },
+  headers_too_large: {
+    status: 431,
+    label: 'Headers too large',
+    message: 'The request headers are larger than the server reads (16 KB in all). Nothing was looked up; the connection is closed.',
+    why: 'The request could not be read, so nothing about any token was checked.',
+  },
+  request_timeout: {
+    status: 408,
+    label: 'Request too slow',
+    message: 'The request did not arrive in time (headers within 10 s, the whole request within 30 s). Nothing was looked up; the connection is closed.',
+    why: 'The request could not be read, so nothing about any token was checked.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */
@@ -124,14 +160,29 @@ export function errorBody(code: ErrorCode, nowMs: number = Date.now()): ErrorBod
  * The one place an error code becomes an HTTP response: JSON body, `Cache-Control: no-store`, CORS.
  * @example errorResponse('missing_key') // 401 {"apiVersion":"v1","error":"missing_key",…}
  */
-export function errorResponse(code: ErrorCode, opts: { nowMs?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(errorBody(code, opts.nowMs)), {
+export function errorResponse(
+  code: ErrorCode,
+  opts: { nowMs?: number; headers?: Record<string, string>; message?: string } = {},
+): Response {
+  const body = errorBody(code, opts.nowMs);
+  if (opts.message) body.message = opts.message;
+  return new Response(JSON.stringify(body), {
     status: ERRORS[code].status,
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
       'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
       ...corsHeaders(),
       ...opts.headers,
     },
   });
+}
+
+/**
+ * 400 `not_an_address` for a path value, its message saying what is wrong with it (length,
+ * alphabet, or not 32 bytes decoded: {@link addressProblem}).
+ * @example notAnAddress('abc').status // 400
+ */
+export function notAnAddress(value: string | undefined, nowMs?: number): Response {
+  return errorResponse('not_an_address', { nowMs, message: addressProblem(value) ?? undefined });
 }

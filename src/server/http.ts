@@ -1,4 +1,5 @@
-import { isAddress } from '@solana/kit';
+import { getBase58Encoder } from '@solana/kit';
+import { PAGE_CSP, renderMessagePage } from '../render/token-page.ts';
 
 /**
  * HTTP helpers shared by every handler: CORS, caching headers, ETag matching, address checks.
@@ -37,20 +38,69 @@ export function preflightResponse(methods = 'GET, OPTIONS'): Response {
   });
 }
 
+/**
+ * Headers of every HTML page (README "Security"): the pages' CSP (no script, the one inline style
+ * by its hash, `frame-ancestors 'none'`), `X-Content-Type-Options: nosniff`, `Referrer-Policy:
+ * no-referrer`. A CDN serving `DATA_DIR/site/t/` should send the same (README).
+ */
+export function pageHeaders(): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': PAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+/**
+ * A small HTML page answering an error on a page path (the API's paths answer JSON: errors.ts).
+ * `no-store`, the page headers, CORS unless `cors` is false.
+ * @example htmlPage(405, 'Method not allowed', 'This page answers GET.', { headers: { Allow: 'GET, HEAD, OPTIONS' } })
+ */
+export function htmlPage(status: number, heading: string, text: string, opts: { cors?: boolean; headers?: Record<string, string> } = {}): Response {
+  return new Response(renderMessagePage(heading, text), {
+    status,
+    headers: { ...pageHeaders(), 'Cache-Control': CACHE_NONE, ...(opts.cors === false ? {} : corsHeaders()), ...opts.headers },
+  });
+}
+
 /** A JSON response with CORS; `headers` may add or override. */
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...corsHeaders(), ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...corsHeaders(), ...headers },
   });
+}
+
+const base58 = getBase58Encoder();
+const BASE58_ALPHABET = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+/**
+ * What is wrong with a path value as an address (spec §4, §8: base58, 32-44 characters, and
+ * decoding to the 32 bytes of a public key), in words for the `not_an_address` message; null
+ * when it is an address.
+ * @example addressProblem('So11111111111111111111111111111111111111112') // null
+ */
+export function addressProblem(value: string | undefined): string | null {
+  if (typeof value !== 'string' || value.length < 32 || value.length > 44) {
+    return `The path value is not an address: it must be base58 of 32-44 characters (it has ${typeof value === 'string' ? [...value].length : 0}). Check the value you sent; nothing was looked up.`;
+  }
+  if (!BASE58_ALPHABET.test(value)) {
+    return 'The path value is not an address: it holds a character that is not base58 (0, O, I, l and anything outside letters and digits are not used). Check the value you sent; nothing was looked up.';
+  }
+  const bytes = base58.encode(value).length;
+  if (bytes !== 32) {
+    return `The path value is not an address: it is base58 but does not decode to 32 bytes (it decodes to ${bytes}). Addresses are case-sensitive: check it was not re-cased or cut. Nothing was looked up.`;
+  }
+  return null;
 }
 
 /**
  * Is `value` a Solana address as the spec allows in paths: base58, 32-44 characters (spec §4, §8),
- * decoding to 32 bytes (@solana/kit `isAddress`).
+ * decoding to 32 bytes. {@link addressProblem} says what is wrong otherwise.
  */
 export function isAddressParam(value: string | undefined): value is string {
-  return typeof value === 'string' && value.length >= 32 && value.length <= 44 && isAddress(value);
+  return addressProblem(value) === null;
 }
 
 /** Strong entity tag for a sha256 hex digest: `"<hex>"`. */
@@ -75,4 +125,70 @@ export function ifNoneMatch(request: Request, etag: string): boolean {
 /** A 304 Not Modified carrying the validator and caching headers it replaces (RFC 9110 §15.4.5). */
 export function notModified(etag: string, cacheControl: string, extra: Record<string, string> = {}): Response {
   return new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': cacheControl, ...corsHeaders(), ...extra } });
+}
+
+/**
+ * The body of a request, read up to `limit` bytes (README "Security": body sizes). A
+ * `Content-Length` over the limit is refused before a byte is read; a body without one (chunked)
+ * is counted as it streams and the stream cancelled at the first byte over. Returns the bytes, or
+ * `too_large` (answer 413 `payload_too_large`). A stream that fails (the client went away, or the
+ * adapter's own size limit fired) counts as too large: nothing is left to answer otherwise.
+ * @example const body = await readBodyLimited(request, 65_536); if (body === 'too_large') return errorResponse('payload_too_large')
+ */
+export async function readBodyLimited(request: Request, limit: number): Promise<Buffer | 'too_large'> {
+  const declared = request.headers.get('Content-Length');
+  if (declared !== null && Number(declared) > limit) return 'too_large';
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        lingerThenCancel(reader);
+        return 'too_large';
+      }
+      chunks.push(value);
+    }
+  } catch {
+    await reader.cancel().catch(() => undefined);
+    return 'too_large';
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Header of an answer after which the connection closes (the request could not be read). */
+export const CLOSE_CONNECTION = { Connection: 'close' };
+
+/**
+ * After a body is refused: how long (ms) and how many more bytes (at most) are read and dropped
+ * before the connection is closed. Closing at once, with the client's bytes still unread, makes
+ * the kernel reset the connection, and a reset can drop the 413 before the client reads it.
+ */
+export const LINGER_MS = 1_000;
+export const LINGER_BYTES = 1024 * 1024;
+
+/**
+ * Read and drop what follows a refused body: at most {@link LINGER_BYTES} (then reading pauses, so
+ * TCP holds the client back), and cancel — closing the connection — after {@link LINGER_MS}, which
+ * leaves the answer time to be written first. A body that ends sooner closes nothing.
+ */
+function lingerThenCancel(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  let dropped = 0;
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), LINGER_MS);
+  timer.unref?.();
+  void (async () => {
+    try {
+      while (dropped < LINGER_BYTES) {
+        const { done, value } = await reader.read();
+        if (done) return clearTimeout(timer);
+        dropped += value.byteLength;
+      }
+    } catch {
+      /* the client went away */
+    }
+  })();
 }

@@ -43,7 +43,7 @@ export function loadKeySecret(config: Pick<Config, 'KEY_SECRET' | 'dataDir'>): s
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   try {
     // 'wx': never overwrite a secret another process created meanwhile.
     writeFileSync(path, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });

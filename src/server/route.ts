@@ -7,7 +7,7 @@ import { safely } from './safely.ts';
  * The glue every route file uses: get the process's deps (created on first use) and run the
  * handler; any exception — including a failure to load the config or open a database — becomes
  * 500 `internal`, logged without request headers (so without key material).
- * @example export const GET: APIRoute = ({ request }) => route(request, (deps) => handleStatus(request, deps));
+ * @example export const { GET, HEAD, OPTIONS, ALL } = methods<APIContext>(ROUTES.status, { GET: ({ request }) => route(request, (deps) => handleStatus(request, deps)) });
  */
 export async function route(request: Request, fn: (deps: Deps) => Response | Promise<Response>): Promise<Response> {
   let deps: Deps;

@@ -4,8 +4,8 @@ import { sha256Hex } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { renderBadAddressPage, renderNotFoundPage, renderTokenPage } from '../render/token-page.ts';
 import type { Deps } from './deps.ts';
-import { errorResponse } from './errors.ts';
-import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, ifNoneMatch, isAddressParam, notModified } from './http.ts';
+import { errorResponse, notAnAddress } from './errors.ts';
+import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, ifNoneMatch, isAddressParam, notModified, pageHeaders } from './http.ts';
 
 /**
  * The public, keyless files of a mint (spec §4): `/t/{mint}.html` (token page) and `/d/{mint}`
@@ -30,14 +30,20 @@ function serve(request: Request, body: string, contentType: string, settled: boo
   if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl);
   return new Response(body, {
     status: 200,
-    headers: { 'Content-Type': contentType, ETag: etag, 'Cache-Control': cacheControl, ...corsHeaders() },
+    headers: {
+      ...(contentType.startsWith('text/html') ? pageHeaders() : { 'X-Content-Type-Options': 'nosniff' }),
+      'Content-Type': contentType,
+      ETag: etag,
+      'Cache-Control': cacheControl,
+      ...corsHeaders(),
+    },
   });
 }
 
 function html(body: string, status: number): Response {
   return new Response(body, {
     status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_NONE, ...corsHeaders() },
+    headers: { ...pageHeaders(), 'Cache-Control': CACHE_NONE, ...corsHeaders() },
   });
 }
 
@@ -48,7 +54,7 @@ function html(body: string, status: number): Response {
 export async function handleDocument(request: Request, deps: Deps, params: { mint?: string }): Promise<Response> {
   const nowMs = deps.now();
   const mint = params.mint;
-  if (!isAddressParam(mint)) return errorResponse('not_an_address', { nowMs });
+  if (!isAddressParam(mint)) return notAnAddress(mint, nowMs);
   const file = await readIfExists(join(deps.config.siteDir, 'd', `${mint}.json`));
   const row = deps.publicStore.getLaunch(mint);
   // A file older than the record (collector has not rewritten it yet) yields to the database.

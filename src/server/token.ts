@@ -3,7 +3,7 @@ import type { LaunchDocument } from '../core/types.ts';
 import { coverageOf } from './coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse, notAnAddress } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, notModified } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
@@ -24,7 +24,7 @@ export function sourceUrl(baseUrl: string, mint: string): string {
 export async function handleToken(request: Request, deps: Deps, params: { mint?: string; clientAddress?: string }): Promise<Response> {
   const nowMs = deps.now();
   const mint = params.mint;
-  if (!isAddressParam(mint)) return errorResponse('not_an_address', { nowMs });
+  if (!isAddressParam(mint)) return notAnAddress(mint, nowMs);
 
   const admitted = admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;

@@ -4,7 +4,7 @@ import type { StoredAfterwards, StoredWalletRole } from '../db/public-store.ts';
 import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
 import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse, notAnAddress } from './errors.ts';
 import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
@@ -100,7 +100,7 @@ function afterwardsFor(row: StoredAfterwards | undefined): BuyoutAfterwards | nu
 export function handleWallet(request: Request, deps: Deps, params: { address?: string }): Response {
   const nowMs = deps.now();
   const address = params.address;
-  if (!isAddressParam(address)) return errorResponse('not_an_address', { nowMs });
+  if (!isAddressParam(address)) return notAnAddress(address, nowMs);
   const admitted = admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
   const usage = admitted.usage;

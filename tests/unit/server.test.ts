@@ -124,6 +124,7 @@ describe('error vocabulary', () => {
       'not_an_address', 'missing_key', 'invalid_key', 'revoked_key', 'not_a_curve_launch', 'rebuild_failed',
       'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found',
       'invalid_signature', 'billing_not_configured', 'internal',
+      'bad_request', 'method_not_allowed', 'payload_too_large', 'invalid_event', 'headers_too_large', 'request_timeout',
     ]);
     for (const code of ERROR_CODES) {
       await expectError(errorResponse(code, { nowMs: NOW }), ERRORS[code].status, code);

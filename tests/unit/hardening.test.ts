@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { displayText, hasHiddenCharacters } from '../../src/render/display-text.ts';
+import { renderTokenPage, PAGE_CSP } from '../../src/render/token-page.ts';
+import { addressProblem } from '../../src/server/http.ts';
+import { clientErrorResponse, screenRequest } from '../../src/server/front-door.ts';
+import { ROUTES, ROUTE_LIST, allowOf, routeFor } from '../../src/server/routes.ts';
+import { createHash } from 'node:crypto';
+
+/** Issue 21's pure pieces: display text of chain metadata, address messages, the front door's screen, the route table. */
+
+describe('displayText (chain metadata in pages)', () => {
+  it('makes bidi controls and C0/C1 control characters visible, keeps other text', () => {
+    expect(displayText('evil\u202Egnp.exe')).toBe('evil[U+202E]gnp.exe');
+    expect(displayText('a\u2066b\u2069c\u200Ed\u200Fe\u061Cf\u202Ag')).toBe('a[U+2066]b[U+2069]c[U+200E]d[U+200F]e[U+061C]f[U+202A]g');
+    expect(displayText('a\u0000b\tc\nd\u007Fe\u0085f\u009Fg')).toBe('a[U+0000]b[U+0009]c[U+000A]d[U+007F]e[U+0085]f[U+009F]g');
+    expect(displayText('Ünïcødé 🚀 ok')).toBe('Ünïcødé 🚀 ok');
+    expect(hasHiddenCharacters('plain')).toBe(false);
+    expect(hasHiddenCharacters('x\u202Ey')).toBe(true);
+  });
+
+  it('cuts long text at a code point boundary with an ellipsis', () => {
+    expect(displayText('N'.repeat(10_240), 120)).toBe('N'.repeat(120) + '…');
+    expect(displayText('🚀'.repeat(5), 3)).toBe('🚀🚀🚀…');
+  });
+
+  it('the token page shows the override visibly, the title cut, and the style allowed by the CSP hash', () => {
+    const doc = {
+      apiVersion: 'v1', methodVersion: 'markers-v1', mint: 'So11111111111111111111111111111111111111112', symbol: 'X\u202E', name: 'evil\u202Egnp.exe' + 'N'.repeat(500),
+      uri: 'javascript:alert(1)', venue: 'pump.fun', origin: 'observed', observedAtLaunch: true, settled: true, asOf: { ms: 0, iso: '1970-01-01T00:00:00.000Z' },
+      finding: { class: 'UNKNOWN', label: 'l', why: 'w' }, cleanAtBirth: null, launch: null, curveBuyout: null, pool: null, funder: { sharedCohort: null }, flags: [],
+      history: { complete: false, transactions: 0, failedTransactions: 0, firstSlot: null, lastSlot: null },
+    } as unknown as Parameters<typeof renderTokenPage>[0];
+    const page = renderTokenPage(doc, { explorerTxUrl: 'https://solscan.io/tx/', baseUrl: 'http://x', sha256: 'a'.repeat(64) });
+    expect(page).not.toMatch(/[\u202A-\u202E]/);
+    expect(page).toContain('evil[U+202E]gnp.exe');
+    expect(/<title>(.*)<\/title>/.exec(page)![1].length).toBeLessThan(300);
+    expect(page).not.toContain('href="javascript:');
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page)![1];
+    expect(PAGE_CSP).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(PAGE_CSP).toContain("default-src 'none'");
+    expect(PAGE_CSP).toContain("frame-ancestors 'none'");
+    expect(PAGE_CSP).not.toContain('unsafe-inline');
+  });
+});
+
+describe('addressProblem (not_an_address messages)', () => {
+  it('names the length, the alphabet, or the decoded size', () => {
+    expect(addressProblem('So11111111111111111111111111111111111111112')).toBeNull();
+    expect(addressProblem('abc')).toMatch(/32-44 characters \(it has 3\)/);
+    expect(addressProblem('0'.repeat(40))).toMatch(/not base58/);
+    expect(addressProblem('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump'.toLowerCase())).toMatch(/does not decode to 32 bytes \(it decodes to 33\)/);
+  });
+});
+
+describe('screenRequest (the front door)', () => {
+  it('TRACE: 405 with Allow on a route, 404 where none is; JSON on the API, a page elsewhere', async () => {
+    const api = screenRequest({ method: 'TRACE', target: '/api/v1/status' })!;
+    expect(api.status).toBe(405);
+    expect(api.headers.get('Allow')).toBe('GET, HEAD, OPTIONS');
+    expect(api.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(await api.json()).toMatchObject({ error: 'method_not_allowed', finding: { class: 'UNKNOWN' } });
+    const page = screenRequest({ method: 'TRACE', target: '/pricing' })!;
+    expect(page.status).toBe(405);
+    expect(page.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(screenRequest({ method: 'TRACE', target: '/api/nothing' })!.status).toBe(404);
+  });
+
+  it('malformed percent-encoding: 400 bad_request; a body over the limit: 413; an ordinary request passes', async () => {
+    const bad = screenRequest({ method: 'GET', target: '/api/v1/token/%zz' })!;
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: 'bad_request' });
+    expect(screenRequest({ method: 'POST', target: '/billing/webhook', contentLength: String(64 * 1024 + 1) })!.status).toBe(413);
+    expect(screenRequest({ method: 'POST', target: '/billing/webhook', contentLength: String(64 * 1024) })).toBeNull();
+    expect(screenRequest({ method: 'POST', target: '/api/v1/keys/rotate', contentLength: String(17 * 1024) })!.status).toBe(413);
+    expect(screenRequest({ method: 'GET', target: '/api/v1/status' })).toBeNull();
+  });
+
+  it('a request Node could not parse is answered by the path on its request line', async () => {
+    const r = clientErrorResponse('HPE_HEADER_OVERFLOW', Buffer.from('GET /api/v1/status HTTP/1.1\r\nX: …'));
+    expect(r.status).toBe(431);
+    expect(await r.json()).toMatchObject({ error: 'headers_too_large', finding: { class: 'UNKNOWN' } });
+    expect(clientErrorResponse('ERR_HTTP_REQUEST_TIMEOUT', Buffer.from('GET /pricing HTTP/1.1')).status).toBe(408);
+    expect(clientErrorResponse('HPE_INVALID_METHOD', undefined).headers.get('Content-Type')).toMatch(/^text\/html/);
+  });
+});
+
+describe('the route table', () => {
+  it('names every route file and matches its paths', () => {
+    expect(routeFor('/api/v1/token/abc')).toBe(ROUTES.token);
+    expect(routeFor('/api/v1/keys/rotate')).toBe(ROUTES.rotate);
+    expect(routeFor('/api/v1/nothing')).toBe(ROUTES.apiUnknown);
+    expect(routeFor('/billing/success')).toBe(ROUTES.success);
+    expect(routeFor('/x')).toBe(ROUTES.unknown);
+    expect(allowOf(ROUTES.rotate)).toBe('POST, OPTIONS');
+    expect(allowOf(ROUTES.webhook)).toBe('POST, OPTIONS');
+    expect(ROUTE_LIST.filter((r) => !r.cors).map((r) => r.name)).toEqual(['success']);
+  });
+});
