@@ -18,8 +18,12 @@ import { str } from './launch-events.ts';
  * so a transaction's row does not depend on how it was read.
  */
 
-/** pump instructions whose whole effect on a record is their TradeEvent (pump IDL). */
-export const TRADE_INSTRUCTIONS: ReadonlySet<string> = new Set(['buy', 'buy_v2', 'buy_exact_sol_in', 'buy_exact_quote_in_v2', 'sell', 'sell_v2']);
+/**
+ * pump instructions whose whole effect on a record is their TradeEvent (pump IDL), the 2026-10 v3
+ * trades included (a v3 buy that completes the curve also emits CompleteEvent and PostCompleteBuyEvent,
+ * so it is never one event per instruction and is fetched whole).
+ */
+export const TRADE_INSTRUCTIONS: ReadonlySet<string> = new Set(['buy', 'buy_v2', 'buy_exact_sol_in', 'buy_exact_quote_in_v2', 'sell', 'sell_v2', 'buy_v3', 'buy_exact_quote_in_v3', 'sell_v3']);
 
 /** A signature as getSignaturesForAddress listed it (the collector's source of truth for what landed). */
 export interface ListedSignature {
