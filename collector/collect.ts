@@ -341,11 +341,17 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     const byMint = groupByMint(usable);
     // the history check only once the catch-up has read the program's history to its listing (the
     // last batch): mid-way, every curve is ahead of the history held and nothing could be confirmed
-    const states = await launchStates(deps, queue, reader, memory, byMint, opts.signal, i + config.COLLECT_BATCH >= sigs.length);
-    await ensureFunders(
-      funderDeps(deps, queue, reader, memory, opts.signal),
-      byMint,
-    );
+    let states: Map<string, ChainState>;
+    try {
+      states = await launchStates(deps, queue, reader, memory, byMint, opts.signal, i + config.COLLECT_BATCH >= sigs.length);
+      await ensureFunders(
+        funderDeps(deps, queue, reader, memory, opts.signal),
+        byMint,
+      );
+    } catch (e) {
+      if (opts.signal?.aborted) return; // account reads and lookups cut short by the stop: nothing is committed, the next start reads again
+      throw e;
+    }
     const committed = store.transaction(() => {
       let changed = recordTransactions(store, memory, usable, states, now(), log);
       for (const u of plan.unreadable) {
