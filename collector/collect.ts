@@ -209,7 +209,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
   const creations = new Map<string, CreationAt>();
-  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: now(), sitePassMs: 0 };
+  const memory: CollectorMemory = { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: now(), sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set() };
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -341,9 +341,25 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     const byMint = groupByMint(usable);
     // the history check only once the catch-up has read the program's history to its listing (the
     // last batch): mid-way, every curve is ahead of the history held and nothing could be confirmed
+    // The history check once the catch-up has read the program's history to its listing (its last
+    // batch: mid-way every curve is ahead of the history held), at most every HISTORY_CHECK_MS, over
+    // every launch touched since the last check (a hot launch touched by many live batches is read
+    // and compared once; HISTORY_CHECK_MAX at a time, the rest at the next check).
+    const lastBatch = i + config.COLLECT_BATCH >= sigs.length;
+    const check = lastBatch && now() - memory.historyCheckedMs >= HISTORY_CHECK_MS;
+    if (memory.historyPending.size > MEMORY_MINTS) memory.historyPending.clear();
+    const asked = new Map(byMint);
+    if (check) {
+      for (const mint of memory.historyPending) {
+        if (asked.size >= HISTORY_CHECK_MAX) break;
+        if (!asked.has(mint)) asked.set(mint, []);
+        memory.historyPending.delete(mint);
+      }
+      memory.historyCheckedMs = now();
+    } else for (const mint of byMint.keys()) memory.historyPending.add(mint);
     let states: Map<string, ChainState>;
     try {
-      states = await launchStates(deps, queue, reader, memory, byMint, opts.signal, i + config.COLLECT_BATCH >= sigs.length);
+      states = await launchStates(deps, queue, reader, memory, asked, opts.signal, check);
       await ensureFunders(
         funderDeps(deps, queue, reader, memory, opts.signal),
         byMint,
@@ -354,6 +370,12 @@ async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionRead
     }
     const committed = store.transaction(() => {
       let changed = recordTransactions(store, memory, usable, states, now(), log);
+      // launches checked now but not in this batch, whose history the check showed incomplete
+      for (const [mint, state] of states) {
+        if (byMint.has(mint) || !state.curve?.listedAllHeld) continue;
+        const held = store.getOrigin(mint);
+        if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state, cache: memory.txs }).changed) changed++;
+      }
       for (const u of plan.unreadable) {
         const s = batch[u.index]!;
         // the launches it may belong to: those its logs notification names, when one was heard
@@ -533,6 +555,11 @@ async function refreshDownloads(deps: CollectDeps): Promise<void> {
   log.info({ ms: Date.now() - t0, recordDbBytes: m.files['record.db']?.bytes, documentsBytes: m.files['documents.ndjson.gz']?.bytes }, 'bulk downloads written');
 }
 
+/** The history completeness check runs at most this often in the long-running form (collector/history-check.ts). */
+const HISTORY_CHECK_MS = 10_000;
+/** Launches one check reads at most (20 getMultipleAccounts calls); the rest wait for the next check. */
+const HISTORY_CHECK_MAX = 2_000;
+
 /** Mints the collector remembers as completed / not completed before it starts over (see launchStates). */
 const MEMORY_MINTS = 200_000;
 
@@ -651,6 +678,9 @@ interface CollectorMemory {
   /** creation slot and blockTime of launches seen (mint → when) */
   creations: Map<string, CreationAt>;
   siteWrittenMs: number;
+  /** when the history completeness check last ran (collector/history-check.ts), and the launches touched since */
+  historyCheckedMs: number;
+  historyPending: Set<string>;
   /** how long the long-running form's last page-writing pass took (ms, wall time) */
   sitePassMs: number;
 }
