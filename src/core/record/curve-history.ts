@@ -50,7 +50,8 @@ export interface CurveHistoryComparison {
   account: CurveRead;
 }
 
-const s = (v: DecodedValue | undefined): string | null => (v === undefined || v === null ? null : big(v).toString());
+/** A raw amount as its decimal string (the decoder's u64 strings as they are), null when absent. */
+const s = (v: DecodedValue | undefined): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : big(v).toString());
 
 /**
  * A decoded BondingCurve account (src/core/decode/accounts.ts fields) at a context slot → {@link CurveRead}.
