@@ -7,6 +7,10 @@ import { PrivateStore } from '../src/db/private-store.ts';
 import { KeyService, loadKeySecret } from '../src/server/keys.ts';
 import { startReplayRpc } from '../collector/replay/server.ts';
 import { runCollect } from '../collector/commands/collect.ts';
+import { PublicStore } from '../src/db/public-store.ts';
+import { createArchiveRpc } from '../src/chain/rpc.ts';
+import { createLogger } from '../src/log.ts';
+import { rebuildLaunch } from '../collector/rebuild/rebuild-launch.ts';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 /** The mint whose record the token-endpoint benchmarks read (FIX/7, a real 2026 create_v2 launch). */
@@ -22,7 +26,8 @@ export interface BenchArchive {
 
 /**
  * Build the benchmark archive: replay RPC over tests/fixtures/chains/mainnet → `runCollect --once`
- * into a fresh temporary DATA_DIR → one API key. The replay RPC is closed afterwards; the servers
+ * into a fresh temporary DATA_DIR → BENCH_MINT rebuilt (so requests read a settled-state record, not
+ * start rebuilds) → one API key. The replay RPC is closed afterwards; the servers
  * under test only read the databases (unknown mints are not requested).
  */
 export async function buildBenchArchive(): Promise<BenchArchive> {
@@ -37,6 +42,14 @@ export async function buildBenchArchive(): Promise<BenchArchive> {
   };
   const config = loadConfig({ ...process.env, ...env });
   await runCollect(config, { once: true });
+  // BENCH_MINT's record rests on its creation alone and is UNKNOWN history_incomplete, which a keyed
+  // request would rebuild (issue 20 (d)); rebuilt once here, it is the held record every request reads
+  const publicStore = new PublicStore(config.publicDbPath);
+  try {
+    await rebuildLaunch({ config, store: publicStore, rpc: createArchiveRpc({ url: replay.url }), log: createLogger('silent') }, BENCH_MINT);
+  } finally {
+    publicStore.close();
+  }
   await replay.close();
   const store = new PrivateStore(config.privateDbPath);
   const { key } = new KeyService(store, loadKeySecret(config)).create('bench');

@@ -93,17 +93,15 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
 
 /**
  * A held placeholder or incomplete record: a rebuild already running answers 202; otherwise one is
- * started under the same limits as for a mint not held (202). When none can run (the caller's limit,
- * the daily ceiling, a full queue, a failed rebuild, or the curve cannot be checked) the held record
- * is served (null here): it is UNKNOWN, and the caller loses nothing by getting it.
+ * started under the same limits as for a mint not held (202), without reading the chain first (the
+ * held transactions show its curve exists). When none can run (the caller's limit, the daily
+ * ceiling, a full queue, a failed rebuild) the held record is served (null here): it is UNKNOWN, and
+ * the caller loses nothing by getting it.
  */
 async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response | null> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
-  let answer: RebuildAnswer | null = deps.rebuilds.existing(mint, caller);
-  if (!answer) {
-    if ((await deps.curveStatus(mint)) !== 'exists') return null;
-    answer = deps.rebuilds.start(mint, caller);
-  }
+  // the held record proves its curve existed (its transactions touched it): no chain read here
+  const answer: RebuildAnswer = deps.rebuilds.existing(mint, caller) ?? deps.rebuilds.start(mint, caller);
   return answer.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate) : null;
 }
 
