@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import type { Config } from '../../src/config.ts';
+import { configEnv, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { runCollect } from './collect.ts';
 
@@ -11,12 +11,12 @@ export const SERVER_ENTRY = resolve(ROOT, 'dist/server/entry.mjs');
 
 /**
  * Start the built Astro server (`dist/server/entry.mjs`) as a child process with the archive's
- * environment. Errors: throws when the build is missing (run `npm run build`).
+ * configuration (every setting of `config`, so the demo's replay RPC and DEMO reach it too). Errors: throws when the build is missing (run `npm run build`).
  */
 export function startServer(config: Config, env: Record<string, string> = {}): ChildProcess {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`server build not found at ${SERVER_ENTRY}: run "npm run build" first`);
   return spawn(process.execPath, [SERVER_ENTRY], {
-    env: { ...process.env, ...env, HOST: config.HOST, PORT: String(config.PORT), DATA_DIR: config.dataDir },
+    env: { ...process.env, ...configEnv(config), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
