@@ -19,7 +19,7 @@ const dirs: string[] = [];
 
 function demo(port: number): { proc: ChildProcess; out: () => string; exit: Promise<number | null> } {
   let out = '';
-  const env = { ...process.env, LOG_FORMAT: 'json' };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'json' };
   delete env.PORT;
   const proc = spawn(process.execPath, [LPA, 'demo', '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stdout!.on('data', (d) => (out += d));
