@@ -685,7 +685,7 @@ async function readTipSlot(rpc: ArchiveRpc, signal?: AbortSignal): Promise<numbe
 /** Record and log (folded: one line, then a count at most once a minute) that the chain could not be read. */
 function onUnreachable(deps: CollectDeps, err: Error): void {
   const u = noteUnreachable(deps.store, err, (deps.now ?? Date.now)());
-  deps.log.warn({ rpc: redactUrl(deps.config.SOLANA_RPC_URL), since: new Date(u.sinceMs).toISOString(), err: u.error }, `cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)}: set SOLANA_RPC_URL to a reachable RPC provider`);
+  deps.log.warn({ since: new Date(u.sinceMs).toISOString() }, `cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${u.error.slice(0, 160)}): set SOLANA_RPC_URL`);
 }
 
 /**
@@ -710,6 +710,7 @@ async function reachChain(deps: CollectDeps, opts: CollectOptions): Promise<{ sl
     }
     if (!err && typeof slot === 'number') {
       noteReachable(store);
+      deps.log.info(`RPC ${redactUrl(deps.config.SOLANA_RPC_URL)}: reachable, slot ${slot}`);
       return { slot, ms };
     }
     if (opts.signal?.aborted) return null;

@@ -5,7 +5,7 @@ import {
   createSubscriptionRpc,
   executeRpcPubSubSubscriptionPlan,
 } from '@solana/kit';
-import type { Logger } from '../src/log.ts';
+import { redactUrl, type Logger } from '../src/log.ts';
 import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
 import { decodeLogsNotification } from '../src/core/decode/index.ts';
 import type { DecodedTransaction } from '../src/core/types.ts';
@@ -125,7 +125,7 @@ export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveW
     try {
       const subs = logsSubscriptions(wsUrl);
       const stream = await subs.logsNotifications({ mentions: [PUMP_PROGRAM_ID] }, { commitment: 'confirmed' }).subscribe({ abortSignal: ac.signal });
-      log.info({ wsUrl }, 'live watch subscribed to the pump program logs');
+      log.info(`WebSocket ${redactUrl(wsUrl)}: subscribed to the pump program logs`);
       backoff = FIRST_BACKOFF_MS;
       events.onConnected();
       for await (const n of stream) {

@@ -116,7 +116,7 @@ function rebuildExample(truth: Truth, firstWatchedSlot: number): string | undefi
  * anything is deleted.
  */
 export async function runDemo(opts: { port?: number }): Promise<void> {
-  const log = createLogger('info', 'demo');
+  const log = createLogger('info', 'demo', { format: process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : 'auto' });
   const host = process.env.HOST ?? '127.0.0.1';
   const port = opts.port ?? Number(process.env.PORT ?? '4321');
   await assertPortFree(host, port);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { configEnv, type Config } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, redactUrl } from '../../src/log.ts';
 import { runCollect } from './collect.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -23,18 +23,29 @@ export function startServer(config: Config, env: Record<string, string> = {}): C
 
 /** `lpa start` (`npm start`): the server and the long-running collector, until SIGINT/SIGTERM. */
 export async function runStart(config: Config): Promise<void> {
-  const log = createLogger(config.LOG_LEVEL, 'start');
+  const log = createLogger(config.LOG_LEVEL, 'start', { format: config.LOG_FORMAT });
   const server = startServer(config);
-  log.info({ url: config.baseUrl, rpc: config.SOLANA_RPC_URL, dataDir: config.dataDir }, 'archive starting');
+  log.info({ dataDir: config.dataDir }, `archive starting at ${config.baseUrl}, reading ${redactUrl(config.SOLANA_RPC_URL)}`);
   const ac = new AbortController();
-  server.once('exit', (code) => {
-    log.error({ code }, 'server exited; stopping the collector');
+  // SIGINT/SIGTERM (Ctrl-C reaches the server too): a normal stop, logged at info
+  let stopping = false;
+  const onStop = () => (stopping = true);
+  process.once('SIGINT', onStop);
+  process.once('SIGTERM', onStop);
+  server.once('exit', (code, signal) => {
+    if (stopping || (code === 0 && signal === null)) log.info({ code, signal }, 'server stopped');
+    else {
+      log.error({ code, signal }, 'server exited; stopping the collector');
+      process.exitCode = code ?? 1;
+    }
     ac.abort();
-    process.exitCode = code ?? 1;
   });
   try {
     await runCollect(config, { once: false }, ac.signal);
   } finally {
+    stopping = true;
     if (server.exitCode === null) server.kill('SIGTERM');
+    process.off('SIGINT', onStop);
+    process.off('SIGTERM', onStop);
   }
 }
