@@ -111,6 +111,16 @@ program
     await runSimulate({ launches: o.launches, seed: o.seed, out: o.out, era2610Share: o.era2610Share, v1Share: o.v1Share });
   });
 
+program
+  .command('backup')
+  .description('back up public.db and private.db online (safe while the archive runs) and key-secret into a new folder')
+  .requiredOption('--out <dir>', 'folder for the backup (must not already hold one)')
+  .addHelpText('after', settingsHelp('backup'))
+  .action(async (o: { out: string }) => {
+    const { runBackup } = await import('./commands/backup.ts');
+    await runBackup(config(), { out: o.out });
+  });
+
 const keys = program.command('keys').description('API keys (stored only as keyed hashes)');
 keys
   .command('create')
