@@ -256,8 +256,9 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         passOk = true;
       } catch (err) {
         // The cron form reports failure through its exit code; the long-running form waits and retries.
-        if (opts.once || opts.signal?.aborted) throw err;
-        log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
+        if (opts.once) throw err;
+        if (opts.signal?.aborted) break; // a stop (SIGINT/SIGTERM) is not a failure of the long-running form
+        log.error({ err: redactUrlsIn(String(err)) }, 'catch-up failed; retrying after the poll interval');
       } finally {
         // what the catch-up committed since the last write: at once in the cron form; in the
         // long-running form at most every LIVE_SITE_WRITE_MS, or SITE_WRITE_SPACING × the last
@@ -275,7 +276,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         try {
           if (!opts.signal?.aborted && ((await job()) ?? 0) > 0) writeSiteFiles(store, config, log);
         } catch (err) {
-          if (opts.signal?.aborted) throw err;
+          if (opts.signal?.aborted) return; // stopping: the loop ends below
           log.warn({ err: String(err) }, `${name} failed; it runs again after ${setting}`);
         }
       };
