@@ -236,11 +236,11 @@ export function renderNoSuchPathPage(): string {
   return renderMessagePage('Not found', html`<p>Nothing is served at this path. Token pages are at <code>/t/{mint}.html</code>.</p>`);
 }
 
-/** The site's front page: what the archive is and where its data is. */
-export function renderIndexPage(): string {
+/** The site's front page: what the archive is and where its data is; with `demo`, the demo banner first. */
+export function renderIndexPage(opts: { demo?: boolean } = {}): string {
   return renderMessagePage(
     'Launch-provenance archive',
-    html`<p>An archive of pump.fun bonding-curve launches, decoded from chain and recorded with the transactions behind every marker. Not a price feed, not a signal and not advice.</p>
+    html`${opts.demo ? html`<p class="demo" id="demo">${DEMO_BANNER}</p>` : ''}<p>An archive of pump.fun bonding-curve launches, decoded from chain and recorded with the transactions behind every marker. Not a price feed, not a signal and not advice.</p>
 <ul>
 <li>Token page: <code>/t/{mint}.html</code></li>
 <li>Launch document (JSON): <code>/d/{mint}</code></li>

@@ -69,6 +69,8 @@ describe('npm run demo', () => {
     expect(html).toContain('id="demo"');
     expect(html).toContain('Demo data');
 
+    expect(await (await fetch(`${base}/`)).text()).toContain('id="demo"');
+
     const sol = await fetch(`${base}/api/v1/token/So11111111111111111111111111111111111111112`, { headers: auth });
     expect(sol.status).toBe(404);
     expect(((await sol.json()) as { error: string }).error).toBe('not_a_curve_launch');
