@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, ConfigError, type Config } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
+import { settingsHelp } from './settings-help.ts';
 
 /**
  * `lpa`: every operator command of the archive. Configuration comes from the environment
@@ -48,6 +49,7 @@ const num = (name: string) => (v: string) => {
 program
   .command('start')
   .description('run the archive: the built server and the collector (long-running)')
+  .addHelpText('after', settingsHelp('start'))
   .action(async () => {
     const { runStart } = await import('./commands/start.ts');
     await runStart(config());
@@ -57,6 +59,7 @@ program
   .command('demo')
   .description('run the archive offline over a replay of the real mainnet fixtures shipped in the project')
   .option('--port <n>', 'server port (default: PORT, else 4321)', int('port'))
+  .addHelpText('after', settingsHelp('demo'))
   .action(async (o: { port?: number }) => {
     const { runDemo } = await import('./commands/demo.ts');
     await runDemo({ port: o.port });
@@ -66,6 +69,7 @@ program
   .command('collect')
   .description('read the chain into the archive (long-running; --once catches up and exits: the cron form)')
   .option('--once', 'catch up to the newest signature and exit')
+  .addHelpText('after', settingsHelp('collect'))
   .action(async (o: { once?: boolean }) => {
     const { runCollect } = await import('./commands/collect.ts');
     await runCollect(config(), { once: o.once === true });
@@ -76,6 +80,7 @@ program
   .description('rebuild launches now from their complete chain history (held mints are skipped, so --file resumes)')
   .option('--file <file>', 'a file of mints, one per line')
   .option('--force', 'rebuild mints already held')
+  .addHelpText('after', settingsHelp('rebuild'))
   .action(async (mint: string | undefined, o: { file?: string; force?: boolean }) => {
     const { runRebuildCommand } = await import('./commands/rebuild.ts');
     process.exitCode = await runRebuildCommand(config(), { mint, file: o.file, force: o.force });
@@ -115,11 +120,22 @@ program
     await runSimulate({ launches: o.launches, seed: o.seed, out: o.out, era2610Share: o.era2610Share, v1Share: o.v1Share });
   });
 
+program
+  .command('backup')
+  .description('back up public.db and private.db online (safe while the archive runs) and key-secret into a new folder')
+  .requiredOption('--out <dir>', 'folder for the backup (must not already hold one)')
+  .addHelpText('after', settingsHelp('backup'))
+  .action(async (o: { out: string }) => {
+    const { runBackup } = await import('./commands/backup.ts');
+    await runBackup(config(), { out: o.out });
+  });
+
 const keys = program.command('keys').description('API keys (stored only as keyed hashes)');
 keys
   .command('create')
   .description('create a key; it is printed once, as the last line of stdout')
   .requiredOption('--label <label>', 'who or what the key is for')
+  .addHelpText('after', settingsHelp('keys create'))
   .action(async (o: { label: string }) => {
     const { runKeysCreate } = await import('./commands/keys.ts');
     await runKeysCreate(config(), { label: o.label });
@@ -127,6 +143,7 @@ keys
 keys
   .command('list')
   .description('list keys (id, label, prefix, created, revoked; never the key)')
+  .addHelpText('after', settingsHelp('keys list'))
   .action(async () => {
     const { runKeysList } = await import('./commands/keys.ts');
     await runKeysList(config());
@@ -134,6 +151,7 @@ keys
 keys
   .command('revoke <id>')
   .description('revoke a key by id; its requests then get 401 revoked_key')
+  .addHelpText('after', settingsHelp('keys revoke'))
   .action(async (id: string) => {
     const { runKeysRevoke } = await import('./commands/keys.ts');
     await runKeysRevoke(config(), Number(id));
@@ -143,6 +161,7 @@ const accounts = program.command('accounts').description('subscriber accounts of
 accounts
   .command('list')
   .description('list accounts (id, Stripe customer and subscription, created, ended, keys; never a key)')
+  .addHelpText('after', settingsHelp('accounts list'))
   .action(async () => {
     const { runAccountsList } = await import('./commands/accounts.ts');
     await runAccountsList(config());

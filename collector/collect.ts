@@ -17,7 +17,9 @@ import { CONFIRM_PAGE, confirmCurveHistories } from './history-check.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { completionOf } from './rebuild/rebuild-launch.ts';
 import { ensureFunders, FunderBudget, type EnsureFundersDeps } from './funding.ts';
-import { gapOnStart, watchedAt } from '../src/core/coverage.ts';
+import { gapOnStart, parseUnreachable, UNREACHABLE_META, watchedAt } from '../src/core/coverage.ts';
+import { noteReachable, noteUnreachable } from './reachability.ts';
+import { redactUrl, redactUrlsIn } from '../src/log.ts';
 import { watchProgramLogs } from './live-watch.ts';
 import { TransactionCache } from './tx-cache.ts';
 import { writeDownloads } from './downloads.ts';
@@ -176,10 +178,13 @@ async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rateLimite
 export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<void> {
   const { store, rpc, log, config } = deps;
   const now = deps.now ?? Date.now;
-  // Coverage (methodology "Coverage"): the chain tip now, the gap since the previous run's last
-  // heartbeat (when longer than COVERAGE_GAP_MS), and coverage.from on the very first run.
-  const startSlot = await tipSlot(rpc, opts.signal);
-  const startMs = now();
+  // Coverage (methodology "Coverage", issue 24): it begins at the first successful read of the
+  // program's history, never before. Until the chain answers there is no run, no coverage and no
+  // heartbeat (status: unreachable; the outage counts as downtime); the cron form exits non-zero.
+  const reached = await reachChain(deps, opts);
+  if (reached === null) return; // stopped before the chain was ever read
+  const startSlot = reached.slot;
+  const startMs = reached.ms;
   const previous = store.lastRun();
   const gap = gapOnStart(previous, startMs, startSlot, config.COVERAGE_GAP_MS);
   if (previous && previous.stoppedAtMs === null) {
@@ -191,15 +196,30 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     if (gap) store.addGap(gap);
     if (store.getMeta('coverage_from_ms') === undefined) {
       store.setMeta('coverage_from_ms', String(startMs));
-      if (startSlot !== null) store.setMeta('coverage_from_slot', String(startSlot));
+      store.setMeta('coverage_from_slot', String(startSlot));
     }
     return store.startRun(startMs, startSlot);
   });
   if (gap) log.warn({ downFrom: new Date(gap.fromMs).toISOString(), fromSlot: gap.fromSlot, toSlot: gap.toSlot }, 'collector was down; scanning the program history across the gap');
+  // A heartbeat is written only when the chain answered: an outage stops the beats (downtime), and
+  // one longer than COVERAGE_GAP_MS within this run is a gap once the chain answers again.
+  const beatWith = async (signal?: AbortSignal): Promise<boolean> => {
+    const slot = await readTipSlot(rpc, signal);
+    if (slot instanceof Error) {
+      if (!signal?.aborted) onUnreachable(deps, slot);
+      return false;
+    }
+    const was = noteReachable(store);
+    const last = store.lastRun();
+    if (was && last && now() - last.lastBeatMs > config.COVERAGE_GAP_MS) {
+      store.addGap({ fromMs: last.lastBeatMs, toMs: now(), fromSlot: last.tipSlot, toSlot: slot });
+      log.warn({ downFrom: new Date(last.lastBeatMs).toISOString(), fromSlot: last.tipSlot, toSlot: slot }, 'RPC reachable again after an outage; scanning the program history across it');
+    } else if (was) log.info({ rpc: redactUrl(config.SOLANA_RPC_URL), slot }, 'RPC reachable again');
+    store.heartbeat(runId, now(), slot);
+    return true;
+  };
   const beat = setInterval(() => {
-    tipSlot(rpc)
-      .then((slot) => store.heartbeat(runId, now(), slot))
-      .catch((err: unknown) => log.warn({ err: String(err) }, 'heartbeat not written; the next one will be'));
+    beatWith().catch((err: unknown) => log.warn({ err: String(err) }, 'heartbeat not written; the next one will be'));
   }, HEARTBEAT_MS);
   beat.unref();
   const reader = deps.reader ?? createTransactionReader({
@@ -230,12 +250,15 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
     for (;;) {
       woken = false;
+      let passOk = false;
       try {
         await catchUp(deps, queue, reader, memory, opts);
+        passOk = true;
       } catch (err) {
         // The cron form reports failure through its exit code; the long-running form waits and retries.
-        if (opts.once || opts.signal?.aborted) throw err;
-        log.error({ err: String(err) }, 'catch-up failed; retrying after the poll interval');
+        if (opts.once) throw err;
+        if (opts.signal?.aborted) break; // a stop (SIGINT/SIGTERM) is not a failure of the long-running form
+        log.error({ err: redactUrlsIn(String(err)) }, 'catch-up failed; retrying after the poll interval');
       } finally {
         // what the catch-up committed since the last write: at once in the cron form; in the
         // long-running form at most every LIVE_SITE_WRITE_MS, or SITE_WRITE_SPACING × the last
@@ -253,7 +276,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         try {
           if (!opts.signal?.aborted && ((await job()) ?? 0) > 0) writeSiteFiles(store, config, log);
         } catch (err) {
-          if (opts.signal?.aborted) throw err;
+          if (opts.signal?.aborted) return; // stopping: the loop ends below
           log.warn({ err: String(err) }, `${name} failed; it runs again after ${setting}`);
         }
       };
@@ -276,8 +299,10 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       // Heartbeat after each pass; the long-running form reads the tip for it at most every TIP_READ_MS
       // (its interval beat reads it every HEARTBEAT_MS while a pass runs).
       const readTip = opts.once || now() - tipReadMs >= TIP_READ_MS;
-      if (readTip) tipReadMs = now();
-      store.heartbeat(runId, now(), readTip ? await tipSlot(rpc, opts.signal) : null);
+      if (readTip) {
+        tipReadMs = now();
+        await beatWith(opts.signal);
+      } else if (passOk) store.heartbeat(runId, now(), null);
       if (opts.once || opts.signal?.aborted) break;
       if (!woken) {
         const untilSiteWrite = store.hasPendingPages() ? Math.max(0, memory.siteWrittenMs + liveSiteWriteWaitMs(memory.sitePassMs) - now()) : Infinity;
@@ -303,7 +328,9 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     await watching;
     await downloading;
     clearInterval(beat);
-    store.stopRun(runId, now());
+    // a run that ends in an outage stopped watching at its last answered heartbeat
+    const outage = parseUnreachable(store.getMeta(UNREACHABLE_META));
+    store.stopRun(runId, outage ? Math.min(now(), store.lastRun()?.lastBeatMs ?? now()) : now());
   }
 }
 
@@ -685,12 +712,58 @@ interface CollectorMemory {
   sitePassMs: number;
 }
 
-/** The chain tip (getSlot), or null when it cannot be read (coverage then cannot place slots). */
-async function tipSlot(rpc: ArchiveRpc, signal?: AbortSignal): Promise<number | null> {
+/** The chain tip (getSlot), or the error when it cannot be read. */
+async function readTipSlot(rpc: ArchiveRpc, signal?: AbortSignal): Promise<number | Error> {
   try {
     return Number(await rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal: signal }));
-  } catch {
-    return null;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** Record and log (folded: one line, then a count at most once a minute) that the chain could not be read. */
+function onUnreachable(deps: CollectDeps, err: Error): void {
+  const u = noteUnreachable(deps.store, err, (deps.now ?? Date.now)());
+  deps.log.warn({ since: new Date(u.sinceMs).toISOString() }, `cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${u.error.slice(0, 160)}): set SOLANA_RPC_URL`);
+}
+
+/**
+ * Wait for the first successful read of the chain (the tip and the newest page of the program's
+ * signatures): coverage begins then. Until then every failure is recorded (status: unreachable) and
+ * retried every POLL_INTERVAL_MS; the cron form throws instead (exit code 1). Null: stopped first.
+ */
+async function reachChain(deps: CollectDeps, opts: CollectOptions): Promise<{ slot: number; ms: number } | null> {
+  const { rpc, store } = deps;
+  const now = deps.now ?? Date.now;
+  for (;;) {
+    if (opts.signal?.aborted) return null;
+    const ms = now();
+    const slot = await readTipSlot(rpc, opts.signal);
+    let err: Error | null = slot instanceof Error ? slot : null;
+    if (!err) {
+      try {
+        await fetchLatest(rpc, opts.signal);
+      } catch (e) {
+        err = e instanceof Error ? e : new Error(String(e));
+      }
+    }
+    if (!err && typeof slot === 'number') {
+      noteReachable(store);
+      deps.log.info(`RPC ${redactUrl(deps.config.SOLANA_RPC_URL)}: reachable, slot ${slot}`);
+      return { slot, ms };
+    }
+    if (opts.signal?.aborted) return null;
+    onUnreachable(deps, err!);
+    if (opts.once) throw new Error(`cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${redactUrlsIn(err!.message)}): set SOLANA_RPC_URL; no coverage is recorded until the chain is read`);
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, deps.config.POLL_INTERVAL_MS);
+      function done() {
+        clearTimeout(t);
+        opts.signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      opts.signal?.addEventListener('abort', done, { once: true });
+    });
   }
 }
 

@@ -125,7 +125,7 @@ export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveW
     try {
       const subs = logsSubscriptions(wsUrl);
       const stream = await subs.logsNotifications({ mentions: [PUMP_PROGRAM_ID] }, { commitment: 'confirmed' }).subscribe({ abortSignal: ac.signal });
-      log.info({ wsUrl: redactUrl(wsUrl) }, 'live watch subscribed to the pump program logs');
+      log.info({ wsUrl: redactUrl(wsUrl) }, `WebSocket ${redactUrl(wsUrl)}: subscribed to the pump program logs`);
       backoff = FIRST_BACKOFF_MS;
       events.onConnected();
       for await (const n of stream) {

@@ -22,7 +22,7 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger):
       const doc = JSON.parse(row.document) as LaunchDocument;
       const paths = sitePaths(config.siteDir, mint);
       writeFileAtomic(paths.document, row.document);
-      writeFileAtomic(paths.page, renderTokenPage(doc, { explorerTxUrl: config.EXPLORER_TX_URL, baseUrl: config.baseUrl, sha256: row.sha256 }));
+      writeFileAtomic(paths.page, renderTokenPage(doc, { explorerTxUrl: config.EXPLORER_TX_URL, baseUrl: config.baseUrl, sha256: row.sha256, demo: config.DEMO }));
       n++;
     }
   }

@@ -53,6 +53,10 @@ const schema = z.object({
   /** A pause between collector runs longer than this (ms) is a coverage gap (downtime); cron every minute stays under it. */
   COVERAGE_GAP_MS: z.coerce.number().int().min(1000).default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log lines: `pretty` (human lines, pino-pretty), `json` (one JSON object a line), `auto` (pretty when stdout is a terminal, else JSON). */
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+  /** `true` only for `npm run demo`: every token page carries a demo banner and `/api/v1/status` says `"demo": true`. */
+  DEMO: z.stringbool().default(false),
   /** Rebuilds started per UTC day, service-wide (spec §8 "rebuild daily ceiling"); beyond it 503 `rebuild_budget_exhausted`. */
   REBUILD_DAILY_CEILING: z.coerce.number().int().min(0).default(500),
   /** Rebuilds queued or running at most; beyond it 503 `busy`. */
@@ -154,6 +158,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
   };
+}
+
+/**
+ * The settings of `config` as environment variables (every setting that has a value; DATA_DIR
+ * absolute), so a child process — the server started by `lpa start` or `lpa demo` — parses the
+ * same configuration as its parent, overrides included.
+ */
+export function configEnv(config: Config): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of CONFIG_KEYS) {
+    const v = config[key];
+    if (v !== undefined && v !== null) env[key] = String(v);
+  }
+  env.DATA_DIR = config.dataDir;
+  return env;
 }
 
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, redactUrl } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { collect } from '../collect.ts';
@@ -10,7 +10,7 @@ import { collect } from '../collect.ts';
  * Exit code 1 when `--once` could not catch up (cron mails the operator).
  */
 export async function runCollect(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<void> {
-  const log = createLogger(config.LOG_LEVEL, 'collector');
+  const log = createLogger(config.LOG_LEVEL, 'collector', { format: config.LOG_FORMAT });
   const store = new PublicStore(config.publicDbPath);
   const rpc = createArchiveRpc({
     url: config.SOLANA_RPC_URL,
@@ -35,6 +35,9 @@ export async function runCollect(config: Config, opts: { once: boolean }, signal
     );
     const c = store.counts();
     log.info({ records: c.records, launches: c.launches, cursor: store.getCursor('program')?.slot ?? null }, opts.once ? 'caught up' : 'stopped');
+    if (c.records === 0 && config.COLLECT_START === 'latest' && store.getCursor('program')) {
+      log.info(`0 records: COLLECT_START=latest watches from the newest signature on, so nothing older is read. To read the program's whole history from ${redactUrl(config.SOLANA_RPC_URL)} (a replay, a test chain), run with COLLECT_START=earliest on a new DATA_DIR`);
+    }
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

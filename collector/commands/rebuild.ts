@@ -46,7 +46,7 @@ export async function runRebuildCommand(config: Config, opts: RebuildCommandOpti
     process.stderr.write('lpa rebuild: give a MINT or --file FILE\n');
     return 2;
   }
-  const log = createLogger(config.LOG_LEVEL, 'rebuild');
+  const log = createLogger(config.LOG_LEVEL, 'rebuild', { format: config.LOG_FORMAT });
   const store = new PublicStore(config.publicDbPath);
   const rpc = createArchiveRpc({ url: config.SOLANA_RPC_URL, onRetry: (i) => log.warn(i, 'RPC call retried') });
   const tty = process.stderr.isTTY;

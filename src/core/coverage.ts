@@ -48,3 +48,41 @@ export function downtimeMinutes(gapMs: number, lastBeatMs: number | null, nowMs:
   const ongoing = lastBeatMs !== null && nowMs - lastBeatMs > allowedMs ? nowMs - lastBeatMs : 0;
   return Math.floor((gapMs + ongoing) / 60_000);
 }
+
+/** Meta key of the collector's current RPC outage (JSON {@link Unreachable}; empty: none). */
+export const UNREACHABLE_META = 'collector_unreachable';
+
+/** An RPC outage as the collector records it: since when, last try, the last error (URLs redacted). */
+export interface Unreachable {
+  sinceMs: number;
+  checkedMs: number;
+  error: string;
+}
+
+/** The recorded outage, or null when none (absent, empty or unreadable). */
+export function parseUnreachable(raw: string | undefined): Unreachable | null {
+  if (!raw) return null;
+  try {
+    const u = JSON.parse(raw) as Partial<Unreachable>;
+    return typeof u.sinceMs === 'number' && typeof u.checkedMs === 'number' ? { sinceMs: u.sinceMs, checkedMs: u.checkedMs, error: String(u.error ?? '') } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A cursor further than this many slots (≈1 minute) behind the tip is catching up, not live. */
+export const CATCHING_UP_LAG_SLOTS = 150;
+
+/** What the collector is doing, for `/api/v1/status` `collector.state`. */
+export type CollectorPhase = 'live' | 'catching_up' | 'unreachable' | 'stopped';
+
+/**
+ * The collector's state at `nowMs`: `unreachable` when its latest try to read the chain failed
+ * within `aliveMs`; else `stopped` when its newest run stopped or has not beaten within `aliveMs`;
+ * else `catching_up` when the cursor trails the tip by more than {@link CATCHING_UP_LAG_SLOTS}, else `live`.
+ */
+export function collectorPhase(o: { nowMs: number; aliveMs: number; lastBeatMs: number | null; stopped: boolean; lagSlots: number | null; unreachable: Unreachable | null }): CollectorPhase {
+  if (o.unreachable && o.nowMs - o.unreachable.checkedMs < o.aliveMs) return 'unreachable';
+  if (o.lastBeatMs === null || o.stopped || o.nowMs - o.lastBeatMs >= o.aliveMs) return 'stopped';
+  return o.lagSlots !== null && o.lagSlots > CATCHING_UP_LAG_SLOTS ? 'catching_up' : 'live';
+}

@@ -21,7 +21,12 @@ export interface TokenPageOptions {
   baseUrl: string;
   /** sha256 of the canonical document served at `/d/{mint}`. */
   sha256: string;
+  /** Demo data (config DEMO): the page says so in a banner above everything else. */
+  demo?: boolean;
 }
+
+/** The banner of every demo page (config DEMO): the record is of a replayed, mostly simulated chain. */
+export const DEMO_BANNER = 'Demo data: this record was built from a simulated chain (and a few real mainnet transactions) replayed offline by npm run demo. It is not a record of a mainnet launch.';
 
 type Html = ReturnType<typeof raw>;
 
@@ -34,6 +39,7 @@ h1{font-size:1.5rem;margin:0 0 .25rem;overflow-wrap:anywhere}
 h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 code,.mono{font-family:ui-monospace,monospace;font-size:.9em;overflow-wrap:anywhere}
 .sub{color:var(--muted);margin:0}
+.demo{border:2px solid #6a3fb5;background:var(--box);padding:.5rem 1rem;margin:0 0 1rem;border-radius:.4rem;font-weight:600}
 .finding{border:2px solid var(--line);background:var(--box);padding:.75rem 1rem;margin:1.25rem 0;border-radius:.4rem}
 .finding .class{font-weight:700;letter-spacing:.04em}
 .finding.FINDINGS{border-color:#b3261e}.finding.NOTE{border-color:#b26a00}.finding.UNKNOWN{border-color:#6b6b6b;border-style:dashed}.finding.NO_MARKERS{border-color:#2f6f3e}
@@ -185,6 +191,7 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
 <style>${CSS}</style>
 </head>
 <body>
+${opts.demo ? html`<p class="demo" id="demo">${DEMO_BANNER}</p>` : ''}
 <header>
 <h1 id="token-name">${title}</h1>
 <p class="sub">Launch record of mint <code id="mint">${doc.mint}</code> on ${doc.venue}</p>
@@ -246,11 +253,11 @@ export function renderNoSuchPathPage(): string {
   return renderMessagePage('Not found', html`<p>Nothing is served at this path. Token pages are at <code>/t/{mint}.html</code>.</p>`);
 }
 
-/** The site's front page: what the archive is and where its data is. */
-export function renderIndexPage(): string {
+/** The site's front page: what the archive is and where its data is; with `demo`, the demo banner first. */
+export function renderIndexPage(opts: { demo?: boolean } = {}): string {
   return renderMessagePage(
     'Launch-provenance archive',
-    html`<p>An archive of pump.fun bonding-curve launches, decoded from chain and recorded with the transactions behind every marker. Not a price feed, not a signal and not advice.</p>
+    html`${opts.demo ? html`<p class="demo" id="demo">${DEMO_BANNER}</p>` : ''}<p>An archive of pump.fun bonding-curve launches, decoded from chain and recorded with the transactions behind every marker. Not a price feed, not a signal and not advice.</p>
 <ul>
 <li>Token page: <code>/t/{mint}.html</code></li>
 <li>Launch document (JSON): <code>/d/{mint}</code></li>

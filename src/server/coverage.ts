@@ -1,7 +1,7 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { CollectorRun, PublicStore } from '../db/public-store.ts';
-import { downtimeMinutes } from '../core/coverage.ts';
+import { collectorPhase, downtimeMinutes, parseUnreachable, UNREACHABLE_META, type CollectorPhase } from '../core/coverage.ts';
 
 /** A heartbeat newer than this means the collector is running. */
 export const RUNNING_WITHIN_MS = 2 * 60_000;
@@ -32,7 +32,8 @@ export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: numb
   const fromMs = raw === undefined ? NaN : Number(raw);
   return {
     from: Number.isFinite(fromMs) ? instant(fromMs) : null,
-    downtimeMinutes: downtimeMinutes(store.gapTotal().ms, store.lastRun()?.lastBeatMs ?? null, nowMs, allowedGapMs),
+    // a collector that never reached the chain has no run: its outage counts from its first failed try
+    downtimeMinutes: downtimeMinutes(store.gapTotal().ms, store.lastRun()?.lastBeatMs ?? parseUnreachable(store.getMeta(UNREACHABLE_META))?.sinceMs ?? null, nowMs, allowedGapMs),
     note: COVERAGE_NOTE,
   };
 }
@@ -51,6 +52,15 @@ export interface CollectorState {
   /** tipSlot − cursorSlot at the latest heartbeat: how far the records trail the chain */
   lagSlots: number | null;
   running: boolean;
+  /**
+   * `live` (running, cursor within CATCHING_UP_LAG_SLOTS of the tip), `catching_up` (running, further
+   * behind: see lagSlots), `unreachable` (its latest chain read failed, within the last 2 minutes) or `stopped`.
+   */
+  state: CollectorPhase;
+  /** start of the current RPC outage (state `unreachable`), else null */
+  unreachableSince: Instant | null;
+  /** the last RPC error of that outage, every URL cut to scheme://host; null when reachable */
+  lastRpcError: string | null;
   /** when the collector's periodic jobs last ran (null: never), kept across cron runs */
   periodic: { funderSweep: Instant | null; afterwardsSweep: Instant | null; poolRefresh: Instant | null; downloads: Instant | null };
 }
@@ -66,12 +76,18 @@ export function collectorStateOf(store: PublicStore, nowMs: number): CollectorSt
   const last: CollectorRun | undefined = store.lastRun();
   const cursorSlot = store.getCursor('program')?.slot ?? null;
   const tipSlot = last?.tipSlot ?? null;
+  const lagSlots = tipSlot !== null && cursorSlot !== null ? Math.max(0, tipSlot - cursorSlot) : null;
+  const unreachable = parseUnreachable(store.getMeta(UNREACHABLE_META));
+  const state = collectorPhase({ nowMs, aliveMs: RUNNING_WITHIN_MS, lastBeatMs: last?.lastBeatMs ?? null, stopped: last?.stoppedAtMs != null, lagSlots, unreachable });
   return {
     lastHeartbeat: last ? instant(last.lastBeatMs) : null,
     cursorSlot,
     tipSlot,
-    lagSlots: tipSlot !== null && cursorSlot !== null ? Math.max(0, tipSlot - cursorSlot) : null,
-    running: last !== undefined && last.stoppedAtMs === null && nowMs - last.lastBeatMs < RUNNING_WITHIN_MS,
+    lagSlots,
+    running: state === 'live' || state === 'catching_up',
+    state,
+    unreachableSince: state === 'unreachable' ? instant(unreachable!.sinceMs) : null,
+    lastRpcError: state === 'unreachable' ? unreachable!.error : null,
     periodic: {
       funderSweep: metaInstant(store, 'funder_sweep_at_ms'),
       afterwardsSweep: metaInstant(store, 'afterwards_sweep_at_ms'),

@@ -37,7 +37,7 @@ export interface Deps {
 /** Build the deps of a server process from a config (opens both databases). */
 export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
   const now = overrides.now ?? Date.now;
-  const log = overrides.log ?? createLogger(config.LOG_LEVEL, 'server');
+  const log = overrides.log ?? createLogger(config.LOG_LEVEL, 'server', { format: config.LOG_FORMAT });
   let keys = overrides.keys;
   let billing = overrides.billing;
   if (!keys || !billing) {

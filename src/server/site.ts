@@ -81,6 +81,6 @@ export async function handleTokenPage(request: Request, deps: Deps, params: { fi
   if (page !== null && (!row || page.includes(row.sha256))) return serve(request, page, 'text/html; charset=utf-8', row?.settled ?? false);
   if (!row) return html(renderNotFoundPage(mint), 404);
   const doc = JSON.parse(row.document) as LaunchDocument;
-  const rendered = renderTokenPage(doc, { explorerTxUrl: deps.config.EXPLORER_TX_URL, baseUrl: deps.config.baseUrl, sha256: row.sha256 });
+  const rendered = renderTokenPage(doc, { explorerTxUrl: deps.config.EXPLORER_TX_URL, baseUrl: deps.config.baseUrl, sha256: row.sha256, demo: deps.config.DEMO });
   return serve(request, rendered, 'text/html; charset=utf-8', row.settled);
 }

@@ -10,6 +10,8 @@ const DAY_MS = 86_400_000;
 /** Body of `GET /api/v1/status` (documented in docs/api.md "Status"). */
 export interface StatusBody {
   apiVersion: 'v1';
+  /** true when the archive is `npm run demo` (config DEMO): its records are of a replayed, mostly simulated chain. */
+  demo: boolean;
   /** What the archive holds: `launches` observed at creation, `records` every row held, by origin and class. */
   counts: ArchiveCounts;
   coverage: Coverage & { gaps: ReturnType<typeof gapsOf> };
@@ -33,6 +35,7 @@ export interface StatusBody {
 export function statusBody(deps: Pick<Deps, 'publicStore' | 'config'> & Partial<Pick<Deps, 'rebuilds'>>, nowMs: number): StatusBody {
   return {
     apiVersion: 'v1',
+    demo: deps.config.DEMO,
     counts: deps.publicStore.counts(),
     coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
     collector: collectorStateOf(deps.publicStore, nowMs),

@@ -59,11 +59,11 @@ describe('lpa start logs the RPC and WebSocket URLs as scheme://host only', () =
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     const until = Date.now() + 45_000;
-    while (!out.includes('live watch subscribed') && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 200));
+    while (!out.includes('subscribed to the pump program logs') && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     expect(out).toContain('archive starting');
-    expect(out).toContain('live watch subscribed');
+    expect(out).toContain('subscribed to the pump program logs');
     expect(out).toContain(`"rpc":"http://${rpcHost}"`);
     expect(out).toContain(`"wsUrl":"ws://${rpcHost}"`);
     expect(out).not.toContain(SECRET);

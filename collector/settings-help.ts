@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import type { RawConfig } from '../src/config.ts';
+
+type Key = keyof RawConfig;
+
+const CHAIN: Key[] = ['SOLANA_RPC_URL', 'SOLANA_WS_URL', 'RPC_CONCURRENCY', 'RPC_BATCH_SIZE', 'RPC_MAX_RPS'];
+const LOGS: Key[] = ['LOG_LEVEL', 'LOG_FORMAT'];
+const PAGES: Key[] = ['PUBLIC_BASE_URL', 'EXPLORER_TX_URL'];
+const COLLECTOR: Key[] = [
+  ...CHAIN, 'DATA_DIR', 'COLLECT_START', 'COLLECT_BATCH', 'TX_CACHE_TRANSACTIONS', 'POLL_INTERVAL_MS', 'FUNDER_PAGE_CAP', 'FUNDER_TX_CAP',
+  'FUNDER_DAILY_RPC_BUDGET', 'FUNDER_SWEEP_MS', 'AFTERWARDS_SWEEP_MS', 'POOL_REFRESH_MS', 'DOWNLOADS_INTERVAL_MS', 'UNREADABLE_AFTER_FAILURES',
+  'UNREADABLE_RETRY_MS', 'COVERAGE_GAP_MS', ...PAGES, ...LOGS,
+];
+const SERVER: Key[] = [
+  'HOST', 'PORT', 'KEY_SECRET', 'LICENSE_TEXT', 'LICENSE_URL', 'CONTACT_EMAIL', 'REBUILD_DAILY_CEILING', 'REBUILD_MAX_QUEUE', 'REBUILD_CONCURRENCY',
+  'REBUILD_RPC_MAX_RPS', 'REBUILD_LEASE_MS', 'TRUSTED_PROXIES', 'DAILY_QUOTA', 'QUOTA_COUNTING', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_ID', 'PLAN_PRICE_TEXT', 'STRIPE_API_HOST', 'STRIPE_API_PORT', 'STRIPE_API_PROTOCOL', 'DEMO',
+];
+
+/** The settings (README "Configuration") each `lpa` command reads; commands not listed read none. */
+export const COMMAND_SETTINGS: Record<string, Key[]> = {
+  start: [...COLLECTOR, ...SERVER],
+  collect: COLLECTOR,
+  demo: ['HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT'],
+  rebuild: [...CHAIN, 'DATA_DIR', 'REBUILD_RPC_MAX_RPS', 'FUNDER_PAGE_CAP', 'FUNDER_TX_CAP', 'FUNDER_DAILY_RPC_BUDGET', ...PAGES, ...LOGS],
+  'keys create': ['DATA_DIR', 'KEY_SECRET'],
+  'keys list': ['DATA_DIR'],
+  'keys revoke': ['DATA_DIR'],
+  'accounts list': ['DATA_DIR'],
+  backup: ['DATA_DIR', ...LOGS],
+};
+
+const README = resolve(fileURLToPath(import.meta.url), '../../README.md');
+
+/** README's configuration table: setting → [default, meaning] (empty when README is not there). */
+function table(): Map<string, [string, string]> {
+  const rows = new Map<string, [string, string]>();
+  let text = '';
+  try {
+    text = readFileSync(README, 'utf8');
+  } catch {
+    return rows;
+  }
+  for (const line of text.split('\n')) {
+    const m = /^\| `([A-Z0-9_]+)` \| (.*?) \| (.*) \|$/.exec(line);
+    if (m) rows.set(m[1]!, [m[2]!.replace(/`/g, ''), m[3]!.replace(/`/g, '')]);
+  }
+  return rows;
+}
+
+/**
+ * The text after a command's `--help`: every setting it reads with its default and meaning, from
+ * README's configuration table (the one place they are documented). Empty for a command that reads none.
+ */
+export function settingsHelp(command: string): string {
+  const keys = COMMAND_SETTINGS[command];
+  if (!keys?.length) return '';
+  const rows = table();
+  const lines = keys.map((k) => {
+    const r = rows.get(k);
+    return r ? `  ${k} (default ${r[0]}): ${r[1]}` : `  ${k}`;
+  });
+  return `\nSettings (environment variables; README "Configuration"):\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,101 @@
+/**
+ * `npm run demo` (issue 24 item 1): the demo's server reads the demo's replay RPC (a launch not
+ * held is rebuilt, 202 then 200; the wrapped SOL mint is 404 `not_a_curve_launch`), says it is demo
+ * data (`"demo": true` in status, a banner on token pages), launches keep arriving, a normal stop
+ * exits 0; a second demo on a busy port exits non-zero with "in use" and deletes nothing.
+ * Needs the built server (dist/server/entry.mjs; `npm test` builds it).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join, resolve } from 'node:path';
+import { freePort, sleep } from '../helpers/net.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const LPA = join(ROOT, 'bin/lpa.mjs');
+const procs: ChildProcess[] = [];
+const dirs: string[] = [];
+
+function demo(port: number): { proc: ChildProcess; out: () => string; exit: Promise<number | null> } {
+  let out = '';
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'json' };
+  delete env.PORT;
+  const proc = spawn(process.execPath, [LPA, 'demo', '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  procs.push(proc);
+  dirs.push(join(ROOT, `data/demo-${port}`));
+  return { proc, out: () => out, exit: new Promise((r) => proc.once('exit', (code) => r(code))) };
+}
+
+afterAll(() => {
+  for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('npm run demo', () => {
+  it('a busy port: a clear error, a non-zero exit, and the data directory of that port left as it was', async () => {
+    const busy: Server = createServer();
+    const port = await new Promise<number>((ok) => busy.listen(0, '127.0.0.1', () => ok((busy.address() as { port: number }).port)));
+    const dir = join(ROOT, `data/demo-${port}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'public.db'), 'the running demo\'s data');
+    const d = demo(port);
+    const code = await d.exit;
+    busy.close();
+    expect(code).not.toBe(0);
+    expect(d.out()).toContain(`port ${port} on 127.0.0.1 is in use`);
+    expect(existsSync(join(dir, 'public.db'))).toBe(true);
+  });
+
+  it('serves demo data from its own replay: status says demo, pages carry the banner, rebuilds and not_a_curve_launch work, launches keep arriving', async () => {
+    const port = await freePort();
+    const d = demo(port);
+    const until = Date.now() + 120_000;
+    while (!/Demo API key \(shown once\):\n(lpa_\S+)/.test(d.out())) {
+      if (Date.now() > until || d.proc.exitCode !== null) throw new Error(`demo did not start:\n${d.out().slice(-3000)}`);
+      await sleep(200);
+    }
+    const key = /Demo API key \(shown once\):\n(lpa_\S+)/.exec(d.out())![1]!;
+    const base = `http://127.0.0.1:${port}`;
+    const auth = { Authorization: `Bearer ${key}` };
+    const status = async () => (await (await fetch(`${base}/api/v1/status`)).json()) as { demo: boolean; counts: { records: number } };
+    const first = await status();
+    expect(first.demo).toBe(true);
+
+    const page = /FINDINGS: (\S+\.html)/.exec(d.out())![1]!;
+    const html = await (await fetch(page)).text();
+    expect(html).toContain('id="demo"');
+    expect(html).toContain('Demo data');
+
+    expect(await (await fetch(`${base}/`)).text()).toContain('id="demo"');
+
+    const sol = await fetch(`${base}/api/v1/token/So11111111111111111111111111111111111111112`, { headers: auth });
+    expect(sol.status).toBe(404);
+    expect(((await sol.json()) as { error: string }).error).toBe('not_a_curve_launch');
+
+    const rebuildUrl = /202, then 200\): curl -H "[^"]+" (\S+)/.exec(d.out())![1]!;
+    const r1 = await fetch(rebuildUrl, { headers: auth });
+    expect(r1.status).toBe(202);
+    let r2 = r1;
+    for (let i = 0; i < 150 && r2.status === 202; i++) {
+      await sleep(200);
+      r2 = await fetch(rebuildUrl, { headers: auth });
+    }
+    expect(r2.status).toBe(200);
+    expect(((await r2.json()) as { origin: string }).origin).toBe('rebuilt');
+
+    // the live part lands a step every 3 s: more records within a few steps
+    let later = first.counts.records;
+    for (let i = 0; i < 100 && later <= first.counts.records + 1; i++) {
+      await sleep(200);
+      later = (await status()).counts.records;
+    }
+    expect(later).toBeGreaterThan(first.counts.records + 1);
+
+    d.proc.kill('SIGINT');
+    expect(await d.exit).toBe(0);
+    expect(d.out()).not.toMatch(/"level":50/);
+  }, 180_000);
+});
