@@ -107,10 +107,10 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
 
 /**
  * Whether a held record is rebuilt on request like a mint not held (issue 20 (d); docs/api.md
- * "Rebuilds"): a placeholder without its creation transaction, or a record whose history is not
- * complete, unless it was already rebuilt from the complete history (a rebuilt record that is still
+ * "Rebuilds"): an UNKNOWN record that is a placeholder without its creation transaction, or whose
+ * history is not complete, unless it was already rebuilt from the complete history (a rebuilt record that is still
  * incomplete is served as it is; `lpa rebuild --force` asks again). Pure.
  */
-export function needsRebuild(doc: Pick<LaunchDocument, 'launch' | 'history' | 'origin'>): boolean {
-  return doc.origin !== 'rebuilt' && (doc.launch === null || !doc.history.complete);
+export function needsRebuild(doc: Pick<LaunchDocument, 'launch' | 'history' | 'origin' | 'finding'>): boolean {
+  return doc.finding?.class === 'UNKNOWN' && doc.origin !== 'rebuilt' && (doc.launch === null || doc.history?.complete === false);
 }
