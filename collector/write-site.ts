@@ -46,7 +46,7 @@ export function writeFileAtomic(path: string, content: string): void {
 const TMP_NAME = /^\.(?:([0-9a-z]+)-[0-9a-f]{8}-[0-9a-z]+|[0-9a-f]{12})\.tmp$/;
 
 /** Whether process `pid` is running on this machine (signal 0: EPERM means it is, someone else's). */
-function running(pid: number): boolean {
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -13,6 +13,7 @@ import { writeChain } from '../simulate/write-chain.ts';
 import type { Truth } from '../simulate/truth.ts';
 import { PUMP_PROGRAM_ID } from '../../src/core/programs.ts';
 import { runCollect } from './collect.ts';
+import { running } from '../write-site.ts';
 import { startServer } from './start.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -56,20 +57,11 @@ export function claimDemoDir(dir: string): void {
   const pidFile = join(dir, 'demo.pid');
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new DemoError(`another demo (pid ${pid}) is using ${dir}: stop it first`);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) throw new DemoError(`another demo (pid ${pid}) is using ${dir}: stop it first`);
   }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(pidFile, `${process.pid}\n`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Two loaded chains as one (signatures are distinct: simulated and real). */
