@@ -10,7 +10,7 @@ import { mintsOf } from '../src/core/record/mints-of.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
-import { removeStaleTemporaryFiles } from './write-site.ts';
+import { removeStaleTemporaryFiles, writeSiteAssets } from './write-site.ts';
 import { batchedAccounts, readChainStates, type ChainStateAsk } from '../src/chain/chain-state.ts';
 import { bondingCurveAddress } from '../src/chain/pda.ts';
 import { CONFIRM_PAGE, confirmCurveHistories } from './history-check.ts';
@@ -187,6 +187,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   const startMs = reached.ms;
   const previous = store.lastRun();
   const gap = gapOnStart(previous, startMs, startSlot, config.COVERAGE_GAP_MS);
+  writeSiteAssets(config.siteDir);
   if (previous && previous.stoppedAtMs === null) {
     // the previous run was killed: a page or document it was writing may have left its temporary file
     const removed = removeStaleTemporaryFiles(config.siteDir, STALE_TEMPORARY_FILE_MS, Date.now());

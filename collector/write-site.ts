@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -93,4 +94,33 @@ export function removeStaleTemporaryFiles(siteDir: string, olderThanMs: number, 
 /** Paths of a mint's static files under the site folder (`t/{mint}.html`, `d/{mint}.json`). */
 export function sitePaths(siteDir: string, mint: string): { page: string; document: string } {
   return { page: join(siteDir, 't', `${mint}.html`), document: join(siteDir, 'd', `${mint}.json`) };
+}
+
+/** The project's static assets (`public/`): the site's stylesheet, served by the server from there. */
+export const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+
+/** The assets every static page links (shell.ts `STYLESHEET_PATH`), relative to `public/` and the site folder. */
+export const SITE_ASSETS = ['site.css'] as const;
+
+/**
+ * Copy the site's assets from `public/` into the site folder (`site.css` beside `t/` and `d/`),
+ * atomically and only when the content differs, so the static files a CDN serves from the site
+ * folder are styled like the server's. Returns how many files were written. Errors: the file
+ * system's (a missing `public/` file is a broken install and throws ENOENT).
+ */
+export function writeSiteAssets(siteDir: string, publicDir = PUBLIC_DIR): number {
+  let n = 0;
+  for (const name of SITE_ASSETS) {
+    const content = readFileSync(join(publicDir, name), 'utf8');
+    let current: string | null = null;
+    try {
+      current = readFileSync(join(siteDir, name), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (current === content) continue;
+    writeFileAtomic(join(siteDir, name), content);
+    n++;
+  }
+  return n;
 }

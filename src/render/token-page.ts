@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
 import { displayText } from './display-text.ts';
+import { DEMO_BANNER, renderPage } from './shell.ts';
 import type { CurveBuyout, FindingClass, Flag, Instant, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 
 /**
  * The one template of the public token page `t/{mint}.html`, used by the collector (which writes
  * the file) and by the site route (which renders it when the file is missing): same record, same
- * bytes. Pure: no I/O. Every value is escaped by `hono/html`'s `html` tag; `raw()` is used only
- * for the constant CSS. Links from chain metadata pass an http/https allow-list (never javascript:).
+ * bytes, in the site's one frame (shell.ts). Pure: no I/O. Every value is escaped by `hono/html`'s
+ * `html` tag. Links from chain metadata pass an http/https allow-list (never javascript:).
  *
  * Wording rules (spec §1, §2.3): `cleanAtBirth: null` reads "unknown — not observed", never clean;
  * a page of class UNKNOWN never contains the words "clean", "safe" or "no issues".
@@ -25,45 +25,9 @@ export interface TokenPageOptions {
   demo?: boolean;
 }
 
-/** The banner of every demo page (config DEMO): the record is of a replayed, mostly simulated chain. */
-export const DEMO_BANNER = 'Demo data: this record was built from a simulated chain (and a few real mainnet transactions) replayed offline by npm run demo. It is not a record of a mainnet launch.';
-
 type Html = ReturnType<typeof raw>;
 
-const CSS = raw(`
-:root{color-scheme:light dark;--fg:#1b1b1b;--muted:#5a5a5a;--line:#d6d6d6;--bg:#fff;--box:#f4f4f4}
-@media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--muted:#a6a6a6;--line:#3b3b3b;--bg:#121212;--box:#1d1d1d}}
-*{box-sizing:border-box}
-body{margin:0 auto;max-width:52rem;padding:1.5rem 1rem 3rem;font:16px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
-h1{font-size:1.5rem;margin:0 0 .25rem;overflow-wrap:anywhere}
-h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
-code,.mono{font-family:ui-monospace,monospace;font-size:.9em;overflow-wrap:anywhere}
-.sub{color:var(--muted);margin:0}
-.demo{border:2px solid #6a3fb5;background:var(--box);padding:.5rem 1rem;margin:0 0 1rem;border-radius:.4rem;font-weight:600}
-.finding{border:2px solid var(--line);background:var(--box);padding:.75rem 1rem;margin:1.25rem 0;border-radius:.4rem}
-.finding .class{font-weight:700;letter-spacing:.04em}
-.finding.FINDINGS{border-color:#b3261e}.finding.NOTE{border-color:#b26a00}.finding.UNKNOWN{border-color:#6b6b6b;border-style:dashed}.finding.NO_MARKERS{border-color:#2f6f3e}
-table{border-collapse:collapse;width:100%}
-th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line)}
-th{width:38%;font-weight:600}
-ul{padding-left:1.25rem}
-a{color:inherit}
-footer{margin-top:2.5rem;color:var(--muted);font-size:.9rem}
-`);
-
-/**
- * The Content-Security-Policy of every page of the site (CSP Level 3): nothing loads but the one
- * inline `<style>` of these templates, allowed by its sha256 (no 'unsafe-inline'); no script, no
- * frame, no plugin; the page cannot be framed. `form-action` is left open because the pricing
- * page's form is answered by a redirect to Stripe Checkout, which `form-action 'self'` would block.
- */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(CSS.toString()).digest('base64')}'`,
-  "img-src 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { DEMO_BANNER, PAGE_CSP } from './shell.ts';
 
 /** Words for each finding class (spec §2.2). */
 const CLASS_WORDS: Record<FindingClass, string> = {
@@ -180,19 +144,7 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   const uriHref = httpUrl(doc.uri);
   const docPath = `/d/${encodeURIComponent(doc.mint)}`;
   const h = doc.history;
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — launch record — ${doc.mint}</title>
-<link rel="canonical" href="${opts.baseUrl}/t/${encodeURIComponent(doc.mint)}.html">
-<link rel="alternate" type="application/json" href="${docPath}">
-<style>${CSS}</style>
-</head>
-<body>
-${opts.demo ? html`<p class="demo" id="demo">${DEMO_BANNER}</p>` : ''}
-<header>
+  const body = html`<header>
 <h1 id="token-name">${title}</h1>
 <p class="sub">Launch record of mint <code id="mint">${doc.mint}</code> on ${doc.venue}</p>
 </header>
@@ -203,7 +155,7 @@ ${opts.demo ? html`<p class="demo" id="demo">${DEMO_BANNER}</p>` : ''}
 <p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls)}</strong></p>
 </section>
 <h2>Facts</h2>
-<table id="facts"><tbody>
+<table id="facts" class="facts"><tbody>
 ${doc.launch ? launchRows(doc.launch, opts) : row('Launch facts', 'not established: the creation was not observed or rebuilt')}
 ${row('Curve buyout (who took the curve)', buyoutCell(doc.curveBuyout, opts))}
 ${row('Pool now', poolCell(doc.pool))}
@@ -221,14 +173,19 @@ ${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener
 ${flagsSection(doc.flags ?? [], opts)}
 <h2>Document</h2>
 <p>The record as JSON: <a id="document" href="${docPath}">${docPath}</a><br>sha256 <code id="sha256">${opts.sha256}</code></p>
-<footer>
-<p>Chain-derived record of a bonding-curve launch. Not a price feed, not a signal and not advice. The class names what kind of entry this is, not a grade of risk. Token name, symbol and URI are the creator's own words, shown as text.</p>
-</footer>
-</body>
-</html>
-`;
-  if (page instanceof Promise) throw new Error('token page template must render synchronously');
-  return page.toString();
+<p class="muted">The class names what kind of entry this is, not a grade of risk.</p>
+` as Html;
+  return renderPage(
+    {
+      title: `${title} — launch record — ${doc.mint}`,
+      description: `${cls}: ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls)}.`,
+      canonicalUrl: `${opts.baseUrl}/t/${encodeURIComponent(doc.mint)}.html`,
+      ogType: 'article',
+      head: html`<link rel="alternate" type="application/json" href="${docPath}">` as Html,
+    },
+    body,
+    { demo: opts.demo },
+  );
 }
 
 /** The HTML page for a mint the archive holds no record of (served with 404). */
@@ -269,21 +226,7 @@ export function renderIndexPage(opts: { demo?: boolean } = {}): string {
 
 /** A short page of the site's style: a heading, a body (already escaped by `html`), a link to the status. */
 export function renderMessagePage(heading: string, body: unknown): string {
-  const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${heading}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<h1>${heading}</h1>
+  return renderPage({ title: heading, noindex: true }, html`<h1>${heading}</h1>
 ${body}
-<p><a href="/api/v1/status">What the archive holds</a></p>
-</body>
-</html>
-`;
-  if (page instanceof Promise) throw new Error('page template must render synchronously');
-  return page.toString();
+<p><a href="/status.html">What the archive holds</a></p>` as Html);
 }

@@ -16,7 +16,7 @@ import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
 import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
 import { writeSiteFiles } from '../../collector/publish.ts';
-import { sitePaths } from '../../collector/write-site.ts';
+import { PUBLIC_DIR, sitePaths } from '../../collector/write-site.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
@@ -96,6 +96,8 @@ describe('static pages and documents', () => {
       expect(readFileSync(page(r.mint), 'utf8'), r.mint).toBe(r.document);
       expect(existsSync(sitePaths(config.siteDir, r.mint).page)).toBe(true);
     }
+    // the pages' stylesheet sits beside them, as in public/, for a CDN serving the site folder
+    expect(readFileSync(join(config.siteDir, 'site.css'), 'utf8')).toBe(readFileSync(join(PUBLIC_DIR, 'site.css'), 'utf8'));
     store.close();
   }, 60_000);
 
