@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { errorResponse, type ErrorCode } from './errors.ts';
 import { CLOSE_CONNECTION, LINGER_BYTES, LINGER_MS, htmlPage } from './http.ts';
 import { methodNotAllowed, noSuchPath } from './methods.ts';
+import { withNodeResponse } from './node-response.ts';
 import { bodyLimitOf, routeFor, type RouteSpec } from './routes.ts';
 
 /**
@@ -85,7 +86,7 @@ export function frontDoor(next: (req: IncomingMessage, res: ServerResponse) => u
   return (req, res) => {
     const refused = screenRequest({ method: req.method ?? 'GET', target: req.url ?? '/', contentLength: req.headers['content-length'] });
     if (!refused) {
-      next(req, res);
+      withNodeResponse(res, () => next(req, res));
       return;
     }
     const linger = refused.status === 413;
