@@ -10,7 +10,7 @@ import type { Config } from '../src/config.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
 import type { DecodedTransaction } from '../src/core/types.ts';
 import { afterwardsStart, foldAfterwards, type AfterwardsState } from '../src/core/afterwards.ts';
-import type { FunderBudget } from './funding.ts';
+import type { FunderBudget } from '../src/ingest/funding.ts';
 
 /** Buyouts the sweep reads per run, least recently checked first. */
 export const AFTERWARDS_RECORDS = 200;

@@ -103,7 +103,7 @@ program
   .option('--live', 'advance slots in real time and push logsSubscribe notifications as they land')
   .option('--speed <x>', 'live clock speed multiplier', num('speed'), 1)
   .action(async (o: { chain: string; port: number; host: string; live?: boolean; speed: number }) => {
-    const { runReplayRpc } = await import('./commands/replay-rpc.ts');
+    const { runReplayRpc } = await import('../devchain/commands/replay-rpc.ts');
     await runReplayRpc({ chain: o.chain, port: o.port, host: o.host, live: o.live === true, speed: o.speed });
   });
 
@@ -116,7 +116,7 @@ program
   .option('--era2610-share <x>', 'share of launches after the 2026-10-08 redeploy (default 0.2)', share('era2610-share'))
   .option('--v1-share <x>', "share of that era's transactions rendered as version 1 (default 0.3)", share('v1-share'))
   .action(async (o: { launches: number; seed: number; out: string; era2610Share?: number; v1Share?: number }) => {
-    const { runSimulate } = await import('./commands/simulate.ts');
+    const { runSimulate } = await import('../devchain/commands/simulate.ts');
     await runSimulate({ launches: o.launches, seed: o.seed, out: o.out, era2610Share: o.era2610Share, v1Share: o.v1Share });
   });
 

@@ -25,7 +25,7 @@ import { Readable } from 'node:stream';
 import type { PublicStore } from '../src/db/public-store.ts';
 import { instant } from '../src/core/canonical.ts';
 import { downloadsDir, type DownloadManifest } from '../src/downloads.ts';
-import { writeFileAtomic } from './write-site.ts';
+import { writeFileAtomic } from '../src/ingest/write-site.ts';
 
 async function sha256OfFile(path: string): Promise<string> {
   const h = createHash('sha256');

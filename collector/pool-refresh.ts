@@ -12,8 +12,8 @@ import type { CollectorJobDeps } from './job-deps.ts';
 import type { LaunchDocument, PoolNow } from '../src/core/types.ts';
 import { kitAccounts, readChainStates } from '../src/chain/chain-state.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
-import { recordLaunch } from './record-launch.ts';
-import type { TransactionCache } from './tx-cache.ts';
+import { recordLaunch } from '../src/ingest/record-launch.ts';
+import type { TransactionCache } from '../src/ingest/tx-cache.ts';
 
 /** Graduated records whose pool one refresh reads. */
 export const POOL_REFRESH_RECORDS = 100;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import Database from 'better-sqlite3';
 import { PublicStore } from '../../src/db/public-store.ts';
