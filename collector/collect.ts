@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { address, signature as toSignature } from '@solana/kit';
+import { address } from '@solana/kit';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
@@ -7,7 +7,7 @@ import type { CreationAt, DecodedTransaction } from '../src/core/types.ts';
 import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
 import { decodeTransaction } from '../src/core/decode/index.ts';
 import { mintsOf } from '../src/core/record/mints-of.ts';
-import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
+import type { ArchiveRpc } from '../src/chain/rpc.ts';
 import { recordLaunch } from '../src/ingest/record-launch.ts';
 import { writeSiteFiles } from '../src/ingest/publish.ts';
 import { removeStaleTemporaryFiles } from '../src/ingest/write-site.ts';
@@ -24,7 +24,7 @@ import { watchProgramLogs } from './live-watch.ts';
 import { TransactionCache } from '../src/ingest/tx-cache.ts';
 import { writeDownloads } from './downloads.ts';
 import { readManifest } from '../src/downloads.ts';
-import { createTransactionReader, TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
+import { createTransactionReader, type TransactionReader } from '../src/chain/transaction-reader.ts';
 import { pageSignatures, signaturePage, type SignatureInfo } from '../src/chain/signatures.ts';
 import { sweepBuyoutAfterwards } from './afterwards.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
@@ -89,22 +89,6 @@ export interface CollectOptions {
  */
 export async function fetchNewSignatures(rpc: ArchiveRpc, until: string | null, signal?: AbortSignal, reader?: TransactionReader): Promise<SignatureInfo[]> {
   return (await pageSignatures(rpc, PUMP_PROGRAM_ID, { until, signal, reader })).signatures.reverse();
-}
-
-/**
- * Fetch one transaction (getTransaction, `json`, plain JSON). A `null` answer (not yet available at
- * this commitment) is retried a few times; `null` after that, so the caller can stop before it and
- * skip nothing. Errors: the transport's, after its retries.
- */
-export async function fetchAnswer(rpc: ArchiveRpc, sig: string, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const res = await rpc
-      .getTransaction(toSignature(sig), TRANSACTION_CONFIG)
-      .send({ abortSignal: signal });
-    if (res) return toPlainJson(res) as Record<string, unknown>;
-    await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
-  }
-  return null;
 }
 
 /**

@@ -9,7 +9,7 @@ import { bondingCurveAddress } from '../chain/pda.ts';
 import { kitAccounts, readChainState, readChainStates } from '../chain/chain-state.ts';
 import type { ChainState } from '../core/record/build-launch.ts';
 import { mintsOf } from '../core/record/mints-of.ts';
-import { fetchAnswer } from '../../collector/collect.ts';
+import { fetchAnswer } from '../chain/fetch-answer.ts';
 import { decodeTransaction } from '../core/decode/index.ts';
 import { creationsIn, fetchedCurveTrade, laterTradeForm } from '../core/record/from-logs.ts';
 import { recordLaunch } from './record-launch.ts';
