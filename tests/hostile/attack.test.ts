@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
-import { writeDownloads } from '../../collector/downloads.ts';
+import { writeDownloads } from '../../collector/publish/downloads.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';

@@ -1,5 +1,5 @@
 /**
- * Transactions the collector cannot read (issue 20, collector/unreadable.ts) and version 1
+ * Transactions the collector cannot read (issue 20, collector/read/unreadable.ts) and version 1
  * transactions (SIMD-0385), through the real RPC client against the replay RPC and a temporary
  * SQLite, over a 5-launch simulated chain whose truth.json says what every record must hold:
  * (a) a chain holding a version 1 transaction (one of its creations, re-encoded as v1 in the test:

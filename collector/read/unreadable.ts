@@ -11,7 +11,7 @@
  * as unreadable too. The cursor moves past unreadable transactions; the collector reads them again
  * every UNREADABLE_RETRY_MS.
  */
-import type { UnreadableReason } from '../src/db/public-store.ts';
+import type { UnreadableReason } from '../../src/db/public-store.ts';
 
 /** Why one read failed, and whether that is final at once (true) or counted across catch-ups. */
 export interface ReadFailure {

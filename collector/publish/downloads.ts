@@ -22,10 +22,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import type { PublicStore } from '../src/db/public-store.ts';
-import { instant } from '../src/core/canonical.ts';
-import { downloadsDir, type DownloadManifest } from '../src/downloads.ts';
-import { writeFileAtomic } from '../src/ingest/write-site.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import { instant } from '../../src/core/canonical.ts';
+import { downloadsDir, type DownloadManifest } from '../../src/downloads.ts';
+import { writeFileAtomic } from '../../src/ingest/write-site.ts';
 
 async function sha256OfFile(path: string): Promise<string> {
   const h = createHash('sha256');
