@@ -5,6 +5,7 @@
  * so a violation fails `npm test` with the rule and the import path named.
  */
 import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
@@ -25,5 +26,19 @@ describe('architecture: the import rules of .dependency-cruiser.cjs', () => {
     expect(violations).toEqual([]);
     // the check saw the whole tree, not an empty cruise
     expect(output.summary.totalCruised).toBeGreaterThan(100);
+  });
+});
+
+describe('docs/architecture.md names only paths that exist', () => {
+  const text = readFileSync(resolve(ROOT, 'docs/architecture.md'), 'utf8');
+  // every `code` span that is a path of the repository (data paths start with DATA_DIR and are not)
+  const paths = [...new Set([...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((p) => /^(\.dependency-cruiser\.cjs|(src|collector|devchain|tests|bench|bin|docs)\/[\w./[\]-]*)$/.test(p)))];
+
+  it('names the files of each step (more than a handful)', () => {
+    expect(paths.length).toBeGreaterThan(30);
+  });
+
+  it.each(paths.map((p) => [p]))('%s exists', (p) => {
+    expect(existsSync(resolve(ROOT, p))).toBe(true);
   });
 });
