@@ -58,7 +58,7 @@ export async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rat
         }
       });
       // an RPC error is final for this catch-up: its batch stops before the first transaction not read
-      // (unless collector/unreadable.ts passes it) and the next run asks again
+      // (unless collector/read/unreadable.ts passes it) and the next run asks again
       if (answers.some((a) => a instanceof Error)) break;
     }
     for (const i of pending) failures?.set(i, NOT_FOUND);

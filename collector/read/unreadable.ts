@@ -1,6 +1,6 @@
 /**
  * Transactions the collector cannot read (issue 20): which failures are final at once, and how far
- * a catch-up batch may go past failed reads. Pure (no I/O); collect.ts does the reading and the
+ * a catch-up batch may go past failed reads. Pure (no I/O); read/fetch-many.ts and catch-up.ts do the reading and the
  * writing (public.db tables unreadable_tx and unreadable_tx_mint).
  *
  * A transaction whose read fails for a reason that persists — a version the decoder does not read

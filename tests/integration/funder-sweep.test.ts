@@ -1,5 +1,5 @@
 /**
- * The funder sweep (collector/collect.ts, methodology "Shared funder"): cohorts left unknown when
+ * The funder sweep (collector/enrich/funder-sweep.ts, methodology "Shared funder"): cohorts left unknown when
  * their launches were recorded (the daily budget spent) stay UNKNOWN — never clean — until a sweep,
  * at most every FUNDER_SWEEP_MS, looks their wallets up again and rebuilds the records, which then
  * equal truth.json on every field. A wallet stopped by a cap is not asked again until the cap is raised.
