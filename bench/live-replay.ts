@@ -7,7 +7,7 @@
  * to it, pushing logsNotifications; answers `{ landed: slot }`) and `{ stats: true }` (answers
  * `{ calls }`: calls received per method).
  */
-import { startReplayRpc } from '../collector/replay/server.ts';
+import { startReplayRpc } from '../devchain/replay/server.ts';
 
 const chainDir = process.argv[2];
 if (!chainDir || !process.send) {

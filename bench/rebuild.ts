@@ -12,9 +12,9 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { PublicStore } from '../src/db/public-store.ts';
 import { createArchiveRpc } from '../src/chain/rpc.ts';
-import { writeChain } from '../collector/simulate/write-chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../collector/replay/server.ts';
-import { rebuildLaunch } from '../collector/rebuild/rebuild-launch.ts';
+import { writeChain } from '../devchain/simulate/write-chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../devchain/replay/server.ts';
+import { rebuildLaunch } from '../src/ingest/rebuild-launch.ts';
 import { median } from './load.ts';
 
 const PAGE = 1000;

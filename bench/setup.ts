@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../src/config.ts';
 import { PrivateStore } from '../src/db/private-store.ts';
 import { KeyService, loadKeySecret } from '../src/server/keys.ts';
-import { startReplayRpc } from '../collector/replay/server.ts';
+import { startReplayRpc } from '../devchain/replay/server.ts';
 import { runCollect } from '../collector/commands/collect.ts';
 import { PublicStore } from '../src/db/public-store.ts';
 import { createArchiveRpc } from '../src/chain/rpc.ts';
 import { createLogger } from '../src/log.ts';
-import { rebuildLaunch } from '../collector/rebuild/rebuild-launch.ts';
+import { rebuildLaunch } from '../src/ingest/rebuild-launch.ts';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 /** The mint whose record the token-endpoint benchmarks read (FIX/7, a real 2026 create_v2 launch). */

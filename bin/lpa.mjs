@@ -8,4 +8,6 @@ if (major < 22 || (major === 22 && minor < 12)) {
   process.exit(1);
 }
 register();
-await import('../collector/cli.ts');
+// The development chain's commands live in devchain/ (tests, bench, demo), outside the archive's CLI.
+const DEVCHAIN_COMMANDS = new Set(['simulate', 'replay-rpc']);
+await import(DEVCHAIN_COMMANDS.has(process.argv[2]) ? '../devchain/cli.ts' : '../collector/cli.ts');

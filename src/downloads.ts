@@ -1,6 +1,6 @@
 /**
  * The bulk downloads' names, media types and manifest (spec §4 `/data/record.db`,
- * `/data/documents.ndjson.gz`): written by the collector (collector/downloads.ts), served by the
+ * `/data/documents.ndjson.gz`): written by the collector (collector/publish/downloads.ts), served by the
  * server (src/server/downloads.ts).
  */
 import { readFileSync } from 'node:fs';

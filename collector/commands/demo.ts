@@ -7,13 +7,13 @@ import { createLogger } from '../../src/log.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
-import { startReplayRpc, type ReplayRpc } from '../replay/server.ts';
-import { loadChain, type LoadedChain } from '../replay/load-chain.ts';
-import { writeChain } from '../simulate/write-chain.ts';
-import type { Truth } from '../simulate/truth.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import { loadChain, type LoadedChain } from '../../devchain/replay/load-chain.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { Truth } from '../../devchain/simulate/truth.ts';
 import { PUMP_PROGRAM_ID } from '../../src/core/programs.ts';
 import { runCollect } from './collect.ts';
-import { running } from '../write-site.ts';
+import { running } from '../../src/ingest/write-site.ts';
 import { startServer } from './start.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');

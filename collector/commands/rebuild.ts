@@ -6,7 +6,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { needsRebuild } from '../../src/core/record/classify.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
-import { rebuildLaunch, type RebuildProgress } from '../rebuild/rebuild-launch.ts';
+import { rebuildLaunch, type RebuildProgress } from '../../src/ingest/rebuild-launch.ts';
 
 /** Options of `lpa rebuild`. */
 export interface RebuildCommandOptions {

@@ -3,7 +3,7 @@
  * newest first, 1,000 per call (mainnet's maximum), with `before` until the beginning or `until`.
  * The histories the archive reads one address at a time go through here: the pump program's (the
  * collector's cursor), a bonding curve's (rebuilds), a buyout's token account (afterwards). Funder
- * lookups page many wallets together in rounds (collector/funding.ts) with the same page size.
+ * lookups page many wallets together in rounds (src/ingest/funding.ts) with the same page size.
  */
 import { address, signature as toSignature } from '@solana/kit';
 import type { ArchiveRpc } from './rpc.ts';

@@ -2,6 +2,7 @@ import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { CollectorRun, PublicStore } from '../db/public-store.ts';
 import { collectorPhase, downtimeMinutes, parseUnreachable, UNREACHABLE_META, type CollectorPhase } from '../core/coverage.ts';
+import { JOBS_META, parseJobs } from '../core/jobs.ts';
 
 /** A heartbeat newer than this means the collector is running. */
 export const RUNNING_WITHIN_MS = 2 * 60_000;
@@ -63,6 +64,12 @@ export interface CollectorState {
   lastRpcError: string | null;
   /** when the collector's periodic jobs last ran (null: never), kept across cron runs */
   periodic: { funderSweep: Instant | null; afterwardsSweep: Instant | null; poolRefresh: Instant | null; downloads: Instant | null };
+  /**
+   * Every periodic job of the collector's scheduler, in the order it runs them: name, the setting of
+   * its interval (null: a constant), the interval (ms) and when it last ran (null: not yet). Absent
+   * until a collector of this version has reported its schedule.
+   */
+  jobs?: { name: string; setting: string | null; intervalMs: number; lastRun: Instant | null }[];
 }
 
 /** A time the collector keeps in meta (epoch ms), as an Instant; null when absent. */
@@ -94,5 +101,12 @@ export function collectorStateOf(store: PublicStore, nowMs: number): CollectorSt
       poolRefresh: metaInstant(store, 'pool_refresh_at_ms'),
       downloads: metaInstant(store, 'downloads_written_ms'),
     },
+    ...jobsOf(store),
   };
+}
+
+/** The scheduler's report (collector/scheduler.ts), when a collector wrote one. */
+function jobsOf(store: PublicStore): Pick<CollectorState, 'jobs'> {
+  const jobs = parseJobs(store.getMeta(JOBS_META));
+  return jobs ? { jobs: jobs.map((j) => ({ name: j.name, setting: j.setting, intervalMs: j.intervalMs, lastRun: j.lastRunMs === null ? null : instant(j.lastRunMs) })) } : {};
 }

@@ -9,7 +9,7 @@ import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
  * `GET /data/record.db` and `GET /data/documents.ndjson.gz` (key; spec §4, §5 rule 5): the bulk
- * downloads the collector writes every DOWNLOADS_INTERVAL_MS (collector/downloads.ts), streamed from
+ * downloads the collector writes every DOWNLOADS_INTERVAL_MS (collector/publish/downloads.ts), streamed from
  * disk. Checks: 401 `missing_key`/`invalid_key`/`revoked_key`, 429 `quota_exceeded` (each request
  * counts once, a 304 too); 404 `not_found` before the collector has written them. 200 with
  * `Content-Length`, `ETag` = the file's sha256 (the manifest's), `Last-Modified`, `Content-Disposition:

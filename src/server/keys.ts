@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
 import type { Config } from '../config.ts';
 import type { ApiKeyRow, PrivateStore } from '../db/private-store.ts';
-import { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota.ts';
+import { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota-day.ts';
 
 /**
  * API keys: format `lpa_` + base58 of 32 random bytes (256 bits). The service stores only
@@ -17,7 +17,7 @@ import { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota.t
 export const KEY_PREFIX = 'lpa_';
 /** Characters of a key kept for display (`lpa_` + 6 base58 characters ≈ 35 bits: not usable). */
 export const DISPLAY_PREFIX_LENGTH = 10;
-export { DAILY_QUOTA } from './quota.ts';
+export { DAILY_QUOTA } from './quota-day.ts';
 
 const base58 = getBase58Decoder();
 

@@ -1,5 +1,6 @@
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
+import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from './quota-day.ts';
 
 /**
  * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
@@ -10,36 +11,15 @@ import { errorResponse } from './errors.ts';
  * `w` is the nominal window (a UTC day); `t` is the exact number of seconds until 00:00 UTC.
  */
 
-/** Requests per key per UTC day (spec §5 rule 5, §8). */
-export const DAILY_QUOTA = 10_000;
+// The quota's day and usage (keys.ts counts them too) live in quota-day.ts, outside this module's
+// imports of the server's deps: kept here under their old names.
+export { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota-day.ts';
 
 /** Name of the one quota policy in the RateLimit fields. */
 export const QUOTA_POLICY = 'daily';
 
 /** Seconds in the policy's window (one UTC day). */
 export const QUOTA_WINDOW_S = 86_400;
-
-/** A key's quota state after (or without) counting a request. */
-export interface Usage {
-  /** Requests counted today, including the current one when it was admitted. */
-  used: number;
-  quota: number;
-  /** Whole seconds until the count resets at 00:00 UTC (at least 1). */
-  resetSeconds: number;
-  /** True when the request was refused: the quota was already used. */
-  exceeded: boolean;
-}
-
-/** The UTC day of an instant as 'YYYY-MM-DD' (the key_usage day). */
-export function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
-}
-
-/** Whole seconds from `nowMs` until the next 00:00 UTC, rounded up, at least 1. */
-export function secondsToUtcMidnight(nowMs: number): number {
-  const next = Date.parse(`${utcDay(nowMs)}T00:00:00.000Z`) + 86_400_000;
-  return Math.max(1, Math.ceil((next - nowMs) / 1000));
-}
 
 /**
  * The IETF rate-limit fields of a keyed response (draft-ietf-httpapi-ratelimit-headers-10).

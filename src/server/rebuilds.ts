@@ -5,7 +5,7 @@ import { RebuildJobs, type RebuildJob } from '../db/rebuild-jobs.ts';
 import { createArchiveRpc } from '../chain/rpc.ts';
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
-import { RebuildReadError, rebuildLaunch } from '../../collector/rebuild/rebuild-launch.ts';
+import { RebuildReadError, rebuildLaunch } from '../ingest/rebuild-launch.ts';
 
 /** Rebuild starts per caller per hour (spec §8). */
 export const REBUILDS_PER_CALLER_HOURLY = 5;

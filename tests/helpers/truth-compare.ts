@@ -5,7 +5,7 @@
  * the ground-truth test) maps to one document path; floats compare to 1e-9 relative, everything else exactly.
  */
 import type { LaunchDocument } from '../../src/core/types.ts';
-import type { Truth, TruthRecord } from '../../collector/simulate/truth.ts';
+import type { Truth, TruthRecord } from '../../devchain/simulate/truth.ts';
 
 type Getter = (d: LaunchDocument) => unknown;
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { KeyService } from '../../src/server/keys.ts';
 import { redactIn, redactUrl } from '../../src/log.ts';

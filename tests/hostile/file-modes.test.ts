@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
-import { writeDownloads } from '../../collector/downloads.ts';
+import { writeDownloads } from '../../collector/publish/downloads.ts';
 
 /**
  * Issue 21 item 8 (file modes): private.db was created 0644, as were key-secret and the downloads

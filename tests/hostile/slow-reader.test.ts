@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeDownloads } from '../../collector/downloads.ts';
+import { writeDownloads } from '../../collector/publish/downloads.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';

@@ -1,9 +1,9 @@
 /**
- * The afterwards sweep (collector/afterwards.ts, methodology "Buyout afterwards"): what each
+ * The afterwards sweep (collector/enrich/afterwards.ts, methodology "Buyout afterwards"): what each
  * buyout wallet did in the pool is unknown (null, never "none") until its token account's history
  * has been read to the end; the sweep runs at most every AFTERWARDS_SWEEP_MS across cron runs,
  * continues from where it stopped, and ends equal to truth.json. The pool refresh
- * (collector/pool-refresh.ts) brings a graduated record's pool to the chain's end, which no pump
+ * (collector/enrich/pool-refresh.ts) brings a graduated record's pool to the chain's end, which no pump
  * transaction would. Simulated chain served live by the replay RPC (slots landed by the test); the
  * collector's clock is the test's.
  */
@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { walletRecord } from '../../src/server/wallet.ts';

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { freePort } from '../helpers/net.ts';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The collector's bulk downloads (collector/downloads.ts, spec §4): written on the first run,
+ * The collector's bulk downloads (collector/publish/downloads.ts, spec §4): written on the first run,
  * rewritten only every DOWNLOADS_INTERVAL_MS (across cron runs), published as a set by the
  * manifest with the previous versions removed; the files' sha256 and sizes are the manifest's.
  * Real mainnet fixture chain through the replay RPC; the collector's clock is the test's.
@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import Database from 'better-sqlite3';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { downloadsDir, readManifest } from '../../src/downloads.ts';
-import { writeDownloads } from '../../collector/downloads.ts';
+import { writeDownloads } from '../../collector/publish/downloads.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let tmp: string;

@@ -1,5 +1,5 @@
 /**
- * The daily RPC budget of funder lookups and afterwards reads (collector/funding.ts FunderBudget)
+ * The daily RPC budget of funder lookups and afterwards reads (src/ingest/funding.ts FunderBudget)
  * over a real SQLite store: counted in memory, written as an atomic increment, shared between
  * budgets (processes) on one store without lost updates, and per UTC day.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { FunderBudget } from '../../collector/funding.ts';
+import { FunderBudget } from '../../src/ingest/funding.ts';
 
 const DAY1 = Date.parse('2026-11-23T10:00:00Z');
 const DAY2 = Date.parse('2026-11-24T00:00:01Z');

@@ -1,5 +1,5 @@
 /**
- * Funder lookups (collector/funding.ts lookupFunders) against a simulated chain served by the
+ * Funder lookups (src/ingest/funding.ts lookupFunders) against a simulated chain served by the
  * replay RPC: every wallet of a shared cohort finds the funder truth.json names; the collector's
  * batched reads (many calls to an HTTP request) give exactly what one call per request through kit
  * gives, with the same calls; caps, the daily budget and a failed call leave wallets unknown — never
@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
-import { startReplayRpc, type InjectedFault, type ReplayRpc } from '../../collector/replay/server.ts';
-import { ensureFunders, FunderBudget, lookupFunders, type FunderLookupDeps } from '../../collector/funding.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
+import { startReplayRpc, type InjectedFault, type ReplayRpc } from '../../devchain/replay/server.ts';
+import { ensureFunders, FunderBudget, lookupFunders, type FunderLookupDeps } from '../../src/ingest/funding.ts';
 import { createLogger } from '../../src/log.ts';
 import { tx, trade } from '../helpers/synthetic-launch.ts';
 import { FIRST_WINDOW_SLOTS } from '../../src/core/record/build-launch.ts';

@@ -1,5 +1,5 @@
 /**
- * The funder sweep (collector/collect.ts, methodology "Shared funder"): cohorts left unknown when
+ * The funder sweep (collector/enrich/funder-sweep.ts, methodology "Shared funder"): cohorts left unknown when
  * their launches were recorded (the daily budget spent) stay UNKNOWN — never clean — until a sweep,
  * at most every FUNDER_SWEEP_MS, looks their wallets up again and rebuilds the records, which then
  * equal truth.json on every field. A wallet stopped by a cap is not asked again until the cap is raised.
@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
-import { funderLookupDue } from '../../collector/funding.ts';
+import { funderLookupDue } from '../../src/ingest/funding.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';

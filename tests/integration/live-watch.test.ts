@@ -1,5 +1,5 @@
 /**
- * The live watch's handling of messages that are not logsNotifications (collector/live-watch.ts,
+ * The live watch's handling of messages that are not logsNotifications (collector/source/live-watch.ts,
  * `heardTransaction`): a WebSocket server speaking the RPC's pub/sub protocol sends, on one
  * subscription, notifications of the wrong shape, one without a signature, then a real one (the
  * logs of a mainnet fixture). The bad ones are skipped with one warning; the subscription stays up
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { heardTransaction, watchProgramLogs } from '../../collector/live-watch.ts';
+import { heardTransaction, watchProgramLogs } from '../../collector/source/live-watch.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import { freePort, sleep } from '../helpers/net.ts';
 

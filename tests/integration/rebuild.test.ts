@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { recordLaunch } from '../../collector/record-launch.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { freePort, sleep } from '../helpers/net.ts';
 
 /**

@@ -18,8 +18,8 @@ import {
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
   type Address,
 } from '@solana/kit';
-import { type ReplayRpc, startReplayRpc } from '../../collector/replay/server.ts';
-import { loadChain } from '../../collector/replay/load-chain.ts';
+import { type ReplayRpc, startReplayRpc } from '../../devchain/replay/server.ts';
+import { loadChain } from '../../devchain/replay/load-chain.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const CHAIN = join(ROOT, 'tests/fixtures/chains/mainnet');

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
-import { loadChain } from '../../collector/replay/load-chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import { loadChain } from '../../devchain/replay/load-chain.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import { ed25519Verifies, v1TransactionBytes, type V1JsonMessage } from '../helpers/v1-wire.ts';
 

@@ -11,12 +11,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
-import { writeSiteFiles } from '../../collector/publish.ts';
-import { PUBLIC_DIR, sitePaths } from '../../collector/write-site.ts';
+import { writeSiteFiles } from '../../src/ingest/publish.ts';
+import { PUBLIC_DIR, sitePaths } from '../../src/ingest/write-site.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';

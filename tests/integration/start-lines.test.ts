@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect } from '../../collector/collect.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';

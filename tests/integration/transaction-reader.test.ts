@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaRpc, getBase58Decoder, signature } from '@solana/kit';
-import { type ReplayRpc, startReplayRpc } from '../../collector/replay/server.ts';
+import { type ReplayRpc, startReplayRpc } from '../../devchain/replay/server.ts';
 import { createTransactionReader, TRANSACTION_CONFIG } from '../../src/chain/transaction-reader.ts';
 import { parseRpcJson, parseTransactionAnswers, toPlainJson, createArchiveRpc } from '../../src/chain/rpc.ts';
 import PQueue from 'p-queue';

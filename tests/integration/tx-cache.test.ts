@@ -1,5 +1,5 @@
 /**
- * The collector's transaction cache (collector/tx-cache.ts) over a real SQLite store: it always
+ * The collector's transaction cache (src/ingest/tx-cache.ts) over a real SQLite store: it always
  * answers what the store would, including after another writer (a rebuild) adds rows, after an
  * insert out of slot order, after a rolled-back batch, and under its size bound.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PublicStore } from '../../src/db/public-store.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
-import { TransactionCache } from '../../collector/tx-cache.ts';
+import { TransactionCache } from '../../src/ingest/tx-cache.ts';
 
 const tx = (signature: string, slot: number): DecodedTransaction => ({
   signature, slot, blockTime: 1_700_000_000 + slot, err: null, accountKeys: [], signers: [], instructions: [], events: [],

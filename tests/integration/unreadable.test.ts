@@ -1,5 +1,5 @@
 /**
- * Transactions the collector cannot read (issue 20, collector/unreadable.ts) and version 1
+ * Transactions the collector cannot read (issue 20, collector/read/unreadable.ts) and version 1
  * transactions (SIMD-0385), through the real RPC client against the replay RPC and a temporary
  * SQLite, over a 5-launch simulated chain whose truth.json says what every record must hold:
  * (a) a chain holding a version 1 transaction (one of its creations, re-encoded as v1 in the test:
@@ -16,11 +16,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
-import type { SimulatedChain } from '../../collector/simulate/chain.ts';
-import type { Truth } from '../../collector/simulate/truth.ts';
-import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
-import { loadChain } from '../../collector/replay/load-chain.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
+import type { Truth } from '../../devchain/simulate/truth.ts';
+import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import { loadChain } from '../../devchain/replay/load-chain.ts';
 import { collect } from '../../collector/collect.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';

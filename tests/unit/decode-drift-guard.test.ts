@@ -9,8 +9,8 @@
  * expected discriminators are the changed bytes, written here by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { generateChain } from '../../collector/simulate/chain.ts';
-import { JITO_TIP_ACCOUNTS } from '../../collector/simulate/keys.ts';
+import { generateChain } from '../../devchain/simulate/chain.ts';
+import { JITO_TIP_ACCOUNTS } from '../../devchain/simulate/keys.ts';
 import { decodeTransaction, decodeWireTransaction, fromBase58, fromBase64, toBase58, toBase64, unrecognisedOf } from '../../src/core/decode/index.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import { loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { base58 } from '@scure/base';
 import { describe, expect, it, vi } from 'vitest';
-import { generateChain } from '../../collector/simulate/chain.ts';
+import { generateChain } from '../../devchain/simulate/chain.ts';
 import { base58Matches } from '../../src/core/decode/base58-match.ts';
 import { decodeTransaction, fromBase58, toBase58 } from '../../src/core/decode/index.ts';
 import { PUMP_AMM_PROGRAM_ID, PUMP_PROGRAM_ID } from '../../src/core/programs.ts';

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateChain } from '../../collector/simulate/chain.ts';
+import { generateChain } from '../../devchain/simulate/chain.ts';
 import { decodeLogsNotification, decodeTransaction } from '../../src/core/decode/index.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { creationsIn, keptFromLogs, logsFormOf, takeFromLogs } from '../../src/core/record/from-logs.ts';

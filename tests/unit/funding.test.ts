@@ -5,7 +5,7 @@ import { inboundTransfer, sharedFunders, solTransfersOf, type FunderFact } from 
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
-import { writeChain } from '../../collector/simulate/write-chain.ts';
+import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 

@@ -1,7 +1,7 @@
-/** The collector's held notifications (collector/heard.ts): what is kept, for how long, and the creations they carry. */
+/** The collector's held notifications (collector/source/heard.ts): what is kept, for how long, and the creations they carry. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HeardNotifications } from '../../collector/heard.ts';
+import { HeardNotifications } from '../../collector/source/heard.ts';
 import { decodeLogsNotification, decodeTransaction } from '../../src/core/decode/index.ts';
 import type { CreationAt } from '../../src/core/types.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeLaunch, type ChainState } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { absentCurveRead, compareCurveHistory, curveReadOf, type CurveRead } from '../../src/core/record/curve-history.ts';
-import { listedAllHeld } from '../../collector/history-check.ts';
+import { listedAllHeld } from '../../collector/enrich/history-check.ts';
 import type { DecodedEvent, DecodedTransaction, PoolNow } from '../../src/core/types.ts';
 import { complete, createEvent, migration, trade, tx } from '../helpers/synthetic-launch.ts';
 

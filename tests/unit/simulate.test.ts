@@ -1,21 +1,21 @@
 /**
- * The chain simulator (collector/simulate): determinism, coverage of every launch kind, mainnet
+ * The chain simulator (devchain/simulate): determinism, coverage of every launch kind, mainnet
  * getTransaction shapes, events emitted twice (log + self-CPI), era byte lengths, curve math, truth
  * self-consistency and agreement with the rendered bytes, and canonical PDAs. The transactions here
  * are constructed by the simulator, not captured from mainnet.
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { address, getAddressEncoder, getBase58Decoder, getBase58Encoder, getProgramDerivedAddress } from '@solana/kit';
-import { ERA_2610_V1_SHARE, generateChain, type SimulatedChain } from '../../collector/simulate/chain.ts';
-import { ALL_KINDS } from '../../collector/simulate/scenarios.ts';
-import { newCurve, quoteBuyTokens, quoteSell, applyTrade, INITIAL_REAL_TOKENS } from '../../collector/simulate/curve.ts';
-import { pda, kitPda, curvePda, poolPda, ata, PUMP, PUMP_AMM, WSOL_MINT, TOKEN_PROGRAM } from '../../collector/simulate/keys.ts';
+import { ERA_2610_V1_SHARE, generateChain, type SimulatedChain } from '../../devchain/simulate/chain.ts';
+import { ALL_KINDS } from '../../devchain/simulate/scenarios.ts';
+import { newCurve, quoteBuyTokens, quoteSell, applyTrade, INITIAL_REAL_TOKENS } from '../../devchain/simulate/curve.ts';
+import { pda, kitPda, curvePda, poolPda, ata, PUMP, PUMP_AMM, WSOL_MINT, TOKEN_PROGRAM } from '../../devchain/simulate/keys.ts';
 import { canonicalPoolAddress } from '../../src/chain/pda.ts';
-import type { Truth } from '../../collector/simulate/truth.ts';
+import type { Truth } from '../../devchain/simulate/truth.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeBondingCurve, decodeCpiEvent, decodeInstruction, decodePool, decodeTokenAccount } from '../../src/core/decode/index.ts';
-import { JITO_TIP_ACCOUNTS } from '../../collector/simulate/keys.ts';
+import { JITO_TIP_ACCOUNTS } from '../../devchain/simulate/keys.ts';
 
 const JITO_TIPS = new Set<string>(JITO_TIP_ACCOUNTS);
 

@@ -1,5 +1,5 @@
 /**
- * The long-running collector's page-writing pace (collector/collect.ts `liveSiteWriteWaitMs`): at
+ * The long-running collector's page-writing pace (collector/publish/pacing.ts `liveSiteWriteWaitMs`): at
  * least LIVE_SITE_WRITE_MS between passes, and at least SITE_WRITE_SPACING × the last pass's time,
  * so page writes take at most 1/(1 + SITE_WRITE_SPACING) of the collector's time when they are slow.
  */

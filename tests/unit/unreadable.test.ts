@@ -1,9 +1,9 @@
 /**
- * collector/unreadable.ts: which read failures are final at once, and how far a catch-up batch
+ * collector/read/unreadable.ts: which read failures are final at once, and how far a catch-up batch
  * goes past failed reads (planBatch), with the count carried from the previous catch-up's stop.
  */
 import { describe, expect, it } from 'vitest';
-import { callFailure, malformedFailure, NOT_FOUND, parseReadFailure, planBatch, requestFailure, type ReadFailure } from '../../collector/unreadable.ts';
+import { callFailure, malformedFailure, NOT_FOUND, parseReadFailure, planBatch, requestFailure, type ReadFailure } from '../../collector/read/unreadable.ts';
 
 const SIGS = ['s0', 's1', 's2', 's3'];
 const tx = {};

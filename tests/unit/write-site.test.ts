@@ -1,5 +1,5 @@
 /**
- * writeFileAtomic (collector/write-site.ts): the folder is made when missing, a file is replaced
+ * writeFileAtomic (src/ingest/write-site.ts): the folder is made when missing, a file is replaced
  * whole, and a failed write leaves neither a half file nor its temporary file behind.
  * removeStaleTemporaryFiles: a killed writer's temporary files go, a running writer's stay.
  */
@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStaleTemporaryFiles, writeFileAtomic } from '../../collector/write-site.ts';
+import { removeStaleTemporaryFiles, writeFileAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
 /** A fresh folder for each test. */

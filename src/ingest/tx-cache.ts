@@ -1,5 +1,5 @@
-import type { PublicStore } from '../src/db/public-store.ts';
-import type { DecodedTransaction } from '../src/core/types.ts';
+import type { PublicStore } from '../db/public-store.ts';
+import type { DecodedTransaction } from '../core/types.ts';
 
 /**
  * The collector's memory of the decoded transactions it keeps per mint, so that rebuilding a

@@ -1,20 +1,20 @@
 import PQueue from 'p-queue';
-import type { Config } from '../../src/config.ts';
-import type { Logger } from '../../src/log.ts';
-import type { PublicStore } from '../../src/db/public-store.ts';
-import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts';
-import type { ArchiveRpc } from '../../src/chain/rpc.ts';
-import { pageSignatures } from '../../src/chain/signatures.ts';
-import { bondingCurveAddress } from '../../src/chain/pda.ts';
-import { kitAccounts, readChainState, readChainStates } from '../../src/chain/chain-state.ts';
-import type { ChainState } from '../../src/core/record/build-launch.ts';
-import { mintsOf } from '../../src/core/record/mints-of.ts';
-import { fetchAnswer } from '../collect.ts';
-import { decodeTransaction } from '../../src/core/decode/index.ts';
-import { creationsIn, fetchedCurveTrade, laterTradeForm } from '../../src/core/record/from-logs.ts';
-import { recordLaunch } from '../record-launch.ts';
-import { writeSiteFiles } from '../publish.ts';
-import { ensureFunders, FunderBudget } from '../funding.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { PublicStore } from '../db/public-store.ts';
+import type { DecodedTransaction, LaunchDocument } from '../core/types.ts';
+import type { ArchiveRpc } from '../chain/rpc.ts';
+import { pageSignatures } from '../chain/signatures.ts';
+import { bondingCurveAddress } from '../chain/pda.ts';
+import { kitAccounts, readChainState, readChainStates } from '../chain/chain-state.ts';
+import type { ChainState } from '../core/record/build-launch.ts';
+import { mintsOf } from '../core/record/mints-of.ts';
+import { fetchAnswer } from '../chain/fetch-answer.ts';
+import { decodeTransaction } from '../core/decode/index.ts';
+import { creationsIn, fetchedCurveTrade, laterTradeForm } from '../core/record/from-logs.ts';
+import { recordLaunch } from './record-launch.ts';
+import { writeSiteFiles } from './publish.ts';
+import { ensureFunders, FunderBudget } from './funding.ts';
 
 
 /** Progress of one rebuild: signatures listed so far, transactions fetched so far. */

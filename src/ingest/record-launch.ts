@@ -1,8 +1,8 @@
-import type { PublicStore } from '../src/db/public-store.ts';
-import type { LaunchDocument, Origin } from '../src/core/types.ts';
-import { analyzeLaunch, type ChainState } from '../src/core/record/build-launch.ts';
-import { classifyLaunch } from '../src/core/record/classify.ts';
-import { canonicalJson, sha256Hex } from '../src/core/canonical.ts';
+import type { PublicStore } from '../db/public-store.ts';
+import type { LaunchDocument, Origin } from '../core/types.ts';
+import { analyzeLaunch, type ChainState } from '../core/record/build-launch.ts';
+import { classifyLaunch } from '../core/record/classify.ts';
+import { canonicalJson, sha256Hex } from '../core/canonical.ts';
 import type { TransactionCache } from './tx-cache.ts';
 
 /**

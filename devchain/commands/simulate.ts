@@ -1,6 +1,6 @@
 /**
  * `lpa simulate --launches N --seed S --out DIR`: write a simulated pump.fun chain in mainnet's
- * formats plus truth.json (see collector/simulate/). Prints progress and a summary.
+ * formats plus truth.json (see devchain/simulate/). Prints progress and a summary.
  */
 import { writeChain } from '../simulate/write-chain.ts';
 

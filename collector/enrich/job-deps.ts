@@ -1,6 +1,6 @@
-import type { PublicStore } from '../src/db/public-store.ts';
-import type { ArchiveRpc } from '../src/chain/rpc.ts';
-import type { Logger } from '../src/log.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import type { ArchiveRpc } from '../../src/chain/rpc.ts';
+import type { Logger } from '../../src/log.ts';
 
 /**
  * What the collector's periodic jobs (funder lookups, the afterwards sweep, the pool refresh) run

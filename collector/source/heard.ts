@@ -1,5 +1,5 @@
-import type { CreationAt, DecodedTransaction } from '../src/core/types.ts';
-import { creationsIn } from '../src/core/record/from-logs.ts';
+import type { CreationAt, DecodedTransaction } from '../../src/core/types.ts';
+import { creationsIn } from '../../src/core/record/from-logs.ts';
 
 /**
  * Notifications the collector holds at most until their signatures come up in a catch-up (oldest

@@ -7,10 +7,10 @@
  * chain lists for the curve up to the account read's slot is held: otherwise the trades not yet read
  * explain it, and the catch-up will read them.
  */
-import type { ChainState } from '../src/core/record/build-launch.ts';
-import { compareCurveHistory } from '../src/core/record/curve-history.ts';
-import type { DecodedTransaction } from '../src/core/types.ts';
-import type { SignatureInfo } from '../src/chain/signatures.ts';
+import type { ChainState } from '../../src/core/record/build-launch.ts';
+import { compareCurveHistory } from '../../src/core/record/curve-history.ts';
+import type { DecodedTransaction } from '../../src/core/types.ts';
+import type { SignatureInfo } from '../../src/chain/signatures.ts';
 
 /** Signatures asked of a curve to confirm a disagreement (one getSignaturesForAddress call, newest first). */
 export const CONFIRM_PAGE = 100;

@@ -97,7 +97,7 @@ export function sitePaths(siteDir: string, mint: string): { page: string; docume
 }
 
 /** The project's static assets (`public/`): the site's stylesheet, served by the server from there. */
-export const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
 /** The assets every static page links (shell.ts `STYLESHEET_PATH`), relative to `public/` and the site folder. */
 export const SITE_ASSETS = ['site.css'] as const;

@@ -5,10 +5,10 @@ import {
   createSubscriptionRpc,
   executeRpcPubSubSubscriptionPlan,
 } from '@solana/kit';
-import { redactIn, redactUrl, type Logger } from '../src/log.ts';
-import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
-import { decodeLogsNotification } from '../src/core/decode/index.ts';
-import type { DecodedTransaction } from '../src/core/types.ts';
+import { redactIn, redactUrl, type Logger } from '../../src/log.ts';
+import { PUMP_PROGRAM_ID } from '../../src/core/programs.ts';
+import { decodeLogsNotification } from '../../src/core/decode/index.ts';
+import type { DecodedTransaction } from '../../src/core/types.ts';
 
 /** What the live watch tells the collector. */
 export interface LiveWatchEvents {

@@ -1,6 +1,6 @@
-import type { PublicStore } from '../src/db/public-store.ts';
-import { redactUrlsIn } from '../src/log.ts';
-import { parseUnreachable, UNREACHABLE_META, type Unreachable } from '../src/core/coverage.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import { redactUrlsIn } from '../../src/log.ts';
+import { parseUnreachable, UNREACHABLE_META, type Unreachable } from '../../src/core/coverage.ts';
 
 /**
  * Record in meta that the chain could not be read at `nowMs` (kept from the first failure of an

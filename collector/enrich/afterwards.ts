@@ -5,12 +5,12 @@
  * state. Pool sales never touch the pump program, so the live watch cannot see them: this sweep is
  * how the archive learns them.
  */
-import { pageSignatures } from '../src/chain/signatures.ts';
-import type { Config } from '../src/config.ts';
+import { pageSignatures } from '../../src/chain/signatures.ts';
+import type { Config } from '../../src/config.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
-import type { DecodedTransaction } from '../src/core/types.ts';
-import { afterwardsStart, foldAfterwards, type AfterwardsState } from '../src/core/afterwards.ts';
-import type { FunderBudget } from './funding.ts';
+import type { DecodedTransaction } from '../../src/core/types.ts';
+import { afterwardsStart, foldAfterwards, type AfterwardsState } from '../../src/core/afterwards.ts';
+import type { FunderBudget } from '../../src/ingest/funding.ts';
 
 /** Buyouts the sweep reads per run, least recently checked first. */
 export const AFTERWARDS_RECORDS = 200;

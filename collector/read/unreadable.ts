@@ -1,6 +1,6 @@
 /**
  * Transactions the collector cannot read (issue 20): which failures are final at once, and how far
- * a catch-up batch may go past failed reads. Pure (no I/O); collect.ts does the reading and the
+ * a catch-up batch may go past failed reads. Pure (no I/O); read/fetch-many.ts and catch-up.ts do the reading and the
  * writing (public.db tables unreadable_tx and unreadable_tx_mint).
  *
  * A transaction whose read fails for a reason that persists — a version the decoder does not read
@@ -11,7 +11,7 @@
  * as unreadable too. The cursor moves past unreadable transactions; the collector reads them again
  * every UNREADABLE_RETRY_MS.
  */
-import type { UnreadableReason } from '../src/db/public-store.ts';
+import type { UnreadableReason } from '../../src/db/public-store.ts';
 
 /** Why one read failed, and whether that is final at once (true) or counted across catch-ups. */
 export interface ReadFailure {

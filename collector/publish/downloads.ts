@@ -22,10 +22,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import type { PublicStore } from '../src/db/public-store.ts';
-import { instant } from '../src/core/canonical.ts';
-import { downloadsDir, type DownloadManifest } from '../src/downloads.ts';
-import { writeFileAtomic } from './write-site.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import { instant } from '../../src/core/canonical.ts';
+import { downloadsDir, readManifest, type DownloadManifest } from '../../src/downloads.ts';
+import { writeFileAtomic } from '../../src/ingest/write-site.ts';
+import type { CollectDeps } from '../context.ts';
 
 async function sha256OfFile(path: string): Promise<string> {
   const h = createHash('sha256');
@@ -100,4 +101,19 @@ export async function writeDownloads(store: PublicStore, dataDir: string, nowMs:
       rmSync(join(dir, ndFile), { force: true });
     }
   }
+}
+
+/**
+ * Rewrite the bulk downloads (spec §4; writeDownloads) when none exist yet or the last were
+ * written DOWNLOADS_INTERVAL_MS ago or more (kept in meta across cron runs).
+ */
+export async function refreshDownloads(deps: CollectDeps): Promise<void> {
+  const { store, config, log } = deps;
+  const now = deps.now ?? Date.now;
+  const last = Number(store.getMeta('downloads_written_ms') ?? 0);
+  if (readManifest(config.dataDir) !== null && now() - last < config.DOWNLOADS_INTERVAL_MS) return;
+  const t0 = Date.now();
+  const m = await writeDownloads(store, config.dataDir, now());
+  store.setMeta('downloads_written_ms', String(now()));
+  log.info({ ms: Date.now() - t0, recordDbBytes: m.files['record.db']?.bytes, documentsBytes: m.files['documents.ndjson.gz']?.bytes }, 'bulk downloads written');
 }

@@ -7,13 +7,13 @@
  * `pool.asOf`. A pool read that fails keeps the held record (it is not turned into UNKNOWN by a
  * refresh; the next one asks again).
  */
-import type { Config } from '../src/config.ts';
+import type { Config } from '../../src/config.ts';
 import type { CollectorJobDeps } from './job-deps.ts';
-import type { LaunchDocument, PoolNow } from '../src/core/types.ts';
-import { kitAccounts, readChainStates } from '../src/chain/chain-state.ts';
-import type { ChainState } from '../src/core/record/build-launch.ts';
-import { recordLaunch } from './record-launch.ts';
-import type { TransactionCache } from './tx-cache.ts';
+import type { LaunchDocument, PoolNow } from '../../src/core/types.ts';
+import { kitAccounts, readChainStates } from '../../src/chain/chain-state.ts';
+import type { ChainState } from '../../src/core/record/build-launch.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
+import type { TransactionCache } from '../../src/ingest/tx-cache.ts';
 
 /** Graduated records whose pool one refresh reads. */
 export const POOL_REFRESH_RECORDS = 100;

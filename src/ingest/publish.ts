@@ -1,8 +1,8 @@
-import type { Config } from '../src/config.ts';
-import type { Logger } from '../src/log.ts';
-import type { PublicStore } from '../src/db/public-store.ts';
-import type { LaunchDocument } from '../src/core/types.ts';
-import { renderTokenPage } from '../src/render/token-page.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { PublicStore } from '../db/public-store.ts';
+import type { LaunchDocument } from '../core/types.ts';
+import { renderTokenPage } from '../render/token-page.ts';
 import { sitePaths, writeFileAtomic } from './write-site.ts';
 
 /**

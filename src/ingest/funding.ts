@@ -1,15 +1,15 @@
 import { address, signature as toSignature } from '@solana/kit';
-import type { Config } from '../src/config.ts';
-import type { Logger } from '../src/log.ts';
-import type { PublicStore } from '../src/db/public-store.ts';
-import type { DecodedTransaction } from '../src/core/types.ts';
-import { PROTOCOL_WALLETS } from '../src/core/programs.ts';
-import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../src/core/funding.ts';
-import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
-import { inScheduledRequests, TRANSACTION_CONFIG, type TransactionReader } from '../src/chain/transaction-reader.ts';
-import { SIGNATURE_PAGE, signaturePage, type SignatureInfo } from '../src/chain/signatures.ts';
-import { inFirstWindow } from '../src/core/record/build-launch.ts';
-import type { CreationAt } from '../src/core/types.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { PublicStore } from '../db/public-store.ts';
+import type { DecodedTransaction } from '../core/types.ts';
+import { PROTOCOL_WALLETS } from '../core/programs.ts';
+import { inboundTransfer, type FunderFact, type FunderUnknownReason } from '../core/funding.ts';
+import { toPlainJson, type ArchiveRpc } from '../chain/rpc.ts';
+import { inScheduledRequests, TRANSACTION_CONFIG, type TransactionReader } from '../chain/transaction-reader.ts';
+import { SIGNATURE_PAGE, signaturePage, type SignatureInfo } from '../chain/signatures.ts';
+import { inFirstWindow } from '../core/record/build-launch.ts';
+import type { CreationAt } from '../core/types.ts';
 
 
 /**

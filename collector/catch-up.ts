@@ -1,0 +1,122 @@
+import type PQueue from 'p-queue';
+import type { DecodedTransaction } from '../src/core/types.ts';
+import type { ChainState } from '../src/core/record/build-launch.ts';
+import { mintsOf } from '../src/core/record/mints-of.ts';
+import type { TransactionReader } from '../src/chain/transaction-reader.ts';
+import { ensureFunders } from '../src/ingest/funding.ts';
+import { recordLaunch } from '../src/ingest/record-launch.ts';
+import { writeSiteFiles } from '../src/ingest/publish.ts';
+import { funderDeps, MEMORY_MINTS, type CollectDeps, type CollectOptions, type CollectorMemory } from './context.ts';
+import { fetchLatest, fetchNewSignatures, PROGRAM_CURSOR } from './source/signatures.ts';
+import { readBatch } from './read/read-batch.ts';
+import { parseReadFailure, planBatch, READ_FAILURE_META } from './read/unreadable.ts';
+import { groupByMint, recordTransactions } from './record/record-batch.ts';
+import { HISTORY_CHECK_MAX, HISTORY_CHECK_MS, launchStates } from './enrich/launch-states.ts';
+import { SITE_WRITE_INTERVAL_MS } from './publish/pacing.ts';
+
+/**
+ * One catch-up: the batch pipeline the orchestrator (collect.ts) runs each pass. From the program
+ * cursor to the newest signature, COLLECT_BATCH signatures at a time: *source* (the signature
+ * history page), *read* (heard notifications or batched getTransaction: read/read-batch.ts), the
+ * batch's chain state and funders (*enrich*), then *record* — every touched launch rebuilt and
+ * committed in one SQLite transaction with the cursor, so a kill loses and duplicates nothing — and
+ * *publish* at most every SITE_WRITE_INTERVAL_MS. It stops at the first transaction it could not read
+ * (the cursor never passes it) unless read/unreadable.ts records it as unreadable and passes it.
+ */
+export async function catchUp(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, opts: CollectOptions): Promise<void> {
+  const { store, rpc, log, config } = deps;
+  const now = deps.now ?? Date.now;
+  let cursor = store.getCursor(PROGRAM_CURSOR);
+  if (!cursor && config.COLLECT_START === 'latest') {
+    // Start watching now: the newest signature becomes the cursor; older history is not ours to claim.
+    const [newest] = await fetchLatest(rpc, opts.signal);
+    store.setCursor(PROGRAM_CURSOR, newest?.signature ?? null, newest?.slot ?? null, now());
+    log.info({ cursorSlot: newest?.slot ?? null }, 'collector starts watching from the newest signature');
+    return;
+  }
+  const sigs = await fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal, reader);
+  if (sigs.length === 0) return;
+  log.info({ signatures: sigs.length, fromSlot: sigs[0]!.slot, toSlot: sigs[sigs.length - 1]!.slot }, 'catching up');
+  let done = 0;
+  for (let i = 0; i < sigs.length; i += config.COLLECT_BATCH) {
+    if (opts.signal?.aborted) return;
+    const batch = sigs.slice(i, i + config.COLLECT_BATCH);
+    const { decoded, fromLogs, failures } = await readBatch(deps, queue, reader, memory, batch, opts.signal);
+    if (opts.signal?.aborted) return; // reads cut short by the stop are not failures
+    // Stop at the first transaction we could not read — the cursor must not pass it — unless it is
+    // unreadable (collector/read/unreadable.ts): a failure that persists is recorded and passed.
+    const plan = planBatch(batch.map((s) => s.signature), decoded, failures, parseReadFailure(store.getMeta(READ_FAILURE_META)), config.UNREADABLE_AFTER_FAILURES);
+    const stopped = () => {
+      const stop = plan.stop!;
+      store.setMeta(READ_FAILURE_META, JSON.stringify({ signature: batch[stop.index]!.signature, failures: stop.failures }));
+      return new Error(`transaction ${batch[stop.index]!.signature} could not be read (${stop.failure.reason}, ${stop.failures} of ${config.UNREADABLE_AFTER_FAILURES} catch-ups); will retry from the cursor`);
+    };
+    if (plan.upTo === 0) throw stopped();
+    const usable = decoded.slice(0, plan.upTo).filter((d): d is DecodedTransaction => d !== null);
+    const last = batch[plan.upTo - 1]!;
+    const byMint = groupByMint(usable);
+    // The history check once the catch-up has read the program's history to its listing (its last
+    // batch: mid-way every curve is ahead of the history held), at most every HISTORY_CHECK_MS, over
+    // every launch touched since the last check (a hot launch touched by many live batches is read
+    // and compared once; HISTORY_CHECK_MAX at a time, the rest at the next check).
+    const lastBatch = i + config.COLLECT_BATCH >= sigs.length;
+    const check = lastBatch && now() - memory.historyCheckedMs >= HISTORY_CHECK_MS;
+    if (memory.historyPending.size > MEMORY_MINTS) memory.historyPending.clear();
+    const asked = new Map(byMint);
+    if (check) {
+      for (const mint of memory.historyPending) {
+        if (asked.size >= HISTORY_CHECK_MAX) break;
+        if (!asked.has(mint)) asked.set(mint, []);
+        memory.historyPending.delete(mint);
+      }
+      memory.historyCheckedMs = now();
+    } else for (const mint of byMint.keys()) memory.historyPending.add(mint);
+    let states: Map<string, ChainState>;
+    try {
+      states = await launchStates(deps, queue, reader, memory, asked, opts.signal, check);
+      await ensureFunders(
+        funderDeps(deps, queue, reader, memory, opts.signal),
+        byMint,
+      );
+    } catch (e) {
+      if (opts.signal?.aborted) return; // account reads and lookups cut short by the stop: nothing is committed, the next start reads again
+      throw e;
+    }
+    const committed = store.transaction(() => {
+      let changed = recordTransactions(store, memory, usable, states, now(), log);
+      // launches checked now but not in this batch, whose history the check showed incomplete
+      for (const [mint, state] of states) {
+        if (byMint.has(mint) || !state.curve?.listedAllHeld) continue;
+        const held = store.getOrigin(mint);
+        if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state, cache: memory.txs }).changed) changed++;
+      }
+      for (const u of plan.unreadable) {
+        const s = batch[u.index]!;
+        // the launches it may belong to: those its logs notification names, when one was heard
+        const heard = memory.heard.get(s.signature);
+        store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints: heard ? [...mintsOf(heard)] : [] }, now());
+        // the held records of those launches become UNKNOWN (the drift guard: unrecognised_program_data)
+        for (const mint of heard ? mintsOf(heard) : []) {
+          const held = store.getOrigin(mint);
+          if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) changed++;
+        }
+      }
+      store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
+      return changed;
+    });
+    for (const u of plan.unreadable) {
+      log.warn({ signature: batch[u.index]!.signature, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures }, 'transaction recorded as unreadable; the catch-up moves past it and reads it again later');
+    }
+    memory.heard.committed(batch.slice(0, plan.upTo).map((s) => s.signature), last.slot); // those after one not read stay for the retry
+    // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
+    // by many batches is written once, not once per batch), and always when the catch-up ends.
+    if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
+      writeSiteFiles(store, config, log);
+      memory.siteWrittenMs = now();
+    }
+    done += usable.length;
+    opts.onBatch?.({ transactions: usable.length, fromLogs, records: committed, cursorSlot: last.slot });
+    log.info({ done, total: sigs.length, cursorSlot: last.slot, fromLogs, recordsChanged: committed, ...(plan.unreadable.length ? { unreadable: plan.unreadable.length } : {}) }, 'batch committed');
+    if (plan.stop) throw stopped();
+  }
+}

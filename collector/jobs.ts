@@ -1,0 +1,73 @@
+import type PQueue from 'p-queue';
+import type { TransactionReader } from '../src/chain/transaction-reader.ts';
+import { readManifest } from '../src/downloads.ts';
+import { FunderBudget } from '../src/ingest/funding.ts';
+import { jobDeps, type CollectDeps, type CollectorMemory } from './context.ts';
+import type { Job } from './scheduler.ts';
+import { fetchDecodedMany } from './read/fetch-many.ts';
+import { retryUnreadable } from './read/retry-unreadable.ts';
+import { sweepUnknownCohorts } from './enrich/funder-sweep.ts';
+import { sweepBuyoutAfterwards } from './enrich/afterwards.ts';
+import { refreshPools } from './enrich/pool-refresh.ts';
+import { HISTORY_CHECK_MS } from './enrich/launch-states.ts';
+import { refreshDownloads } from './publish/downloads.ts';
+
+/**
+ * The collector's periodic jobs, in the order they run after each pass (collector/scheduler.ts):
+ * each with its interval, its own budget (records or buyouts per run, FUNDER_DAILY_RPC_BUDGET), and
+ * its last run kept where it survives cron runs (meta), so status can report it.
+ */
+export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, signal?: AbortSignal): Job[] {
+  const { store, config, log } = deps;
+  const now = deps.now ?? Date.now;
+  const metaMs = (key: string) => () => {
+    const v = store.getMeta(key);
+    return v === undefined || !Number.isFinite(Number(v)) ? null : Number(v);
+  };
+  const job = jobDeps(deps, queue, signal);
+  let unreadableReadMs: number | null = null;
+  return [
+    {
+      // every pass: each unreadable transaction carries its own next try (UNREADABLE_RETRY_MS after its last)
+      name: 'unreadable transactions retry', setting: 'UNREADABLE_RETRY_MS', intervalMs: config.UNREADABLE_RETRY_MS,
+      lastRunMs: () => unreadableReadMs, isDue: () => true,
+      run: async () => {
+        const changed = await retryUnreadable(deps, queue, reader, memory, signal);
+        if (changed !== null) unreadableReadMs = now();
+        return changed;
+      },
+    },
+    {
+      name: 'funder sweep', setting: 'FUNDER_SWEEP_MS', intervalMs: config.FUNDER_SWEEP_MS, lastRunMs: metaMs('funder_sweep_at_ms'),
+      run: () => sweepUnknownCohorts(deps, queue, reader, memory, signal),
+    },
+    {
+      name: 'afterwards sweep', setting: 'AFTERWARDS_SWEEP_MS', intervalMs: config.AFTERWARDS_SWEEP_MS, lastRunMs: metaMs('afterwards_sweep_at_ms'),
+      run: async () => {
+        await sweepBuyoutAfterwards({ ...job, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), readTransactions: (sigs) => fetchDecodedMany(reader, queue, config.RPC_MAX_RPS > 0, sigs, log, signal) });
+        return 0; // wallet priors: no record or page changes
+      },
+    },
+    {
+      name: 'pool refresh', setting: 'POOL_REFRESH_MS', intervalMs: config.POOL_REFRESH_MS, lastRunMs: metaMs('pool_refresh_at_ms'),
+      run: () => refreshPools({ ...job, config, cache: memory.txs }),
+    },
+    {
+      // the history completeness check runs inside a catch-up's last batch (its curve reads share the
+      // batch's account rounds: collector/enrich/launch-states.ts); reported here
+      name: 'history check', setting: null, intervalMs: HISTORY_CHECK_MS, lastRunMs: () => memory.historyCheckedMs || null,
+    },
+    {
+      // The bulk downloads take a while on a large archive: the long-running form writes them
+      // alongside the next catch-ups (one at a time); the cron form waits for them before it exits.
+      name: 'downloads', setting: 'DOWNLOADS_INTERVAL_MS', intervalMs: config.DOWNLOADS_INTERVAL_MS, lastRunMs: metaMs('downloads_written_ms'),
+      isDue: (nowMs) => readManifest(config.dataDir) === null || nowMs - Number(store.getMeta('downloads_written_ms') ?? 0) >= config.DOWNLOADS_INTERVAL_MS,
+      run: async () => {
+        await refreshDownloads(deps);
+        return 0;
+      },
+      background: true,
+      failed: 'bulk downloads could not be written; the previous ones stay served',
+    },
+  ];
+}

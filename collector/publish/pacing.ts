@@ -1,0 +1,45 @@
+import type { Config } from '../../src/config.ts';
+import type { Logger } from '../../src/log.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import { writeSiteFiles } from '../../src/ingest/publish.ts';
+import type { CollectorMemory } from '../context.ts';
+
+/** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
+export const SITE_WRITE_INTERVAL_MS = 30_000;
+/**
+ * The long-running form writes pages and documents at most this often (ms): a record changed by
+ * several catch-ups within it is written once. The JSON API reads the database, so it is not delayed.
+ */
+export const LIVE_SITE_WRITE_MS = 1_000;
+/**
+ * The long-running form waits at least this many times as long as its last page-writing pass took
+ * before it starts the next one, so page and document writes take at most about 1/(1 + this) of the
+ * collector's time however many records change (each changed record costs two file writes and
+ * fsyncs, whatever the number of transactions that changed it). Under light load the wait is
+ * {@link LIVE_SITE_WRITE_MS}; under heavy load pages lag further, while the database — and so the
+ * JSON API and the server's `/t` and `/d`, which yield to it when a file is older — stays current.
+ */
+export const SITE_WRITE_SPACING = 4;
+
+/** How long after a page-writing pass that took `lastPassMs` the long-running form may start the next (ms). */
+export function liveSiteWriteWaitMs(lastPassMs: number): number {
+  return Math.max(LIVE_SITE_WRITE_MS, SITE_WRITE_SPACING * lastPassMs);
+}
+
+/** The pages and documents of what a pass committed, timed (the long-running form spaces its passes by it). */
+export function writePagesTimed(store: PublicStore, config: Config, log: Logger, memory: CollectorMemory, now: () => number): void {
+  const t0 = performance.now();
+  writeSiteFiles(store, config, log);
+  memory.sitePassMs = performance.now() - t0;
+  memory.siteWrittenMs = now();
+}
+
+/** Whether the pages are due after a pass: at once in the cron form, else when the spacing since the last pass is over. */
+export function pagesDue(once: boolean, memory: CollectorMemory, nowMs: number): boolean {
+  return once || nowMs - memory.siteWrittenMs >= liveSiteWriteWaitMs(memory.sitePassMs);
+}
+
+/** How long the long-running form may sleep before pages waiting to be written are due (ms; Infinity: none wait). */
+export function untilPagesDue(store: PublicStore, memory: CollectorMemory, nowMs: number): number {
+  return store.hasPendingPages() ? Math.max(0, memory.siteWrittenMs + liveSiteWriteWaitMs(memory.sitePassMs) - nowMs) : Infinity;
+}

@@ -1,0 +1,64 @@
+import type PQueue from 'p-queue';
+import type { DecodedTransaction } from '../../src/core/types.ts';
+import { decodeTransaction } from '../../src/core/decode/index.ts';
+import { creationsIn, fetchedCurveTrade, laterTradeForm, takeFromLogs, type PlainCurveTrade } from '../../src/core/record/from-logs.ts';
+import type { TransactionReader } from '../../src/chain/transaction-reader.ts';
+import type { SignatureInfo } from '../../src/chain/signatures.ts';
+import { creationAt, type CollectDeps, type CollectorMemory } from '../context.ts';
+import { fetchMany } from './fetch-many.ts';
+import type { ReadFailure } from './unreadable.ts';
+
+/**
+ * The decoded transactions of one batch, in order: a notification heard for a signature is taken
+ * from its logs when `takeFromLogs` allows (a later curve trade), every other transaction is
+ * fetched (`null` where it could not be read) and kept in the form `keptFromLogs` gives: its logs
+ * form when it is a later curve trade, else decoded whole. `fromLogs` counts the notifications taken;
+ * `failures` says why each `null` entry could not be read, by its index in the batch.
+ */
+export async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, batch: SignatureInfo[], signal?: AbortSignal): Promise<{ decoded: (DecodedTransaction | null)[]; fromLogs: number; failures: Map<number, ReadFailure> }> {
+  const decoded = new Array<DecodedTransaction | null>(batch.length).fill(null);
+  const fetch: number[] = [];
+  const creationOf = (mint: string) => creationAt(deps.store, memory, mint);
+  batch.forEach((s, i) => {
+    const heard = memory.heard.get(s.signature);
+    const taken = heard ? takeFromLogs(heard, s, creationOf) : null;
+    if (taken) decoded[i] = taken;
+    else fetch.push(i);
+  });
+  // A fetched later curve trade is kept in its logs form too (keptFromLogs). As answers arrive, one
+  // whose launch's creation is already known is decided then, without decoding it whole; the others
+  // wait for the batch order below, where the creations of this batch are known before its later trades.
+  const fetchFailures = new Map<number, ReadFailure>();
+  const fetched = fetch.length === 0 ? [] : await fetchMany<FetchedForBatch>(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal, (a, k) => {
+    const listed = batch[fetch[k]!]!;
+    const f = fetchedCurveTrade(a, listed);
+    if (!f) {
+      const whole = decodeTransaction(a);
+      // a creation is known from here on, so the later trades arriving after it are decided at once
+      for (const [mint, at] of creationsIn(whole)) memory.creations.set(mint, at);
+      return { whole };
+    }
+    const kept = laterTradeForm(f, creationOf);
+    return kept ? { kept } : { ...f, answer: a };
+  }, fetchFailures);
+  // (a creation is never a plain curve trade: every one was decoded whole above and is known already)
+  fetch.forEach((i, k) => {
+    const f = fetched[k];
+    if (!f) return;
+    if ('whole' in f) decoded[i] = f.whole;
+    else if ('kept' in f) decoded[i] = f.kept;
+    else decoded[i] = laterTradeForm(f, creationOf) ?? decodeTransaction(f.answer);
+  });
+  // why each fetched transaction not read failed, by its index in the batch
+  const failures = new Map([...fetchFailures].map(([k, f]) => [fetch[k]!, f]));
+  return { decoded, fromLogs: batch.length - fetch.length, failures };
+}
+
+/**
+ * A fetched answer of a batch: decoded whole, kept in its logs form, or — a plain curve trade whose
+ * launch's creation was not known when it arrived — its logs form and the answer, decided in batch order.
+ */
+type FetchedForBatch =
+  | { whole: DecodedTransaction }
+  | { kept: DecodedTransaction }
+  | { logs: DecodedTransaction; trade: PlainCurveTrade; answer: Record<string, unknown> };

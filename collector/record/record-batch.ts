@@ -1,0 +1,55 @@
+import type { Logger } from '../../src/log.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import type { DecodedTransaction } from '../../src/core/types.ts';
+import type { ChainState } from '../../src/core/record/build-launch.ts';
+import { mintsOf } from '../../src/core/record/mints-of.ts';
+import { watchedAt } from '../../src/core/coverage.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
+import type { CollectorMemory } from '../context.ts';
+
+/**
+ * Keep decoded transactions under the mints they touch and rebuild those launches' records, inside
+ * the caller's SQLite transaction; returns how many records changed. A creation read while the
+ * collector was watching is observed at launch; one created before coverage began or inside a gap
+ * was found later from chain: scanned.
+ */
+export function recordTransactions(store: PublicStore, memory: CollectorMemory, txs: readonly DecodedTransaction[], states: Map<string, ChainState>, nowMs: number, log: Logger): number {
+  const fromRaw = store.getMeta('coverage_from_slot');
+  const coverageFromSlot = fromRaw === undefined ? null : Number(fromRaw);
+  const gaps = store.gaps();
+  // mint → the slot of its creation transaction among these (null: not created here)
+  const touched = new Map<string, number | null>();
+  for (const tx of txs) {
+    if (tx.skipped.length > 0) {
+      for (const d of store.noteUnrecognised(tx, nowMs)) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
+    }
+    for (const mint of mintsOf(tx)) {
+      if (store.addTransaction(mint, tx)) memory.txs.added(store, mint, tx);
+      const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
+      touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
+    }
+  }
+  let changed = 0;
+  for (const [mint, creationSlot] of touched) {
+    const createdHere = creationSlot !== null;
+    const watched = createdHere && watchedAt(creationSlot, coverageFromSlot, gaps);
+    const origin = createdHere && !watched ? 'scanned' : 'observed';
+    const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs, state: states.get(mint), cache: memory.txs });
+    if (r.changed) changed++;
+    if (r.doc.launch?.completed) memory.completed.set(mint, r.doc.launch.quoteMint);
+  }
+  return changed;
+}
+
+/** The transactions of a batch by the mints they touch. */
+export function groupByMint(txs: DecodedTransaction[]): Map<string, DecodedTransaction[]> {
+  const byMint = new Map<string, DecodedTransaction[]>();
+  for (const tx of txs) {
+    for (const mint of mintsOf(tx)) {
+      const list = byMint.get(mint);
+      if (list) list.push(tx);
+      else byMint.set(mint, [tx]);
+    }
+  }
+  return byMint;
+}

@@ -1,0 +1,60 @@
+import type { ArchiveRpc } from '../../src/chain/rpc.ts';
+import { redactUrl, redactUrlsIn } from '../../src/log.ts';
+import type { CollectDeps, CollectOptions } from '../context.ts';
+import { fetchLatest } from '../source/signatures.ts';
+import { noteReachable, noteUnreachable } from './reachability.ts';
+
+/** The chain tip (getSlot), or the error when it cannot be read. */
+export async function readTipSlot(rpc: ArchiveRpc, signal?: AbortSignal): Promise<number | Error> {
+  try {
+    return Number(await rpc.getSlot({ commitment: 'confirmed' }).send({ abortSignal: signal }));
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** Record and log (folded: one line, then a count at most once a minute) that the chain could not be read. */
+export function onUnreachable(deps: CollectDeps, err: Error): void {
+  const u = noteUnreachable(deps.store, err, (deps.now ?? Date.now)());
+  deps.log.warn({ since: new Date(u.sinceMs).toISOString() }, `cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${u.error.slice(0, 160)}): set SOLANA_RPC_URL`);
+}
+
+/**
+ * Wait for the first successful read of the chain (the tip and the newest page of the program's
+ * signatures): coverage begins then. Until then every failure is recorded (status: unreachable) and
+ * retried every POLL_INTERVAL_MS; the cron form throws instead (exit code 1). Null: stopped first.
+ */
+export async function reachChain(deps: CollectDeps, opts: CollectOptions): Promise<{ slot: number; ms: number } | null> {
+  const { rpc, store } = deps;
+  const now = deps.now ?? Date.now;
+  for (;;) {
+    if (opts.signal?.aborted) return null;
+    const ms = now();
+    const slot = await readTipSlot(rpc, opts.signal);
+    let err: Error | null = slot instanceof Error ? slot : null;
+    if (!err) {
+      try {
+        await fetchLatest(rpc, opts.signal);
+      } catch (e) {
+        err = e instanceof Error ? e : new Error(String(e));
+      }
+    }
+    if (!err && typeof slot === 'number') {
+      noteReachable(store);
+      deps.log.info(`RPC ${redactUrl(deps.config.SOLANA_RPC_URL)}: reachable, slot ${slot}`);
+      return { slot, ms };
+    }
+    if (opts.signal?.aborted) return null;
+    onUnreachable(deps, err!);
+    if (opts.once) throw new Error(`cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${redactUrlsIn(err!.message)}): set SOLANA_RPC_URL; no coverage is recorded until the chain is read`);
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, deps.config.POLL_INTERVAL_MS);
+      function done() {
+        clearTimeout(t);
+        opts.signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      opts.signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
