@@ -10,6 +10,7 @@ import { mintsOf } from '../src/core/record/mints-of.ts';
 import { toPlainJson, type ArchiveRpc } from '../src/chain/rpc.ts';
 import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
+import { publishLists } from './publish-lists.ts';
 import { removeStaleTemporaryFiles, writeSiteAssets } from './write-site.ts';
 import { batchedAccounts, readChainStates, type ChainStateAsk } from '../src/chain/chain-state.ts';
 import { bondingCurveAddress } from '../src/chain/pda.ts';
@@ -289,6 +290,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         return 0; // wallet priors: no record or page changes
       });
       await periodic('pool refresh', 'POOL_REFRESH_MS', () => refreshPools({ ...job, config, cache: memory.txs }));
+      publishLists(store, config, log, now()); // home, list and status pages, at most every LISTS_INTERVAL_MS
       // The bulk downloads take a while on a large archive: the long-running form writes them
       // alongside the next catch-ups (one at a time); the cron form waits for them before it exits.
       if (!opts.signal?.aborted && downloading === null) {
