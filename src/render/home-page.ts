@@ -118,19 +118,34 @@ ${total > rows.length ? html`<p class="more"><a href="/lists/${list}/1.html">All
 </section>` as Html;
 }
 
+/** The short state of the collector, for the home page. */
+function collectorShort(c: StatusBody['collector']): string {
+  const lag = c.lagSlots === null ? '' : c.lagSlots === 0 ? ', level with the chain tip' : `, ${plural(c.lagSlots, 'slot')} (about ${shortDuration(c.lagSlots * 400)}) behind the chain tip`;
+  return { live: `Collector live${lag}.`, catching_up: `Collector catching up${lag}.`, unreachable: 'Collector running but the chain is not answering: new launches are not being recorded now.', stopped: 'Collector stopped: new launches are not being recorded now.' }[c.state];
+}
+
 /** The home page. */
 export function renderHomePage(f: HomeFacts, o: SitePageOptions): string {
+  const s = f.status;
+  const cls = (k: string) => n(s.counts.byClass[k] ?? 0);
+  const from = s.coverage.from;
   const body = html`<section class="intro" aria-labelledby="intro-h">
 <h1 id="intro-h">Was this launch clean?</h1>
-<p class="lead">Paste a token's mint address into the search box to read how its pump.fun launch began, with the transactions behind every finding. You can also search a creator wallet, a name or a symbol.</p>
-<p class="muted small">NO MARKERS means none of the recorded markers was found; it is not an endorsement. UNKNOWN means not established, and a mint the archive does not hold is unknown too — never clean.</p>
+<p class="lead">Paste a mint into the search box to see how its pump.fun launch began, with the transactions behind every finding. A creator wallet, a name or a symbol works too.</p>
+<details class="legend"><summary>What the labels mean</summary>
+<ul>
+<li><span class="badge FINDINGS">FINDINGS</span> something was recorded about the launch: a marker, with its transactions.</li>
+<li><span class="badge NOTE">NOTE</span> something weaker, often about what happened later.</li>
+<li><span class="badge NO_MARKERS">NO MARKERS</span> none of the recorded markers was found. Not an endorsement.</li>
+<li><span class="badge UNKNOWN">UNKNOWN</span> not established. A mint the archive does not hold is unknown too, never clean.</li>
+</ul></details>
 </section>
 <section class="numbers" aria-labelledby="numbers-h">
 <h2 id="numbers-h">The archive now</h2>
-<p>${countsWords(f.status)}</p>
-<p>${coverageWords(f.status, f.nowMs)}</p>
-<p>${lagWords(f.status.collector)}</p>
-<p class="muted small">As of ${utcMinute(f.nowMs)}. <a href="/status.html">Status in detail</a> · <a href="/methodology.html">How records are made</a></p>
+<p class="stats">${plural(s.counts.records, 'launch record')}: ${cls('FINDINGS')} FINDINGS, ${cls('NOTE')} NOTE, ${cls('NO_MARKERS')} NO MARKERS, ${cls('UNKNOWN')} UNKNOWN. ${
+    from ? `Watching launches since ${utcMinute(from.ms)}, ${s.coverage.downtimeMinutes === 0 ? 'without downtime' : `with ${plural(s.coverage.downtimeMinutes, 'minute')} of downtime`}.` : 'The collector has not read the chain yet.'
+  } ${collectorShort(s.collector)}</p>
+<p class="muted small">A launch created outside the watch has a record only when it was rebuilt from chain; without a record its provenance is unknown, not clean. As of ${utcMinute(f.nowMs)}. <a href="/status.html">Status in detail</a> · <a href="/methodology.html">How records are made</a></p>
 </section>
 ${windowWords(f.window)}
 ${section('latest', f)}
