@@ -65,7 +65,8 @@ export class SiteFileCache {
 }
 
 const caches = new WeakMap<Deps, SiteFileCache>();
-function cacheOf(deps: Deps): SiteFileCache {
+/** The site-file cache of a server process (one per deps): shared by the routes and static-door.ts. */
+export function siteFileCacheOf(deps: Deps): SiteFileCache {
   let c = caches.get(deps);
   if (!c) caches.set(deps, (c = new SiteFileCache()));
   return c;
@@ -81,7 +82,7 @@ function serveBytes(request: Request, body: Buffer | string, etag: string, cache
 
 /** Serve `rel` from the site folder, or `render()` when it is not written yet. */
 function serveSiteFile(request: Request, deps: Deps, rel: string, cacheControl: string, render: () => string): Response {
-  const file = cacheOf(deps).get(join(deps.config.siteDir, rel), deps.now());
+  const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, rel), deps.now());
   if (file) return serveBytes(request, file.body, file.etag, cacheControl);
   const page = render();
   return serveBytes(request, page, etagOf(createHash('sha256').update(page).digest('hex')), cacheControl);
@@ -100,7 +101,7 @@ export function handleListPage(request: Request, deps: Deps, params: { list?: st
   const m = /^([1-9][0-9]{0,3})\.html$/.exec(params.file ?? '');
   if (!LIST_NAMES.includes(list) || !m) return htmlPage(404, 'No such list page', 'The lists are /lists/latest/1.html, /lists/graduated/1.html and /lists/findings/1.html.');
   const page = Number(m[1]);
-  const file = cacheOf(deps).get(join(deps.config.siteDir, 'lists', list, `${page}.html`), deps.now());
+  const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'lists', list, `${page}.html`), deps.now());
   if (file) return serveBytes(request, file.body, file.etag, CACHE_LISTS);
   const facts = listPageFacts(deps.publicStore, list, page, deps.now());
   if (!facts) return htmlPage(404, 'No such list page', `The list has fewer pages. Its first page is /lists/${list}/1.html.`);
