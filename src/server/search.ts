@@ -24,8 +24,8 @@ export const MAX_TERMS = 8;
 export const MAX_TERM_CHARS = 64;
 /** Results shown at most. */
 export const SEARCH_RESULTS = 50;
-/** Answers kept in the cache at most (least recently used dropped first). */
-export const SEARCH_CACHE_ENTRIES = 2_000;
+/** Answers kept in the cache at most (least recently used dropped first): a results page is up to ~50 KB, so ~25 MB. */
+export const SEARCH_CACHE_ENTRIES = 500;
 
 /** What a search text asks for. */
 export type SearchInput =
