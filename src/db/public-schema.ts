@@ -255,7 +255,9 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       -- Name and symbol search: an FTS5 index over the launch table's columns (external content,
       -- rowid = launch.rowid), kept in step by triggers. Prefix indexes of 1-3 characters answer
       -- short prefixes without scanning the term list. An upsert that leaves name and symbol as
-      -- they were (every trade rewrites a record) does not touch the index.
+      -- they were (every trade rewrites a record) does not touch the index. launch has no INTEGER
+      -- PRIMARY KEY, so a VACUUM may renumber its rowids: after one, run
+      -- INSERT INTO launch_fts (launch_fts) VALUES ('rebuild').
       CREATE VIRTUAL TABLE launch_fts USING fts5(name, symbol, content = 'launch', content_rowid = 'rowid',
         tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
       CREATE TRIGGER launch_fts_insert AFTER INSERT ON launch BEGIN
