@@ -26,7 +26,7 @@ import { writeFileAtomic } from './write-site.ts';
 export const METHODOLOGY_MD = fileURLToPath(new URL('../docs/methodology.md', import.meta.url));
 
 /** Per site folder: when the pages were last written (epoch ms) and the sha256 of each file written. */
-const written = new Map<string, { atMs: number; hashes: Map<string, string> }>();
+const written = new Map<string, { atMs: number; hashes: Map<string, string>; methodologyMd?: string }>();
 
 function writeIfChanged(hashes: Map<string, string>, path: string, content: string): boolean {
   const h = createHash('sha256').update(content).digest('hex');
@@ -44,7 +44,7 @@ function writeIfChanged(hashes: Map<string, string>, path: string, content: stri
 export function publishLists(store: PublicStore, config: Config, log: Logger, nowMs: number): number | null {
   const prev = written.get(config.siteDir);
   if (prev && nowMs - prev.atMs < config.LISTS_INTERVAL_MS) return null;
-  const state = prev ?? { atMs: 0, hashes: new Map<string, string>() };
+  const state = prev ?? { atMs: 0, hashes: new Map<string, string>(), methodologyMd: undefined };
   state.atMs = nowMs;
   written.set(config.siteDir, state);
   const o = { baseUrl: config.baseUrl, demo: config.DEMO, contactEmail: config.CONTACT_EMAIL };
@@ -52,16 +52,21 @@ export function publishLists(store: PublicStore, config: Config, log: Logger, no
   let n = 0;
   try {
     const put = (rel: string, content: string) => void (writeIfChanged(state.hashes, join(site, rel), content) && n++);
-    put('index.html', renderHomePage(homeFacts(store, config, nowMs), o));
-    put('status.html', renderStatusPage(statusBody({ publicStore: store, config }, nowMs), nowMs, o));
-    put('methodology.html', renderMethodologyPage(readFileSync(METHODOLOGY_MD, 'utf8'), o));
+    const status = statusBody({ publicStore: store, config }, nowMs);
+    const home = homeFacts(store, config, nowMs, status);
+    put('index.html', renderHomePage(home, o));
+    put('status.html', renderStatusPage(status, nowMs, o));
+    const md = readFileSync(METHODOLOGY_MD, 'utf8');
+    if (md !== state.methodologyMd) {
+      put('methodology.html', renderMethodologyPage(md, o));
+      state.methodologyMd = md;
+    }
     for (const list of LIST_NAMES) {
-      let pages = 1;
+      const known = { window: home.window, total: home.lists[list].total };
+      const pages = listPages(known.total);
       for (let page = 1; page <= pages; page++) {
-        const facts = listPageFacts(store, list, page, nowMs);
-        if (!facts) break;
-        pages = listPages(facts.total);
-        put(join('lists', list, `${page}.html`), renderListPage(facts, o));
+        const facts = listPageFacts(store, list, page, nowMs, known);
+        if (facts) put(join('lists', list, `${page}.html`), renderListPage(facts, o));
       }
       removePagesAfter(join(site, 'lists', list), pages, state.hashes);
     }

@@ -40,11 +40,12 @@ function prepare(db: Database.Database) {
   return {
     // newest creation first (index launch_latest); records without a creation held are not launches to list
     latest: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch WHERE creation_slot IS NOT NULL ORDER BY creation_slot DESC, mint LIMIT ? OFFSET ?`),
-    latestCount: db.prepare('SELECT count(*) FROM launch WHERE creation_slot IS NOT NULL').pluck(),
+    // counts stop at a cap (the pages written): a count of a million index entries is not needed
+    latestCount: db.prepare('SELECT count(*) FROM (SELECT 1 FROM launch WHERE creation_slot IS NOT NULL LIMIT ?)').pluck(),
     graduated: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch WHERE graduated_at_ms >= ? AND graduated_at_ms <= ? ORDER BY graduated_at_ms DESC, mint LIMIT ? OFFSET ?`),
-    graduatedCount: db.prepare('SELECT count(*) FROM launch WHERE graduated_at_ms >= ? AND graduated_at_ms <= ?').pluck(),
+    graduatedCount: db.prepare('SELECT count(*) FROM (SELECT 1 FROM launch WHERE graduated_at_ms >= ? AND graduated_at_ms <= ? LIMIT ?)').pluck(),
     findings: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch WHERE finding_class = 'FINDINGS' AND created_at_ms >= ? AND created_at_ms <= ? ORDER BY created_at_ms DESC, mint LIMIT ? OFFSET ?`),
-    findingsCount: db.prepare("SELECT count(*) FROM launch WHERE finding_class = 'FINDINGS' AND created_at_ms >= ? AND created_at_ms <= ?").pluck(),
+    findingsCount: db.prepare("SELECT count(*) FROM (SELECT 1 FROM launch WHERE finding_class = 'FINDINGS' AND created_at_ms >= ? AND created_at_ms <= ? LIMIT ?)").pluck(),
     newestCreation: db.prepare('SELECT max(created_at_ms) FROM launch WHERE creation_slot IS NOT NULL').pluck(),
   };
 }
@@ -72,11 +73,11 @@ export function listRows(db: Database.Database, list: ListName, window: Window, 
   return (list === 'graduated' ? s.graduated : s.findings).all(window.fromMs, window.toMs, limit, offset) as ListRow[];
 }
 
-/** How many rows a list has (`latest`: every record with its creation held). */
-export function listCount(db: Database.Database, list: ListName, window: Window): number {
+/** How many rows a list has (`latest`: every record with its creation held), counted up to `cap` at most. */
+export function listCount(db: Database.Database, list: ListName, window: Window, cap = Number.MAX_SAFE_INTEGER): number {
   const s = statements(db);
-  if (list === 'latest') return s.latestCount.get() as number;
-  return (list === 'graduated' ? s.graduatedCount : s.findingsCount).get(window.fromMs, window.toMs) as number;
+  if (list === 'latest') return s.latestCount.get(cap) as number;
+  return (list === 'graduated' ? s.graduatedCount : s.findingsCount).get(window.fromMs, window.toMs, cap) as number;
 }
 
 /** The newest creation time held (epoch ms), or null when no record holds a creation with a blockTime. */

@@ -184,7 +184,7 @@ export function renderListPage(f: ListPageFacts, o: SitePageOptions): string {
     f.page < f.pages ? html`<a rel="next" href="/lists/${f.list}/${f.page + 1}.html">Older</a>` : html`<span></span>`
   }</nav>` as Html;
   const body = html`<h1>${t.title}</h1>
-<p class="muted">${f.rows.length ? `Rows ${n(first)}–${n(first + f.rows.length - 1)} of ${n(f.total)}, newest first.` : ''} As of ${utcMinute(f.nowMs)}.</p>
+<p class="muted">${f.rows.length ? `Rows ${n(first)}–${n(first + f.rows.length - 1)} of ${f.total > LIST_PAGE_ROWS * LIST_MAX_PAGES ? `the newest ${n(LIST_PAGE_ROWS * LIST_MAX_PAGES)}` : n(f.total)}, newest first.` : ''} As of ${utcMinute(f.nowMs)}.</p>
 ${f.list === 'latest' ? '' : windowWords(f.window)}
 ${listRows(f.rows, f.nowMs, t.empty, t.when)}
 ${nav}
