@@ -69,10 +69,15 @@ describe('npm run demo', () => {
     expect(html).toContain('id="demo"');
     expect(html).toContain('Demo data');
 
-    const home = await (await fetch(`${base}/`)).text();
+    let home = await (await fetch(`${base}/`)).text();
     expect(home).toContain('id="demo"');
-    // the home page lists launches (issue 23), and its search finds one by its symbol
-    const row = /<a class="tok" href="\/t\/(\w+)\.html"><span class="name">[^<]*<\/span> <span class="sym">(\w+)<\/span>/.exec(home);
+    // the home page lists launches (issue 23; rewritten every LISTS_INTERVAL_MS as they land), and its search finds one by its symbol
+    const rowOf = (page: string) => /<a class="tok" href="\/t\/(\w+)\.html"><span class="name">[^<]*<\/span> <span class="sym">(\w+)<\/span>/.exec(page);
+    for (let i = 0; i < 100 && !rowOf(home); i++) {
+      await sleep(200);
+      home = await (await fetch(`${base}/`)).text();
+    }
+    const row = rowOf(home);
     expect(row).not.toBeNull();
     const found = await (await fetch(`${base}/search?q=${encodeURIComponent(row![2]!)}`)).text();
     expect(found).toContain(`href="/t/${row![1]}.html"`);
