@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { instant } from '../src/core/canonical.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/server/deps.ts';
-import { coverageOf } from '../src/server/coverage.ts';
+import { coverageOf } from '../src/facts/coverage.ts';
 import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, isAddressParam } from '../src/server/http.ts';
 import { admitKeyed, rateLimitHeaders } from '../src/server/quota.ts';
 import { sourceUrl } from '../src/server/token.ts';

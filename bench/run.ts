@@ -6,10 +6,10 @@
  * same work (issue 2); the same endpoint with quota counting on vs off (issue 5); and, when their
  * modules exist, collector ingest/lag (bench/ingest.ts) and rebuilds (bench/rebuild.ts).
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild).
+ * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home), BENCH_HOME_RECORDS (default 1,000,000).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renameSync } from 'node:fs';
@@ -150,6 +150,7 @@ async function main(): Promise<void> {
     for (const [name, file, fn] of [
       ['ingest', 'bench/ingest.ts', 'benchIngest'],
       ['rebuild', 'bench/rebuild.ts', 'benchRebuild'],
+      ['home', 'bench/home-search.ts', 'benchHomeSearch'],
     ] as const) {
       if (!wanted(name) || !existsSync(join(ROOT, file))) continue;
       log(`bench: ${name}`);
@@ -160,20 +161,41 @@ async function main(): Promise<void> {
     rmSync(archive.dataDir, { recursive: true, force: true });
   }
 
+  const out = join(ROOT, 'docs/benchmarks.md');
+  const runLine = `Written by \`npm run bench\` on ${startedAt.toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB.`;
+  // BENCH_ONLY: the sections not run are kept as the previous run wrote them (and say so)
+  const kept = ONLY && existsSync(out) ? mergeSections(readFileSync(out, 'utf8'), sections, runLine) : sections;
   const doc = [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` on ${startedAt.toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB. ` +
+    `${ONLY ? `Sections ${ONLY.join(', ')} written by \`BENCH_ONLY=${ONLY.join(',')} npm run bench\` on ${startedAt.toISOString()}; the others are kept from earlier runs (each says when). ` : `${runLine} `}` +
       'Machines here are shared and noisy: compare the ratios, which are measured against a baseline in the same run, not the absolute figures.',
     '',
-    ...sections.flatMap((s) => [s, '']),
+    ...kept.flatMap((s) => [s, '']),
   ].join('\n');
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
-  const out = join(ROOT, 'docs/benchmarks.md');
   writeFileSync(out + '.tmp', doc);
   renameSync(out + '.tmp', out);
   log(`bench: wrote ${out}`);
   process.stdout.write(doc);
+}
+
+/**
+ * The sections of an earlier docs/benchmarks.md (each from its `## ` heading to the next) with
+ * those of this run put in place of the ones of the same heading (new ones appended); a section
+ * kept from the earlier run is marked with that run's line, unless it carries one already.
+ */
+function mergeSections(previous: string, fresh: string[], runLine: string): string[] {
+  const prevRun = /^(Written by `npm run bench`[^\n]*?GiB\.)/m.exec(previous)?.[1];
+  const old = previous.split(/^(?=## )/m).filter((s) => s.startsWith('## ')).map((s) => s.trimEnd());
+  const heading = (s: string) => s.split('\n')[0];
+  const out = old.map((s) => {
+    const f = fresh.find((x) => heading(x) === heading(s));
+    if (f) return `${f}\n\n_${runLine}_`;
+    return s.includes('\n_Written by') || !prevRun ? s : `${s}\n\n_${prevRun}_`;
+  });
+  for (const f of fresh) if (!old.some((s) => heading(s) === heading(f))) out.push(`${f}\n\n_${runLine}_`);
+  return out;
 }
 
 main().catch((e) => {

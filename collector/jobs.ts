@@ -11,6 +11,7 @@ import { sweepBuyoutAfterwards } from './enrich/afterwards.ts';
 import { refreshPools } from './enrich/pool-refresh.ts';
 import { HISTORY_CHECK_MS } from './enrich/launch-states.ts';
 import { refreshDownloads } from './publish/downloads.ts';
+import { listsWrittenAtMs, publishLists } from './publish/lists.ts';
 
 /**
  * The collector's periodic jobs, in the order they run after each pass (collector/scheduler.ts):
@@ -56,6 +57,16 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
       // the history completeness check runs inside a catch-up's last batch (its curve reads share the
       // batch's account rounds: collector/enrich/launch-states.ts); reported here
       name: 'history check', setting: null, intervalMs: HISTORY_CHECK_MS, lastRunMs: () => memory.historyCheckedMs || null,
+    },
+    {
+      // the home page, the list pages, status.html and methodology.html (issue 23): every pass, each
+      // write at most every LISTS_INTERVAL_MS, so under load the lists move every few seconds
+      name: 'home and list pages', setting: 'LISTS_INTERVAL_MS', intervalMs: config.LISTS_INTERVAL_MS, lastRunMs: () => listsWrittenAtMs(config.siteDir),
+      isDue: () => true,
+      run: async () => {
+        publishLists(store, config, log, now());
+        return 0; // pages of their own: no record changed
+      },
     },
     {
       // The bulk downloads take a while on a large archive: the long-running form writes them

@@ -69,6 +69,12 @@ const schema = z.object({
   REBUILD_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   /** Comma-separated addresses of reverse proxies whose `X-Forwarded-For` is trusted to name the caller (rebuild limits). Empty: none. */
   TRUSTED_PROXIES: z.string().default(''),
+  /** Searches (`GET /search`) per caller address per minute (the caller as for rebuild limits: TRUSTED_PROXIES); beyond it 429 with Retry-After. 0 = no limit (benchmarks). */
+  SEARCH_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** How long (ms) a search answer is kept in the server's memory and may be kept by a cache (`Cache-Control: max-age`, whole seconds). */
+  SEARCH_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How often at most (ms) the collector rewrites the home page, the list pages and /status.html (collector/publish/lists.ts). */
+  LISTS_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** Keyed requests per key per UTC day (spec §8: 10,000). */
   DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
   /** Count keyed requests against the daily quota (spec §8). `off` is for `npm run bench` only: nothing is counted or refused, and the server logs a warning at start. */

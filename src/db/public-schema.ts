@@ -229,4 +229,49 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'names and symbols for search (FTS5), list columns and indexes',
+    sql: `
+      -- The columns the public lists and search read without parsing the document (set by putLaunch
+      -- from the document; filled here for the rows held). name and symbol are the creator's own
+      -- text, raw as in the document (pages pass it through displayText).
+      ALTER TABLE launch ADD COLUMN name TEXT;
+      ALTER TABLE launch ADD COLUMN symbol TEXT;
+      ALTER TABLE launch ADD COLUMN finding_label TEXT;
+      ALTER TABLE launch ADD COLUMN finding_why TEXT;
+      ALTER TABLE launch ADD COLUMN graduated_at_ms INTEGER;
+      UPDATE launch SET name = json_extract(document, '$.name'), symbol = json_extract(document, '$.symbol'),
+        finding_label = json_extract(document, '$.finding.label'), finding_why = json_extract(document, '$.finding.why'),
+        graduated_at_ms = json_extract(document, '$.launch.graduatedAt.ms');
+
+      -- Lists (src/db/lists.ts): latest launches by creation slot; graduated by graduation time;
+      -- FINDINGS by creation time. Exact symbol matches come first in search (src/db/search.ts).
+      CREATE INDEX launch_latest ON launch (creation_slot) WHERE creation_slot IS NOT NULL;
+      CREATE INDEX launch_graduated ON launch (graduated_at_ms) WHERE graduated_at_ms IS NOT NULL;
+      CREATE INDEX launch_findings ON launch (created_at_ms) WHERE finding_class = 'FINDINGS';
+      CREATE INDEX launch_symbol ON launch (symbol COLLATE NOCASE);
+
+      -- Name and symbol search: an FTS5 index over the launch table's columns (external content,
+      -- rowid = launch.rowid), kept in step by triggers. Prefix indexes of 1-3 characters answer
+      -- short prefixes without scanning the term list. An upsert that leaves name and symbol as
+      -- they were (every trade rewrites a record) does not touch the index. launch has no INTEGER
+      -- PRIMARY KEY, so a VACUUM may renumber its rowids: after one, run
+      -- INSERT INTO launch_fts (launch_fts) VALUES ('rebuild').
+      CREATE VIRTUAL TABLE launch_fts USING fts5(name, symbol, content = 'launch', content_rowid = 'rowid',
+        tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+      CREATE TRIGGER launch_fts_insert AFTER INSERT ON launch BEGIN
+        INSERT INTO launch_fts (rowid, name, symbol) VALUES (new.rowid, new.name, new.symbol);
+      END;
+      CREATE TRIGGER launch_fts_delete AFTER DELETE ON launch BEGIN
+        INSERT INTO launch_fts (launch_fts, rowid, name, symbol) VALUES ('delete', old.rowid, old.name, old.symbol);
+      END;
+      CREATE TRIGGER launch_fts_update AFTER UPDATE OF name, symbol ON launch
+        WHEN old.name IS NOT new.name OR old.symbol IS NOT new.symbol BEGIN
+        INSERT INTO launch_fts (launch_fts, rowid, name, symbol) VALUES ('delete', old.rowid, old.name, old.symbol);
+        INSERT INTO launch_fts (rowid, name, symbol) VALUES (new.rowid, new.name, new.symbol);
+      END;
+      INSERT INTO launch_fts (launch_fts) VALUES ('rebuild');
+    `,
+  },
 ];

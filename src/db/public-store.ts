@@ -113,14 +113,18 @@ export class PublicStore {
       ),
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
-          finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown)
+          finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
+          name, symbol, finding_label, finding_why, graduated_at_ms)
         VALUES (@mint, @bondingCurve, @creator, @creationSignature, @creationSlot, @createdAtMs, @origin, @observedAtLaunch,
-          @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs, @cohortUnknown)
+          @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs, @cohortUnknown,
+          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs)
         ON CONFLICT (mint) DO UPDATE SET bonding_curve = excluded.bonding_curve, creator = excluded.creator,
           creation_signature = excluded.creation_signature, creation_slot = excluded.creation_slot, created_at_ms = excluded.created_at_ms,
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
-          document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown`),
+          document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown,
+          name = excluded.name, symbol = excluded.symbol, finding_label = excluded.finding_label, finding_why = excluded.finding_why,
+          graduated_at_ms = excluded.graduated_at_ms`),
       graduatedAfter: db.prepare(
         "SELECT mint FROM launch WHERE json_extract(document, '$.launch.graduated') = 1 AND json_extract(document, '$.launch.graduationConfirmedBy') IS NOT 'withdraw' AND mint > ? ORDER BY mint LIMIT ?",
       ).pluck(),
@@ -247,6 +251,12 @@ export class PublicStore {
       sha256,
       updatedAtMs: nowMs,
       cohortUnknown: doc.launch !== null && doc.history.complete && doc.funder.sharedCohort === null ? 1 : 0,
+      // list and search columns (migration 9); the FTS index follows name and symbol by trigger
+      name: doc.name,
+      symbol: doc.symbol,
+      findingLabel: doc.finding.label,
+      findingWhy: doc.finding.why,
+      graduatedAtMs: doc.launch?.graduatedAt?.ms ?? null,
     });
     this.s.addPending.run(doc.mint);
   }

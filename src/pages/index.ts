@@ -1,14 +1,10 @@
 import type { APIContext } from 'astro';
-import { renderIndexPage } from '../render/token-page.ts';
-import { corsHeaders, pageHeaders } from '../server/http.ts';
 import { methods } from '../server/methods.ts';
 import { ROUTES } from '../server/routes.ts';
 import { route } from '../server/route.ts';
+import { handleHome } from '../server/site-pages.ts';
 
-/** The front page: what the archive is and where its data is. */
+/** GET / (no key): the home page the collector writes (site/index.html). Behaviour: src/server/site-pages.ts. */
 export const { GET, HEAD, OPTIONS, ALL } = methods<APIContext>(ROUTES.index, {
-  GET: ({ request }) =>
-    route(request, (deps) =>
-      new Response(renderIndexPage({ demo: deps.config.DEMO }), { headers: { ...pageHeaders(), 'Cache-Control': 'max-age=300', ...corsHeaders() } }),
-    ),
+  GET: ({ request }) => route(request, (deps) => handleHome(request, deps)),
 });

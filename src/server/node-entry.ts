@@ -6,12 +6,14 @@
 import { autostart } from './node-entry-preamble.ts';
 import { handler, options, startServer } from '@astrojs/node/server.js';
 import { hardenServer } from './front-door.ts';
+import { serveSitePagesFirst } from './static-door.ts';
 
 export { handler, options };
 
 /** Start the standalone server with the front door and timeouts (HOST/PORT from the environment). */
 export function start(): ReturnType<typeof startServer> {
   const started = startServer();
+  serveSitePagesFirst(started.server.server); // the collector's written pages, before Astro (behind the front door)
   hardenServer(started.server.server);
   return started;
 }

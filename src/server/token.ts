@@ -1,6 +1,6 @@
 import { instant } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { coverageOf } from './coverage.ts';
+import { coverageOf } from '../facts/coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';

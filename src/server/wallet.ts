@@ -2,7 +2,7 @@ import { instant } from '../core/canonical.ts';
 import type { CurveBuyout } from '../core/types.ts';
 import type { StoredAfterwards, StoredWalletRole } from '../db/public-store.ts';
 import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
-import { coverageOf } from './coverage.ts';
+import { coverageOf } from '../facts/coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
 import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';

@@ -17,7 +17,7 @@ import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts'
 import { collectOnce } from '../helpers/collect-once.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { walletRecord } from '../../src/server/wallet.ts';
-import { statusBody } from '../../src/server/status.ts';
+import { statusBody } from '../../src/facts/status.ts';
 import { loadConfig } from '../../src/config.ts';
 
 let tmp: string;

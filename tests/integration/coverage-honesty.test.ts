@@ -19,7 +19,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
-import { statusBody } from '../../src/server/status.ts';
+import { statusBody } from '../../src/facts/status.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { freePort, sleep } from '../helpers/net.ts';
 

@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
-import { statusBody } from '../../src/server/status.ts';
+import { statusBody } from '../../src/facts/status.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 
 let tmp: string;

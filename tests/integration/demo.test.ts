@@ -69,7 +69,19 @@ describe('npm run demo', () => {
     expect(html).toContain('id="demo"');
     expect(html).toContain('Demo data');
 
-    expect(await (await fetch(`${base}/`)).text()).toContain('id="demo"');
+    let home = await (await fetch(`${base}/`)).text();
+    expect(home).toContain('id="demo"');
+    // the home page lists launches (issue 23; rewritten every LISTS_INTERVAL_MS as they land), and its search finds one by its symbol
+    const rowOf = (page: string) => /<a class="tok" href="\/t\/(\w+)\.html"><span class="name">[^<]*<\/span> <span class="sym">(\w+)<\/span>/.exec(page);
+    for (let i = 0; i < 100 && !rowOf(home); i++) {
+      await sleep(200);
+      home = await (await fetch(`${base}/`)).text();
+    }
+    const row = rowOf(home);
+    expect(row).not.toBeNull();
+    const found = await (await fetch(`${base}/search?q=${encodeURIComponent(row![2]!)}`)).text();
+    expect(found).toContain(`href="/t/${row![1]}.html"`);
+    expect((await fetch(`${base}/search?q=${row![1]}`, { redirect: 'manual' })).headers.get('location')).toBe(`/t/${row![1]}.html`);
 
     const sol = await fetch(`${base}/api/v1/token/So11111111111111111111111111111111111111112`, { headers: auth });
     expect(sol.status).toBe(404);

@@ -22,7 +22,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import { PUMP } from '../../src/core/decode/idl.ts';
-import { statusBody } from '../../src/server/status.ts';
+import { statusBody } from '../../src/facts/status.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { mutateEventDiscriminator } from '../helpers/mutate-event.ts';
 

@@ -28,7 +28,7 @@ import { sleep } from '../helpers/net.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { statusBody } from '../../src/server/status.ts';
+import { statusBody } from '../../src/facts/status.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';

@@ -1,0 +1,60 @@
+import type Database from 'better-sqlite3';
+import { ROW_COLUMNS, type ListRow } from './lists.ts';
+
+/**
+ * Name and symbol search over the launch table (migration 9: FTS5 table `launch_fts`, index
+ * `launch_symbol`). Terms arrive already split into words of letters and digits
+ * (src/server/search.ts `searchTerms`); each is quoted here, so no character of the user's text
+ * reaches FTS5's query syntax.
+ */
+
+type Statements = ReturnType<typeof prepare>;
+const cache = new WeakMap<Database.Database, Statements>();
+
+function prepare(db: Database.Database) {
+  return {
+    // exact symbol first (case-insensitive), newest first
+    bySymbol: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch WHERE symbol = ? COLLATE NOCASE ORDER BY rowid DESC LIMIT ?`),
+    // every term a prefix of a word of the name or the symbol; newest rows first (rowid order streams: no ranking of every match)
+    byPrefix: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch_fts JOIN launch ON launch.rowid = launch_fts.rowid
+      WHERE launch_fts MATCH ? ORDER BY launch_fts.rowid DESC LIMIT ?`),
+    isCreator: db.prepare('SELECT 1 FROM launch WHERE creator = ? LIMIT 1').pluck(),
+  };
+}
+
+function statements(db: Database.Database): Statements {
+  let s = cache.get(db);
+  if (!s) cache.set(db, (s = prepare(db)));
+  return s;
+}
+
+/**
+ * The FTS5 query of `terms`: each term as a quoted string (a `"` inside doubled, FTS5 §3.1) with
+ * the prefix operator, all required: `"pep"* "fro"*`. Terms must be non-empty.
+ * @example ftsQuery(['pe"pe', 'frog']) // '"pe""pe"* "frog"*'
+ */
+export function ftsQuery(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' ');
+}
+
+/**
+ * Records whose name or symbol match `terms` (every term a word prefix), at most `limit`: exact
+ * symbol matches of a one-term query first, then the rest newest first, without repeats.
+ */
+export function searchByText(db: Database.Database, terms: readonly string[], limit: number): ListRow[] {
+  if (terms.length === 0) return [];
+  const s = statements(db);
+  const out: ListRow[] = [];
+  const seen = new Set<string>();
+  const add = (rows: ListRow[]) => {
+    for (const r of rows) if (!seen.has(r.mint) && out.length < limit) (seen.add(r.mint), out.push(r));
+  };
+  if (terms.length === 1) add(s.bySymbol.all(terms[0], limit) as ListRow[]);
+  if (out.length < limit) add(s.byPrefix.all(ftsQuery(terms), limit) as ListRow[]);
+  return out;
+}
+
+/** Whether any record held names `address` as its creator. */
+export function isCreator(db: Database.Database, address: string): boolean {
+  return statements(db).isCreator.get(address) === 1;
+}

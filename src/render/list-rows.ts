@@ -1,0 +1,67 @@
+import { html, raw } from 'hono/html';
+import type { FindingClass } from '../core/types.ts';
+import type { ListRow } from '../db/lists.ts';
+import { displayText } from './display-text.ts';
+
+/**
+ * A record as one row of the home page, the list pages and the search results: class badge,
+ * name and symbol (the creator's words, through displayText, escaped), the mint, its age and the
+ * one-line why, the whole row's name linked to `/t/{mint}.html`. Pure: no I/O.
+ */
+
+type Html = ReturnType<typeof raw>;
+
+/** Longest name shown in a row, in code points (the token page shows more). */
+export const ROW_NAME_CHARS = 60;
+/** Longest symbol shown in a row. */
+export const ROW_SYMBOL_CHARS = 16;
+
+/** The badge's words: class names as the API spells them, NO_MARKERS with a space. */
+const BADGE: Record<FindingClass, string> = { FINDINGS: 'FINDINGS', NOTE: 'NOTE', NO_MARKERS: 'NO MARKERS', UNKNOWN: 'UNKNOWN' };
+
+/** A class badge (`span.badge.CLASS`, site.css). */
+export function badge(cls: FindingClass): Html {
+  return html`<span class="badge ${cls}">${BADGE[cls] ?? cls}</span>` as Html;
+}
+
+/**
+ * A duration in short words: `45 s`, `12 min`, `5 h`, `3 d`, `2 y`; negative durations read `0 s`.
+ * @example shortDuration(90_000) // '1 min'
+ */
+export function shortDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h`;
+  if (s < 365 * 86_400) return `${Math.floor(s / 86_400)} d`;
+  return `${Math.floor(s / (365 * 86_400))} y`;
+}
+
+/** `2026-11-25 21:04 UTC` */
+export function utcMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+/** The time of a row: `12 min ago` (to `nowMs`) with the exact time in `datetime`; `time unknown` without one. */
+function age(ms: number | null, nowMs: number, what: string): Html {
+  if (ms === null) return html`<span>${what} time unknown</span>` as Html;
+  return html`<time datetime="${new Date(ms).toISOString()}" title="${utcMinute(ms)}">${what} ${shortDuration(nowMs - ms)} ago</time>` as Html;
+}
+
+/** One row. `when` picks the time shown: creation (default) or graduation. */
+export function listRow(r: ListRow, nowMs: number, when: 'created' | 'graduated' = 'created'): Html {
+  const name = r.name ? displayText(r.name, ROW_NAME_CHARS) : '';
+  const symbol = r.symbol ? displayText(r.symbol, ROW_SYMBOL_CHARS) : '';
+  const why = r.why ? displayText(r.why, 300) : r.label ? displayText(r.label, 300) : '';
+  return html`<li class="row">
+<div class="row-head">${badge(r.findingClass)} <a class="tok" href="/t/${r.mint}.html"><span class="name">${name || 'No name'}</span>${symbol ? html` <span class="sym">${symbol}</span>` : ''}</a></div>
+<p class="why">${why}</p>
+<p class="meta"><code class="mint">${r.mint}</code> · ${when === 'graduated' ? age(r.graduatedAtMs, nowMs, 'graduated') : age(r.createdAtMs, nowMs, 'created')}</p>
+</li>` as Html;
+}
+
+/** A list of rows (`ul.rows`), or `empty` as a paragraph when there are none. */
+export function listRows(rows: readonly ListRow[], nowMs: number, empty: string, when: 'created' | 'graduated' = 'created'): Html {
+  if (rows.length === 0) return html`<p class="empty">${empty}</p>` as Html;
+  return html`<ul class="rows">${rows.map((r) => listRow(r, nowMs, when))}</ul>` as Html;
+}

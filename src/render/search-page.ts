@@ -1,0 +1,84 @@
+import { html, raw } from 'hono/html';
+import type { ListRow } from '../db/lists.ts';
+import { displayText } from './display-text.ts';
+import { listRows } from './list-rows.ts';
+import { renderPage } from './shell.ts';
+
+/**
+ * The pages of `/search` (src/server/search.ts): results of a name or symbol search, the answer
+ * for an address the archive holds no record of, and the answers to input that is not a search.
+ * Never indexed. The user's text is shown through displayText and escaped. Pure: no I/O.
+ */
+
+type Html = ReturnType<typeof raw>;
+
+/** Options of the search pages. */
+export interface SearchPageOptions {
+  demo?: boolean;
+  contactEmail?: string;
+}
+
+const TIPS = html`<ul class="tips">
+<li>A <strong>mint address</strong> (base58, 32–44 characters, often ending in <code>pump</code>) opens its record.</li>
+<li>A <strong>creator wallet</strong> opens the launches it created.</li>
+<li>A <strong>name or symbol</strong>, or its first letters, lists the records whose name or symbol has a word starting with them. Names are the creators' own words and anyone can reuse one: to be sure of a token, search its mint.</li>
+</ul>` as Html;
+
+function page(title: string, body: Html, query: string, o: SearchPageOptions): string {
+  return renderPage({ title: `${title} — Launch-provenance archive`, noindex: true }, body, { demo: o.demo, contactEmail: o.contactEmail, query: displayText(query, 200) });
+}
+
+/** Results of a name or symbol search: at most `limit` rows, newest first (exact symbol first). */
+export function renderSearchResults(query: string, rows: readonly ListRow[], limit: number, nowMs: number, o: SearchPageOptions, hint?: string): string {
+  const q = displayText(query, 100);
+  const count = rows.length === 0 ? '' : rows.length >= limit ? `The newest ${limit} matches (an exact symbol first); add a word to narrow them.` : `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}, newest first (an exact symbol first).`;
+  const body = html`<h1>Search: “${q}”</h1>
+<p class="muted">${count}</p>
+${hint ? html`<p class="hint">${hint}</p>` : ''}
+${listRows(rows, nowMs, `No record held has a name or symbol with a word starting with “${q}”.`)}
+${rows.length ? html`<p class="muted small">A name or symbol is the creator's own text, and anyone can launch another token with the same one. Check the mint.</p>` : TIPS}` as Html;
+  return page(`Search: ${q}`, body, query, o);
+}
+
+/**
+ * The answer for a valid address the archive holds no record of (as a mint) and no record names
+ * as creator: provenance unknown, not clean, and how to ask for a rebuild.
+ */
+export function renderUnheldPage(address: string, o: SearchPageOptions): string {
+  const body = html`<h1>No record for this address</h1>
+<p class="mono">${address}</p>
+<div class="finding UNKNOWN">
+<p class="class">UNKNOWN</p>
+<p>The archive holds no launch record for this mint, and no launch it holds was created by this address. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p>
+</div>
+<h2>How to ask for a record</h2>
+<p>With an API key, ask for the token: <code>GET /api/v1/token/${address}</code> with the header <code>Authorization: Bearer &lt;API_KEY&gt;</code>. When the chain shows a pump.fun bonding curve for this mint, that request starts a rebuild of its launch from chain history: it answers 202 while the rebuild runs and 200 with the record once it is done; the record's page is then at <a href="/t/${address}.html">/t/${address}.html</a>. When no curve ever existed, it answers 404 <code>not_a_curve_launch</code>. Rebuild starts are limited per caller (see the API documentation, docs/api.md).</p>
+<p><a href="/pricing">API keys and the plan</a> · <a href="/status.html">What the archive watches</a></p>` as Html;
+  return page('No record for this address', body, address, o);
+}
+
+/** Why a text is not a search, in words. */
+export type NotASearch = 'empty' | 'too_long' | 'control' | 'no_words';
+
+const NOT_A_SEARCH: Record<NotASearch, { title: string; text: string }> = {
+  empty: { title: 'Search the archive', text: 'Type a mint address, a creator wallet, a name or a symbol.' },
+  too_long: { title: 'Search text too long', text: 'The search text is longer than 200 characters. A mint or wallet address has at most 44; a name search needs only its first words.' },
+  control: { title: 'Search text not readable', text: 'The search text holds control characters (such as a line break or a tab), which no address, name or symbol search uses. Paste the address or name again on its own.' },
+  no_words: { title: 'Nothing to search for', text: 'The search text has no letters or digits to search for. Quotes, stars, brackets and other signs are not search operators here: type the address, or the words of a name or symbol.' },
+};
+
+/** The page for input that is not a search (empty, too long, control characters, no letters or digits). */
+export function renderNotASearchPage(why: NotASearch, query: string, o: SearchPageOptions): string {
+  const t = NOT_A_SEARCH[why];
+  const body = html`<h1>${t.title}</h1>
+<p>${t.text}</p>
+${TIPS}` as Html;
+  return page(t.title, body, why === 'control' || why === 'too_long' ? '' : query, o);
+}
+
+/** 429: too many searches from the caller's address. */
+export function renderSearchLimitPage(perMinute: number, retryAfterS: number, o: SearchPageOptions): string {
+  const body = html`<h1>Too many searches</h1>
+<p>More than ${perMinute} searches came from your address in a minute. Try again in ${retryAfterS} s. Token pages (<code>/t/{mint}.html</code>) are not limited.</p>` as Html;
+  return page('Too many searches', body, '', o);
+}

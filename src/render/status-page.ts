@@ -1,0 +1,70 @@
+import { html, raw } from 'hono/html';
+import type { StatusBody } from '../facts/status.ts';
+import { countsWords, coverageWords, lagWords, type SitePageOptions } from './home-page.ts';
+import { shortDuration, utcMinute } from './list-rows.ts';
+import { renderPage } from './shell.ts';
+
+/**
+ * `/status.html`: what `/api/v1/status` says, in words (written by the collector with the home
+ * page, rendered by the server before the first write). Pure: no I/O.
+ */
+
+type Html = ReturnType<typeof raw>;
+
+const CLASSES = ['FINDINGS', 'NOTE', 'NO_MARKERS', 'UNKNOWN'] as const;
+const ORIGINS: Record<string, string> = {
+  observed: 'observed: watched from the creation transaction on',
+  scanned: 'scanned: created while the collector was down, found later from chain',
+  rebuilt: 'rebuilt: reconstructed from chain history on request',
+};
+const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US');
+
+function countsTable(s: StatusBody): Html {
+  const origins = Object.keys(s.counts.byOrigin).sort();
+  if (origins.length === 0) return html`<p>No record is held yet.</p>` as Html;
+  return html`<table class="stack counts">
+<thead><tr><th scope="col">Origin</th>${CLASSES.map((c) => html`<th scope="col">${c.replace('_', ' ')}</th>`)}<th scope="col">All</th></tr></thead>
+<tbody>${origins.map(
+    (o) => html`<tr><th scope="row">${ORIGINS[o] ?? o}</th>${CLASSES.map((c) => html`<td data-label="${c.replace('_', ' ')}">${n(s.counts.byOriginAndClass[o]?.[c])}</td>`)}<td data-label="All">${n(s.counts.byOrigin[o])}</td></tr>`,
+  )}
+<tr><th scope="row">All origins</th>${CLASSES.map((c) => html`<td data-label="${c.replace('_', ' ')}">${n(s.counts.byClass[c])}</td>`)}<td data-label="All">${n(s.counts.records)}</td></tr></tbody>
+</table>` as Html;
+}
+
+function gapsList(s: StatusBody): Html {
+  const gaps = s.coverage.gaps;
+  if (gaps.length === 0) return html`<p>No gap: the collector has not been down for longer than the allowed pause since coverage began.</p>` as Html;
+  return html`<ul>${gaps.map(
+    (g) => html`<li>${utcMinute(g.from.ms)} to ${utcMinute(g.to.ms)} (${shortDuration(g.to.ms - g.from.ms)})${g.fromSlot !== null && g.toSlot !== null ? `, slots ${n(g.fromSlot)}–${n(g.toSlot)}` : ''}</li>`,
+  )}</ul>` as Html;
+}
+
+/** The status page from a status body. */
+export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOptions): string {
+  const c = s.collector;
+  const periodic = Object.entries({ 'Funder sweep': c.periodic.funderSweep, 'Afterwards sweep': c.periodic.afterwardsSweep, 'Pool refresh': c.periodic.poolRefresh, 'Bulk downloads': c.periodic.downloads });
+  const unreadable = s.unreadable.transactions;
+  const body = html`<h1>Status</h1>
+<p class="muted">As of ${utcMinute(nowMs)}. The same facts as JSON: <a href="/api/v1/status">/api/v1/status</a>.</p>
+<h2>The collector</h2>
+<p>${lagWords(c)}${c.cursorSlot !== null ? ` Its cursor is at slot ${n(c.cursorSlot)}${c.tipSlot !== null ? `, the chain tip it last read at slot ${n(c.tipSlot)}` : ''}.` : ''}</p>
+${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not answered since ${utcMinute(c.unreachableSince.ms)}${c.lastRpcError ? html` (last error: <code>${c.lastRpcError}</code>)` : ''}.</p>` : ''}
+<table class="facts">${periodic.map(([k, v]) => html`<tr><th scope="row">${k} last ran</th><td>${v ? utcMinute(v.ms) : 'never'}</td></tr>`)}</table>
+<h2>Coverage</h2>
+<p>${coverageWords(s, nowMs)}</p>
+<h3>Gaps</h3>
+${gapsList(s)}
+<p class="muted small">${s.coverage.note}</p>
+<h2>Records</h2>
+<p>${countsWords(s)}</p>
+${countsTable(s)}
+<h2>What could not be read</h2>
+<p>${unreadable === 0 ? 'Every transaction of the program history read so far could be read.' : `${n(unreadable)} transaction${unreadable === 1 ? '' : 's'} could not be read yet; the launches they may belong to stay incomplete (UNKNOWN) until they are.`}
+${s.unrecognisedProgramData.length === 0 ? ' No unrecognised program data was seen in the last 24 hours.' : ` ${s.unrecognisedProgramData.length} kind${s.unrecognisedProgramData.length === 1 ? '' : 's'} of program data the decoder does not know were seen in the last 24 hours; records that hold them are UNKNOWN.`}</p>
+${s.rebuilds ? html`<p>Rebuilds: ${n(s.rebuilds.queued)} queued, ${n(s.rebuilds.running)} running.</p>` : ''}` as Html;
+  return renderPage(
+    { title: 'Status — Launch-provenance archive', description: 'What the archive holds and what it watched: coverage, gaps, lag and records by class and origin.', canonicalUrl: `${o.baseUrl}/status.html` },
+    body,
+    { demo: o.demo, contactEmail: o.contactEmail },
+  );
+}

@@ -1,0 +1,173 @@
+import { isCreator, searchByText } from '../db/search.ts';
+import { hasHiddenCharacters } from '../render/display-text.ts';
+import { renderNotASearchPage, renderSearchLimitPage, renderSearchResults, renderUnheldPage, type NotASearch } from '../render/search-page.ts';
+import type { Deps } from './deps.ts';
+import { CACHE_NONE, addressProblem, corsHeaders, pageHeaders } from './http.ts';
+import { callerAddress } from './rebuilds.ts';
+
+/**
+ * `GET /search?q=` (public, no key): the search box of every page. In order:
+ * - not a search (empty, over {@link MAX_QUERY_CHARS}, control characters, no letters or digits) → a page saying so (400; empty 200);
+ * - a mint the archive holds → 302 to `/t/{mint}.html`;
+ * - a wallet that created a launch held → 302 to `/w/{address}.html`;
+ * - any other address → 404, a page: no record, provenance unknown (not clean), how to ask for a rebuild;
+ * - else a name or symbol prefix search (FTS5, src/db/search.ts) → a results page (200).
+ * An address pasted inside a URL (`https://…/coin/{mint}`) is taken out of it.
+ * Limited per caller address ({@link SearchLimiter}, SEARCH_PER_MINUTE; 429 with Retry-After) and
+ * answered from an in-process cache for SEARCH_CACHE_MS, which is also the answer's max-age.
+ */
+
+/** Longest search text read, in UTF-16 units (the search box's `maxlength` is 200). */
+export const MAX_QUERY_CHARS = 200;
+/** Words of a name search used at most, and the longest word. */
+export const MAX_TERMS = 8;
+export const MAX_TERM_CHARS = 64;
+/** Results shown at most. */
+export const SEARCH_RESULTS = 50;
+/** Answers kept in the cache at most (least recently used dropped first): a results page is up to ~50 KB, so ~25 MB. */
+export const SEARCH_CACHE_ENTRIES = 500;
+
+/** What a search text asks for. */
+export type SearchInput =
+  | { kind: 'invalid'; why: NotASearch }
+  | { kind: 'address'; address: string }
+  /** `hint`: why a pasted word the length of an address is not one */
+  | { kind: 'text'; terms: string[]; hint?: string };
+
+/** Said when one pasted word has the look of an address but is not one. */
+export const NOT_AN_ADDRESS_HINT =
+  'What you searched looks like an address but is not one: an address is base58 (no 0, O, I or l) of 32 to 44 characters that decodes to 32 bytes, and it is case-sensitive. Check it was copied whole. It was searched as a name or symbol instead.';
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]{32,44}/g;
+
+/**
+ * Read a search text (the raw `q` value). Pure.
+ * @example parseSearch(' CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump ') // { kind: 'address', address: 'CWiT…pump' }
+ * @example parseSearch('pepe the') // { kind: 'text', terms: ['pepe', 'the'] }
+ * @example parseSearch('"*') // { kind: 'invalid', why: 'no_words' }
+ */
+export function parseSearch(q: string | null): SearchInput {
+  if (q === null || q.trim() === '') return { kind: 'invalid', why: 'empty' };
+  if (q.length > MAX_QUERY_CHARS) return { kind: 'invalid', why: 'too_long' };
+  if (hasHiddenCharacters(q)) return { kind: 'invalid', why: 'control' };
+  const text = q.trim();
+  if (addressProblem(text) === null) return { kind: 'address', address: text };
+  // a pasted URL: its last path segment that is an address (pump.fun/coin/{mint}, explorers' /token/{mint})
+  if (/^https?:\/\//i.test(text)) {
+    const found = text.split(/[/?#&=]/).filter((s) => addressProblem(s) === null).at(-1);
+    if (found) return { kind: 'address', address: found };
+  }
+  const terms = [...new Set((text.match(WORD) ?? []).map((t) => t.slice(0, MAX_TERM_CHARS)))].slice(0, MAX_TERMS);
+  // one word of base58 the length of an address that is not one: say why, and search it as text too
+  const looksLikeAddress = !/\s/.test(text) && (text.match(BASE58_RUN)?.[0]?.length ?? 0) >= 32;
+  if (terms.length === 0) return { kind: 'invalid', why: 'no_words' };
+  return looksLikeAddress ? { kind: 'text', terms, hint: NOT_AN_ADDRESS_HINT } : { kind: 'text', terms };
+}
+
+/**
+ * Searches per caller address in fixed one-minute windows (the caller as for rebuild starts:
+ * rebuilds.ts `callerAddress`). In memory, per server process; `perMinute` 0 = no limit.
+ */
+export class SearchLimiter {
+  private readonly windows = new Map<string, { startMs: number; count: number }>();
+  constructor(private readonly perMinute: number) {}
+
+  /** Count a search of `caller` at `nowMs`: null when allowed, else the seconds until its window ends. */
+  take(caller: string, nowMs: number): number | null {
+    if (this.perMinute === 0) return null;
+    let w = this.windows.get(caller);
+    if (!w || nowMs - w.startMs >= 60_000) {
+      if (this.windows.size >= 100_000) this.prune(nowMs);
+      w = { startMs: nowMs, count: 0 };
+      this.windows.set(caller, w);
+    }
+    if (w.count >= this.perMinute) return Math.max(1, Math.ceil((w.startMs + 60_000 - nowMs) / 1000));
+    w.count++;
+    return null;
+  }
+
+  private prune(nowMs: number): void {
+    for (const [k, w] of this.windows) if (nowMs - w.startMs >= 60_000) this.windows.delete(k);
+  }
+}
+
+/** A search answer as kept in the cache. */
+interface Answer {
+  status: number;
+  body: string | null;
+  location?: string;
+}
+
+/** Least-recently-used cache of answers by search text, each kept `ttlMs`. */
+export class AnswerCache {
+  private readonly entries = new Map<string, { answer: Answer; expiresMs: number }>();
+  constructor(private readonly ttlMs: number, private readonly max = SEARCH_CACHE_ENTRIES) {}
+
+  get(key: string, nowMs: number): Answer | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    if (e.expiresMs <= nowMs) return undefined;
+    this.entries.set(key, e); // most recently used last
+    return e.answer;
+  }
+
+  set(key: string, answer: Answer, nowMs: number): void {
+    if (this.ttlMs === 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { answer, expiresMs: nowMs + this.ttlMs });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+/** The limiter and cache of a server process (one per deps). */
+const state = new WeakMap<Deps, { limiter: SearchLimiter; cache: AnswerCache }>();
+function stateOf(deps: Deps) {
+  let s = state.get(deps);
+  if (!s) state.set(deps, (s = { limiter: new SearchLimiter(deps.config.SEARCH_PER_MINUTE), cache: new AnswerCache(deps.config.SEARCH_CACHE_MS) }));
+  return s;
+}
+
+/** The answer to a search text (no limit, no cache). */
+export function answerSearch(q: string | null, deps: Pick<Deps, 'publicStore' | 'config' | 'now'>): Answer {
+  const o = { demo: deps.config.DEMO, contactEmail: deps.config.CONTACT_EMAIL };
+  const input = parseSearch(q);
+  if (input.kind === 'invalid') return { status: input.why === 'empty' ? 200 : 400, body: renderNotASearchPage(input.why, q ?? '', o) };
+  if (input.kind === 'address') {
+    const a = input.address;
+    if (deps.publicStore.launchSha256(a) !== undefined) return { status: 302, body: null, location: `/t/${a}.html` };
+    if (isCreator(deps.publicStore.db, a)) return { status: 302, body: null, location: `/w/${a}.html` };
+    return { status: 404, body: renderUnheldPage(a, o) };
+  }
+  const rows = searchByText(deps.publicStore.db, input.terms, SEARCH_RESULTS);
+  const text = (q ?? '').trim();
+  return { status: 200, body: renderSearchResults(text, rows, SEARCH_RESULTS, deps.now(), o, input.hint) };
+}
+
+function respond(a: Answer, cacheControl: string): Response {
+  const headers: Record<string, string> = { ...pageHeaders(), 'Cache-Control': cacheControl, ...corsHeaders() };
+  if (a.location) headers.Location = a.location;
+  return new Response(a.body, { status: a.status, headers });
+}
+
+/** `GET /search?q=`: see the module comment. `clientAddress`: the socket's address (Astro's `clientAddress`). */
+export function handleSearch(request: Request, deps: Deps, params: { clientAddress?: string }): Response {
+  const nowMs = deps.now();
+  const { limiter, cache } = stateOf(deps);
+  const caller = callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES);
+  const wait = limiter.take(caller, nowMs);
+  if (wait !== null) {
+    const body = renderSearchLimitPage(deps.config.SEARCH_PER_MINUTE, wait, { demo: deps.config.DEMO, contactEmail: deps.config.CONTACT_EMAIL });
+    return new Response(body, { status: 429, headers: { ...pageHeaders(), 'Cache-Control': CACHE_NONE, 'Retry-After': String(wait), ...corsHeaders() } });
+  }
+  const q = new URL(request.url).searchParams.get('q');
+  const key = q ?? '';
+  let answer = cache.get(key, nowMs);
+  if (!answer) {
+    answer = answerSearch(q, deps);
+    cache.set(key, answer, nowMs);
+  }
+  const maxAge = Math.floor(deps.config.SEARCH_CACHE_MS / 1000);
+  return respond(answer, maxAge > 0 ? `max-age=${maxAge}` : CACHE_NONE);
+}

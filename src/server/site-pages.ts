@@ -1,0 +1,121 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { LIST_NAMES, type ListName } from '../db/lists.ts';
+import { renderHomePage, renderListPage } from '../render/home-page.ts';
+import { renderMethodologyPage } from '../render/methodology-page.ts';
+import { renderStatusPage } from '../render/status-page.ts';
+import type { Deps } from './deps.ts';
+import { corsHeaders, etagOf, htmlPage, ifNoneMatch, notModified, pageHeaders } from './http.ts';
+import { homeFacts, listPageFacts } from '../facts/site-facts.ts';
+import { statusBody } from './status.ts';
+
+/**
+ * The site's pages written by the collector (collector/publish/lists.ts) under `config.siteDir`:
+ * `index.html` (served at `/`), `lists/{list}/{n}.html`, `status.html`, `methodology.html`. Each
+ * is served from memory (re-read when the file's mtime or size changes; checked at most every
+ * {@link RECHECK_MS}) with a short max-age for a CDN; before the collector's first write the same
+ * page is rendered from the database (the methodology from the Markdown bundled at build).
+ */
+
+/** Cache-Control of the home, list and status pages: a CDN may keep them a few seconds. */
+export const CACHE_LISTS = 'max-age=5';
+/** Cache-Control of the methodology page. */
+export const CACHE_METHODOLOGY = 'max-age=300';
+/** How often at most (ms) a served file's mtime is checked. */
+export const RECHECK_MS = 500;
+
+interface Cached {
+  body: Buffer;
+  etag: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/** In-memory copies of site files by path. */
+export class SiteFileCache {
+  private readonly files = new Map<string, Cached | null>();
+  private readonly checked = new Map<string, number>();
+
+  /** The file's bytes and ETag, or null when it does not exist. */
+  get(path: string, nowMs: number): { body: Buffer; etag: string } | null {
+    const hit = this.files.get(path);
+    if (hit !== undefined && nowMs - (this.checked.get(path) ?? 0) < RECHECK_MS) return hit;
+    this.checked.set(path, nowMs);
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      this.files.set(path, null);
+      return null;
+    }
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit;
+    let body: Buffer;
+    try {
+      body = readFileSync(path);
+    } catch {
+      this.files.set(path, null);
+      return null;
+    }
+    const c = { body, etag: etagOf(createHash('sha256').update(body).digest('hex')), mtimeMs: st.mtimeMs, size: st.size };
+    if (this.files.size > 1_000) this.files.clear();
+    this.files.set(path, c);
+    return c;
+  }
+}
+
+const caches = new WeakMap<Deps, SiteFileCache>();
+/** The site-file cache of a server process (one per deps): shared by the routes and static-door.ts. */
+export function siteFileCacheOf(deps: Deps): SiteFileCache {
+  let c = caches.get(deps);
+  if (!c) caches.set(deps, (c = new SiteFileCache()));
+  return c;
+}
+
+function serveBytes(request: Request, body: Buffer | string, etag: string, cacheControl: string): Response {
+  if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl);
+  return new Response(body as string | Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { ...pageHeaders(), ETag: etag, 'Cache-Control': cacheControl, ...corsHeaders() },
+  });
+}
+
+/** Serve `rel` from the site folder, or `render()` when it is not written yet. */
+function serveSiteFile(request: Request, deps: Deps, rel: string, cacheControl: string, render: () => string): Response {
+  const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, rel), deps.now());
+  if (file) return serveBytes(request, file.body, file.etag, cacheControl);
+  const page = render();
+  return serveBytes(request, page, etagOf(createHash('sha256').update(page).digest('hex')), cacheControl);
+}
+
+const siteOptions = (deps: Deps) => ({ baseUrl: deps.config.baseUrl, demo: deps.config.DEMO, contactEmail: deps.config.CONTACT_EMAIL });
+
+/** `GET /`: the home page. */
+export function handleHome(request: Request, deps: Deps): Response {
+  return serveSiteFile(request, deps, 'index.html', CACHE_LISTS, () => renderHomePage(homeFacts(deps.publicStore, deps.config, deps.now()), siteOptions(deps)));
+}
+
+/** `GET /lists/{list}/{n}.html`: a list page; 404 for an unknown list or a page past the last. */
+export function handleListPage(request: Request, deps: Deps, params: { list?: string; file?: string }): Response {
+  const list = params.list as ListName;
+  const m = /^([1-9][0-9]{0,3})\.html$/.exec(params.file ?? '');
+  if (!LIST_NAMES.includes(list) || !m) return htmlPage(404, 'No such list page', 'The lists are /lists/latest/1.html, /lists/graduated/1.html and /lists/findings/1.html.');
+  const page = Number(m[1]);
+  const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'lists', list, `${page}.html`), deps.now());
+  if (file) return serveBytes(request, file.body, file.etag, CACHE_LISTS);
+  const facts = listPageFacts(deps.publicStore, list, page, deps.now());
+  if (!facts) return htmlPage(404, 'No such list page', `The list has fewer pages. Its first page is /lists/${list}/1.html.`);
+  const body = renderListPage(facts, siteOptions(deps));
+  return serveBytes(request, body, etagOf(createHash('sha256').update(body).digest('hex')), CACHE_LISTS);
+}
+
+/** `GET /status.html`: the status in words. */
+export function handleStatusPage(request: Request, deps: Deps): Response {
+  return serveSiteFile(request, deps, 'status.html', CACHE_LISTS, () => renderStatusPage(statusBody(deps, deps.now()), deps.now(), siteOptions(deps)));
+}
+
+/** `GET /methodology.html`: docs/methodology.md as a page; `markdown` is the text bundled at build. */
+export function handleMethodologyPage(request: Request, deps: Deps, markdown: string): Response {
+  return serveSiteFile(request, deps, 'methodology.html', CACHE_METHODOLOGY, () => renderMethodologyPage(markdown, siteOptions(deps)));
+}
+

@@ -1,0 +1,63 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { getDeps } from './deps.ts';
+import { corsHeaders, ifNoneMatch, pageHeaders } from './http.ts';
+import { CACHE_LISTS, CACHE_METHODOLOGY, siteFileCacheOf } from './site-pages.ts';
+
+/**
+ * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`,
+ * `/methodology.html` — answered from memory before Astro's pipeline, as the adapter answers
+ * its own static files: the home page is the most requested page of the site, and Astro's
+ * per-request pipeline costs several times the answer (docs/benchmarks.md "Home page and search").
+ * Same bytes and headers as the routes of site-pages.ts, which answer everything this does not:
+ * a file not written yet (their rendered fallback), a query string, a method other than GET/HEAD.
+ * Runs behind the front door (node-entry.ts installs it first, front-door.ts wraps it).
+ */
+
+const LIST_PAGE = /^\/lists\/(latest|graduated|findings)\/[1-9][0-9]{0,3}\.html$/;
+
+/** The file under the site folder and the Cache-Control of a raw request target, or null when the routes answer it. */
+export function staticSiteFile(target: string): { rel: string; cacheControl: string } | null {
+  if (target === '/') return { rel: 'index.html', cacheControl: CACHE_LISTS };
+  if (target === '/status.html') return { rel: 'status.html', cacheControl: CACHE_LISTS };
+  if (target === '/methodology.html') return { rel: 'methodology.html', cacheControl: CACHE_METHODOLOGY };
+  if (LIST_PAGE.test(target)) return { rel: target.slice(1), cacheControl: CACHE_LISTS };
+  return null;
+}
+
+const HEADERS = { ...pageHeaders(), ...corsHeaders() };
+
+/** Answer `req` from a written page, or return false to pass it on. */
+function answer(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const file = staticSiteFile(req.url ?? '');
+  if (!file || req.headers['content-length'] || req.headers['transfer-encoding']) return false;
+  let deps;
+  try {
+    deps = getDeps();
+  } catch {
+    return false; // the routes answer 500 internal, logged
+  }
+  const hit = siteFileCacheOf(deps).get(join(deps.config.siteDir, file.rel), deps.now());
+  if (!hit) return false;
+  const headers = { ...HEADERS, ETag: hit.etag, 'Cache-Control': file.cacheControl };
+  const inm = req.headers['if-none-match'];
+  if (inm && ifNoneMatch(new Request('http://x/', { headers: { 'If-None-Match': inm } }), hit.etag)) {
+    res.writeHead(304, { ETag: hit.etag, 'Cache-Control': file.cacheControl, ...corsHeaders() });
+    res.end();
+    return true;
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': String(hit.body.length) });
+  res.end(req.method === 'HEAD' ? undefined : hit.body);
+  return true;
+}
+
+/** Put the written-pages answer in front of the server's request listeners (call before hardenServer). */
+export function serveSitePagesFirst(server: Server): void {
+  const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (answer(req, res)) return;
+    for (const l of listeners) l.call(server, req, res);
+  });
+}

@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { ftsQuery, isCreator, searchByText } from '../../src/db/search.ts';
+import { listCount, listRows } from '../../src/db/lists.ts';
+import { AnswerCache, NOT_AN_ADDRESS_HINT, SearchLimiter, answerSearch, handleSearch, parseSearch } from '../../src/server/search.ts';
+import type { Deps } from '../../src/server/deps.ts';
+import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
+
+/** Search (issue 23): input reading, the FTS5 query, the answers, the per-caller limit and the cache. */
+
+const HELD = randomAddress();
+const CREATOR = randomAddress();
+const T0 = Date.parse('2026-11-25T12:00:00Z');
+
+describe('parseSearch', () => {
+  it('reads an address, alone or inside a pasted URL', () => {
+    expect(parseSearch(`  ${HELD} `)).toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`https://pump.fun/coin/${HELD}?ref=x`)).toEqual({ kind: 'address', address: HELD });
+  });
+  it('splits a name search into words of letters and digits; FTS syntax is not syntax', () => {
+    expect(parseSearch('Pepe the frog')).toEqual({ kind: 'text', terms: ['Pepe', 'the', 'frog'] });
+    expect(parseSearch('pe"pe* NEAR(frog, 2)')).toEqual({ kind: 'text', terms: ['pe', 'pe', 'NEAR', 'frog', '2'].filter((t, i, a) => a.indexOf(t) === i) });
+    expect(parseSearch('$BONK')).toEqual({ kind: 'text', terms: ['BONK'] });
+    expect(parseSearch('ドージ')).toEqual({ kind: 'text', terms: ['ドージ'] });
+  });
+  it('refuses what is not a search', () => {
+    expect(parseSearch(null)).toEqual({ kind: 'invalid', why: 'empty' });
+    expect(parseSearch('   ')).toEqual({ kind: 'invalid', why: 'empty' });
+    expect(parseSearch('a'.repeat(201))).toEqual({ kind: 'invalid', why: 'too_long' });
+    expect(parseSearch('pepe\u0000')).toEqual({ kind: 'invalid', why: 'control' });
+    expect(parseSearch('evil\u202Eexe')).toEqual({ kind: 'invalid', why: 'control' });
+    expect(parseSearch('"*()^:')).toEqual({ kind: 'invalid', why: 'no_words' });
+  });
+  it('says when a pasted word looks like an address but is not one', () => {
+    expect(parseSearch('z'.repeat(44))).toEqual({ kind: 'text', terms: ['z'.repeat(44)], hint: NOT_AN_ADDRESS_HINT }); // decodes to more than 32 bytes
+    expect(parseSearch('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk0pump')).toMatchObject({ kind: 'text', hint: NOT_AN_ADDRESS_HINT }); // a 0
+    expect(parseSearch('pepe')).toEqual({ kind: 'text', terms: ['pepe'] });
+  });
+});
+
+describe('ftsQuery', () => {
+  it('quotes every term, doubling quotes, each a prefix', () => {
+    expect(ftsQuery(['pe"pe', 'NEAR'])).toBe('"pe""pe"* "NEAR"*');
+  });
+});
+
+describe('search over the store', () => {
+  let dir: string;
+  let store: PublicStore;
+  let config: Config;
+  const hostile = '"><img src=x onerror=alert(1)> <script>alert(2)</script> NEAR( * "';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lpa-search-'));
+    config = loadConfig({ DATA_DIR: dir, SEARCH_PER_MINUTE: '3', SEARCH_CACHE_MS: '5000' });
+    store = new PublicStore(config.publicDbPath);
+    putDoc(store, launchDoc(HELD, T0, { name: 'Pepe the Frog', symbol: 'PEPE' }, CREATOR));
+    putDoc(store, launchDoc(randomAddress(), T0 + 1000, { name: 'Pepper Coin', symbol: 'PEPR' }));
+    putDoc(store, launchDoc(randomAddress(), T0 + 2000, { name: 'Frogger', symbol: 'pepe' }));
+    putDoc(store, launchDoc(randomAddress(), T0 + 3000, { name: hostile, symbol: '<b>' }));
+    putDoc(store, launchDoc(randomAddress(), T0 + 4000, { name: null, symbol: null }));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const deps = () => ({ publicStore: store, config, now: () => T0 + 10_000 });
+
+  it('finds word prefixes of names and symbols, exact symbol first, newest next', () => {
+    const rows = searchByText(store.db, ['pepe'], 50);
+    expect(rows.map((r) => r.name)).toEqual(['Frogger', 'Pepe the Frog']); // both symbol PEPE (case-insensitive), newest first
+    expect(searchByText(store.db, ['pep'], 50).map((r) => r.symbol)).toEqual(['pepe', 'PEPR', 'PEPE']);
+    expect(searchByText(store.db, ['frog'], 50).map((r) => r.name)).toEqual(['Frogger', 'Pepe the Frog']);
+    expect(searchByText(store.db, ['pepe', 'frog'], 50).map((r) => r.name)).toEqual(['Frogger', 'Pepe the Frog']); // Frogger: symbol pepe
+    expect(searchByText(store.db, ['pepe', 'th'], 50).map((r) => r.name)).toEqual(['Pepe the Frog']);
+    expect(searchByText(store.db, ['NEAR'], 50)).toHaveLength(1);
+    expect(searchByText(store.db, ['script'], 50)).toHaveLength(1);
+  });
+
+  it('keeps the FTS index in step when a record is rewritten', () => {
+    const doc = launchDoc(HELD, T0, { name: 'Renamed Thing', symbol: 'RNM' }, CREATOR);
+    putDoc(store, doc);
+    expect(searchByText(store.db, ['pepe', 'the'], 50)).toHaveLength(0);
+    expect(searchByText(store.db, ['renamed'], 50).map((r) => r.mint)).toEqual([HELD]);
+    putDoc(store, doc); // same name: the index is not touched, still one row
+    expect(searchByText(store.db, ['renamed'], 50)).toHaveLength(1);
+    expect(store.db.prepare("SELECT count(*) FROM launch_fts WHERE launch_fts MATCH 'renamed*'").pluck().get()).toBe(1);
+  });
+
+  it('answers addresses: held mint → its page, creator → its wallet page, else unknown (404)', () => {
+    expect(answerSearch(HELD, deps())).toMatchObject({ status: 302, location: `/t/${HELD}.html` });
+    expect(isCreator(store.db, CREATOR)).toBe(true);
+    expect(answerSearch(CREATOR, deps())).toMatchObject({ status: 302, location: `/w/${CREATOR}.html` });
+    const other = randomAddress();
+    const a = answerSearch(other, deps());
+    expect(a.status).toBe(404);
+    expect(a.body).toContain('unknown, not clean');
+    expect(a.body).toContain(`/api/v1/token/${other}`);
+    expect(a.body).not.toMatch(/\bclean\b(?!<)/.source.replace('clean', 'is clean'));
+  });
+
+  it('never fails on hostile input, and escapes what it shows', () => {
+    for (const q of ['"', '*', 'NEAR(', '"pepe" OR "x"', 'a:b', '^x', '(', ')', 'AND', 'OR NOT', hostile, '\\', "'; DROP TABLE launch; --", '🐸', 'x'.repeat(200)]) {
+      const a = answerSearch(q, deps());
+      expect([200, 400]).toContain(a.status);
+      expect(a.body).not.toContain('<script>');
+      expect(a.body).not.toContain('<img');
+    }
+    const hit = answerSearch('script', deps());
+    expect(hit.body).toContain('&lt;script&gt;');
+  });
+
+  it('lists: latest newest first; FINDINGS and graduated within their window', () => {
+    putDoc(store, launchDoc(randomAddress(), T0 + 5000, { finding: { class: 'FINDINGS', label: 'Bundled', why: 'Two wallets bought in the creation slot.' } }));
+    const w = { fromMs: T0 - 86_400_000, toMs: Number.MAX_SAFE_INTEGER };
+    expect(listRows(store.db, 'latest', w, 3).map((r) => r.createdAtMs)).toEqual([T0 + 5000, T0 + 4000, T0 + 3000]);
+    expect(listRows(store.db, 'findings', w, 10).map((r) => r.why)).toEqual(['Two wallets bought in the creation slot.']);
+    expect(listCount(store.db, 'findings', { fromMs: T0 + 6000, toMs: w.toMs })).toBe(0);
+    expect(listCount(store.db, 'graduated', w)).toBe(0);
+  });
+
+  it('limits searches per caller address and caches answers briefly', () => {
+    const d = { ...deps(), log: undefined } as unknown as Deps;
+    const req = (q: string) => new Request(`http://x/search?q=${encodeURIComponent(q)}`);
+    expect(handleSearch(req('pep'), d, { clientAddress: '10.0.0.1' }).status).toBe(200);
+    expect(handleSearch(req(HELD), d, { clientAddress: '10.0.0.1' }).headers.get('Location')).toBe(`/t/${HELD}.html`);
+    const third = handleSearch(req('pep'), d, { clientAddress: '10.0.0.1' });
+    expect(third.headers.get('Cache-Control')).toBe('max-age=5');
+    const refused = handleSearch(req('pep'), d, { clientAddress: '10.0.0.1' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(handleSearch(req('pep'), d, { clientAddress: '10.0.0.2' }).status).toBe(200);
+  });
+});
+
+describe('SearchLimiter and AnswerCache', () => {
+  it('opens a new window after a minute', () => {
+    const l = new SearchLimiter(2);
+    expect([l.take('a', 0), l.take('a', 1), l.take('a', 2)]).toEqual([null, null, 60]);
+    expect(l.take('a', 60_000)).toBeNull();
+    expect(new SearchLimiter(0).take('a', 0)).toBeNull();
+  });
+  it('expires entries and drops the least recently used', () => {
+    const c = new AnswerCache(1000, 2);
+    c.set('a', { status: 200, body: 'A' }, 0);
+    c.set('b', { status: 200, body: 'B' }, 0);
+    c.get('a', 1);
+    c.set('c', { status: 200, body: 'C' }, 2);
+    expect(c.get('b', 3)).toBeUndefined();
+    expect(c.get('a', 3)?.body).toBe('A');
+    expect(c.get('a', 1000)).toBeUndefined();
+  });
+});

@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { createLogger } from '../../src/log.ts';
+import type { Deps } from '../../src/server/deps.ts';
+import { handleHome, handleListPage, handleMethodologyPage, handleStatusPage } from '../../src/server/site-pages.ts';
+import { staticSiteFile } from '../../src/server/static-door.ts';
+import { listWindow } from '../../src/render/home-page.ts';
+import { publishLists } from '../../collector/publish/lists.ts';
+import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
+
+/** Issue 23: the home, list, status and methodology pages — written by the collector, served by the server, rendered before the first write. */
+
+const NOW = Date.parse('2026-11-25T12:00:00Z');
+let dir: string;
+let config: Config;
+let store: PublicStore;
+let deps: Deps;
+const silent = createLogger('silent');
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-site-pages-'));
+  config = loadConfig({ DATA_DIR: dir, LISTS_INTERVAL_MS: '5000' });
+  store = new PublicStore(config.publicDbPath);
+  for (let i = 0; i < 120; i++) {
+    const cls = i % 3 === 0 ? 'FINDINGS' : 'NO_MARKERS';
+    const graduatedAt = i % 10 === 0 ? { ms: NOW - i * 60_000 + 1_000, iso: new Date(NOW - i * 60_000 + 1_000).toISOString() } : null;
+    const base = launchDoc(randomAddress(), NOW - i * 60_000, { name: `Token ${i}`, symbol: `T${i}`, finding: { class: cls, label: cls, why: `why ${i}` } });
+    putDoc(store, { ...base, launch: { ...base.launch!, graduated: graduatedAt !== null, graduatedAt } }, NOW);
+  }
+  deps = { config, publicStore: store, now: () => NOW } as unknown as Deps;
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://x${path}`, { headers });
+
+describe('site pages', () => {
+  it('render from the database before the first write, then serve the written file with its ETag', async () => {
+    const before = handleHome(get('/'), deps);
+    expect(before.status).toBe(200);
+    expect(before.headers.get('Cache-Control')).toBe('max-age=5');
+    const rendered = await before.text();
+    expect(rendered).toContain('Token 0');
+    expect(rendered).toContain('120 launch records');
+    expect(publishLists(store, config, silent, NOW)).toBeGreaterThan(0);
+    const file = readFileSync(join(config.siteDir, 'index.html'), 'utf8');
+    const served = handleHome(get('/'), deps);
+    expect(await served.text()).toBe(file);
+    expect(handleHome(get('/', { 'If-None-Match': served.headers.get('ETag')! }), deps).status).toBe(304);
+    expect(existsSync(join(config.siteDir, 'status.html'))).toBe(true);
+    expect(existsSync(join(config.siteDir, 'methodology.html'))).toBe(true);
+  });
+
+  it('lists: 50 rows a page, newest first; pages past the last are 404 and removed when the list shrinks', async () => {
+    publishLists(store, config, silent, NOW);
+    for (const p of [1, 2, 3]) expect(existsSync(join(config.siteDir, `lists/latest/${p}.html`))).toBe(true);
+    expect(existsSync(join(config.siteDir, 'lists/latest/4.html'))).toBe(false);
+    const page2 = await handleListPage(get('/lists/latest/2.html'), deps, { list: 'latest', file: '2.html' }).text();
+    expect(page2).toContain('Token 50<');
+    expect(page2).toContain('rel="prev" href="/lists/latest/1.html"');
+    expect(handleListPage(get('/'), deps, { list: 'latest', file: '9.html' }).status).toBe(404);
+    expect(handleListPage(get('/'), deps, { list: 'bogus', file: '1.html' }).status).toBe(404);
+    expect(handleListPage(get('/'), deps, { list: 'latest', file: '01.html' }).status).toBe(404);
+    // graduated: 12 in the last 24 h; FINDINGS: 40
+    expect(await handleListPage(get('/'), deps, { list: 'graduated', file: '1.html' }).text()).toContain('Rows 1–12 of 12');
+    expect(await handleListPage(get('/'), deps, { list: 'findings', file: '1.html' }).text()).toContain('Rows 1–40 of 40');
+    // not due again within LISTS_INTERVAL_MS; a day later FINDINGS of the last 24 h are gone, and so are their extra pages
+    expect(publishLists(store, config, silent, NOW + 1000)).toBeNull();
+    mkdirSync(join(config.siteDir, 'lists/findings'), { recursive: true });
+    writeFileSync(join(config.siteDir, 'lists/findings/2.html'), 'stale');
+    publishLists(store, config, silent, NOW + 6000);
+    expect(existsSync(join(config.siteDir, 'lists/findings/2.html'))).toBe(false);
+  });
+
+  it('the 24-hour window ends now, or at the newest launch when that is older than a day', () => {
+    expect(listWindow(NOW, NOW - 1000)).toMatchObject({ anchorMs: NOW, historical: false });
+    expect(listWindow(NOW, NOW - 3 * 86_400_000)).toMatchObject({ anchorMs: NOW - 3 * 86_400_000, fromMs: NOW - 4 * 86_400_000, historical: true });
+  });
+
+  it('status and methodology pages', async () => {
+    const status = await handleStatusPage(get('/status.html'), deps).text();
+    expect(status).toContain('<h1>Status</h1>');
+    expect(status).toContain('not running');
+    const m = handleMethodologyPage(get('/methodology.html'), deps, '# Method\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.org/)');
+    expect(m.headers.get('Cache-Control')).toBe('max-age=300');
+    const html = await m.text();
+    expect(html).toContain('<h1>Method</h1>');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('href="https://example.org/"');
+  });
+
+  it('the written pages the server answers before Astro', () => {
+    expect(staticSiteFile('/')).toEqual({ rel: 'index.html', cacheControl: 'max-age=5' });
+    expect(staticSiteFile('/lists/latest/3.html')?.rel).toBe('lists/latest/3.html');
+    expect(staticSiteFile('/methodology.html')?.cacheControl).toBe('max-age=300');
+    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html/', '/search']) expect(staticSiteFile(t)).toBeNull();
+  });
+});
