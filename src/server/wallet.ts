@@ -5,7 +5,7 @@ import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
 import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
-import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
+import { CACHE_NONE, isAddressParam, jsonResponse, licenseOf } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
@@ -50,6 +50,8 @@ export interface WalletBody {
   early: WalletAppearance[] | null;
   coverage: ReturnType<typeof coverageOf>;
   generatedAt: ReturnType<typeof instant>;
+  /** Licence text and link, as on every keyed response (spec §1, §2.1). */
+  license: string;
 }
 
 /**
@@ -109,6 +111,7 @@ export function handleWallet(request: Request, deps: Deps, params: { address?: s
     ...walletRecord(address, deps.publicStore.rolesOfWallet(address), deps.publicStore.afterwardsOfWallet(address)),
     coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
+    license: licenseOf(deps.config),
   };
   return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(usage) });
 }

@@ -1,3 +1,4 @@
+import { assertConforms } from '../helpers/conform.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -233,8 +234,10 @@ describe('GET /api/v1/token/{mint}', () => {
     expect(Number(first.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(first.headers.get('RateLimit-Policy')).toContain('"rebuilds";q=5;w=3600');
     expect(first.headers.get('RateLimit')).toContain('"rebuilds";r=4;');
+    await assertConforms('GET', `/api/v1/token/${mint}`, first); // the 202 as the OpenAPI document describes it
     const body = await first.json();
     expect(body).toMatchObject({ apiVersion: 'v1', mint, cleanAtBirth: null, finding: { class: 'UNKNOWN' }, rebuild: { state: 'queued', position: 0, startedAt: null } });
+    expect(body.license).toBe(`${deps.config.LICENSE_TEXT} ${deps.config.LICENSE_URL}`); // a keyed response (spec §1)
     const again = await handleToken(tokenReq(mint), deps, { mint, clientAddress: '192.0.2.7' });
     expect(again.status).toBe(202);
     expect((await again.json()).rebuild.queuedAt).toEqual(body.rebuild.queuedAt);

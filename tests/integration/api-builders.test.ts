@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { startReplayRpc, type ReplayRpc } from '../../collector/replay/server.ts';
+import { writeChain } from '../../collector/simulate/write-chain.ts';
+import type { SimulatedChain } from '../../collector/simulate/chain.ts';
+import { collectOnce } from '../helpers/collect-once.ts';
+import { openApiDocument } from '../../src/server/openapi.ts';
+import { freePort } from '../helpers/net.ts';
+
+/**
+ * The API for builders (issue 25) over the built server: the OpenAPI document and the published
+ * JSON Schemas as served, the usage endpoint against the RateLimit fields, `license` on every keyed
+ * response, 405 with `Allow` and CORS on every API route. Records: a collector run over a simulated
+ * chain of 40 launches (half of it landed first). Every response here also passes the OpenAPI check of the setupFile.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const LPA = join(ROOT, 'bin/lpa.mjs');
+const ENTRY = join(ROOT, 'dist/server/entry.mjs');
+const run = promisify(execFile);
+/** A record whose history is complete (served 200, its creator in the wallet record), read from the collected database. */
+let MINT: string;
+let CREATOR: string;
+let chain: SimulatedChain;
+let tmp: string;
+let dataDir: string;
+/** Slots of the simulated chain: the first half is landed before the first collector run. */
+let midSlot: number;
+let lastSlot: number;
+
+let replay: ReplayRpc;
+let server: ChildProcess;
+let base: string;
+let key: string;
+let serverLog = '';
+
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(base + path, { headers, method });
+const keyed = (path: string) => get(path, { Authorization: `Bearer ${key}` });
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'lpa-builders-'));
+  chain = writeChain({ launches: 40, seed: 2025, out: join(tmp, 'chain') });
+  const slots = chain.transactions.map((l) => (JSON.parse(l) as { slot: number }).slot).sort((a, b) => a - b);
+  midSlot = slots[Math.floor(slots.length / 2)]!;
+  lastSlot = slots.at(-1)!;
+  replay = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+  replay.advanceTo(midSlot);
+  dataDir = join(tmp, 'data');
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, SOLANA_RPC_URL: replay.url, SOLANA_WS_URL: replay.wsUrl, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), COLLECT_START: 'earliest', LOG_LEVEL: 'warn', PUBLIC_BASE_URL: base };
+  await collectOnce(dataDir, replay.url, Date.now);
+  const pub = new Database(join(dataDir, 'public.db'), { readonly: true });
+  ({ mint: MINT, creator: CREATOR } = pub.prepare("SELECT mint, creator FROM launch WHERE finding_class != 'UNKNOWN' AND creator IS NOT NULL ORDER BY mint LIMIT 1").get() as { mint: string; creator: string });
+  pub.close();
+  key = (await run(process.execPath, [LPA, 'keys', 'create', '--label', 'builders'], { env, cwd: ROOT })).stdout.trim().split('\n').at(-1)!;
+  server = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout!.on('data', (d) => (serverLog += d));
+  server.stderr!.on('data', (d) => (serverLog += d));
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(`${base}/api/v1/status`);
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error(`server did not start:\n${serverLog}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}, 120_000);
+
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  await replay?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('GET /api/v1/openapi.json and /api/v1/schemas/*', () => {
+  it('serves the generated document, which validates as OpenAPI 3.1', async () => {
+    const res = await get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    const doc = await res.json();
+    expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument(base))));
+    expect(doc.servers).toEqual([{ url: base }]);
+    expect((await new Validator().validate(doc)).valid).toBe(true);
+  });
+
+  it('the published launch schema accepts the documents served at /d/{mint}; the wallet schema the wallet record', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    const launch = await (await get('/api/v1/schemas/launch.json')).json();
+    const validLaunch = ajv.compile(launch);
+    const doc = await (await get(`/d/${MINT}`)).json();
+    expect(validLaunch(doc), JSON.stringify(validLaunch.errors)).toBe(true);
+    expect(validLaunch({ ...doc, extra: 1 })).toBe(false);
+    const wallet = ajv.compile(await (await get('/api/v1/schemas/wallet.json')).json());
+    const { apiVersion: _a, coverage: _c, generatedAt: _g, license: _l, ...record } = await (await keyed(`/api/v1/wallet/${CREATOR}`)).json();
+    expect(record.inArchive).toBe(true);
+    expect(wallet(record), JSON.stringify(wallet.errors)).toBe(true);
+    const missing = await get('/api/v1/schemas/nope.json');
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error).toBe('not_found');
+  });
+});
+
+describe('consistency', () => {
+  it('license is on every keyed response that carries records (token 200 and 202, wallet), never on keyless ones', async () => {
+    const token = await (await keyed(`/api/v1/token/${MINT}`)).json();
+    // (the 202 of a rebuild carries it too: tests/unit/server.test.ts "a mint not held")
+    const wallet = await (await keyed(`/api/v1/wallet/${CREATOR}`)).json();
+    const unseen = await (await keyed('/api/v1/wallet/11111111111111111111111111111112')).json();
+    for (const body of [token, wallet, unseen]) expect(body.license).toMatch(/\S+ \S+/);
+    expect(wallet.license).toBe(token.license);
+    expect((await (await get('/api/v1/status')).json()).license).toBeUndefined();
+  });
+
+  it('a wrong method on every API route answers 405 JSON with Allow and CORS', async () => {
+    const paths = [`/api/v1/token/${MINT}`, `/api/v1/wallet/${CREATOR}`, '/api/v1/status', '/api/v1/usage', '/api/v1/openapi.json', '/api/v1/schemas/launch.json', '/api/v1/keys/rotate'];
+    for (const path of paths) {
+      for (const method of ['PUT', 'DELETE', 'PATCH', path.endsWith('rotate') ? 'GET' : 'POST']) {
+        const res = await get(path, {}, method);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get('Allow'), path).toMatch(/OPTIONS$/);
+        expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+        const body = await res.json();
+        expect(body.error).toBe('method_not_allowed');
+        expect(body.finding.class).toBe('UNKNOWN');
+      }
+    }
+  });
+
+  it('an address that is not 32 bytes gets its own message, distinct from the length and alphabet ones', async () => {
+    const bytes33 = (await (await keyed(`/api/v1/token/${'z'.repeat(44)}`)).json()).message;
+    const short = (await (await keyed('/api/v1/token/abc')).json()).message;
+    const alphabet = (await (await keyed(`/api/v1/wallet/${'0'.repeat(40)}`)).json()).message;
+    expect(bytes33).toContain('does not decode to 32 bytes (it decodes to 33)');
+    expect(short).toContain('(it has 3)');
+    expect(alphabet).toContain('not base58');
+  });
+});
+
+describe('GET /api/v1/usage', () => {
+  const daily = (h: string | null) => Number(/"daily";r=(\d+)/.exec(h ?? '')![1]);
+
+  it('reports the quota the RateLimit fields report, and is not counted itself', async () => {
+    const counted = await keyed(`/api/v1/token/${MINT}`);
+    const left = daily(counted.headers.get('RateLimit'));
+    const a = await keyed('/api/v1/usage');
+    expect(a.status).toBe(200);
+    const u = await a.json();
+    expect(u.quota.remaining).toBe(left);
+    expect(u.quota.limit - u.quota.used).toBe(left);
+    expect(daily(a.headers.get('RateLimit'))).toBe(left);
+    expect(a.headers.get('RateLimit-Policy')).toContain(`"daily";q=${u.quota.limit};w=86400`);
+    expect(u.quota.resetsAt.iso).toMatch(/T00:00:00\.000Z$/);
+    expect(u.quota.resetSeconds).toBe(Number(/t=(\d+)/.exec(counted.headers.get('RateLimit')!)![1]));
+    // not counted: asking again changes nothing; the next counted request takes exactly one
+    const b = await (await keyed('/api/v1/usage')).json();
+    expect(b.quota.used).toBe(u.quota.used);
+    const next = await keyed(`/api/v1/wallet/${CREATOR}`);
+    expect(daily(next.headers.get('RateLimit'))).toBe(left - 1);
+    expect(u.rebuilds).toMatchObject({ policy: 'rebuilds', limit: 5, windowSeconds: 3600, caller: '127.0.0.1' });
+    expect(u.rebuilds.remaining).toBe(5 - u.rebuilds.started);
+  });
+
+  it('needs a key', async () => {
+    expect((await (await get('/api/v1/usage')).json()).error).toBe('missing_key');
+    expect((await (await get('/api/v1/usage', { Authorization: 'Bearer lpa_nope' })).json()).error).toBe('invalid_key');
+  });
+});
