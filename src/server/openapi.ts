@@ -122,6 +122,27 @@ export const OPERATIONS: Operation[] = [
     retryAfter: ['quota_exceeded'],
   },
   {
+    route: ROUTES.launches,
+    path: '/api/v1/launches',
+    method: 'get',
+    summary: 'List the records held, or sync a mirror of them',
+    description:
+      'Browsing (no `since`): newest launch first; `next` is null after the last page. Syncing (`since=<slot>` to start, then `cursor=<next>`): records in the order they were written or last changed; `next` is always given, and a record changed after it was listed comes again. One page counts one request.',
+    tags: ['records'],
+    keyed: true,
+    parameters: [
+      { name: 'class', in: 'query', required: false, schema: { type: 'string', enum: ['FINDINGS', 'NOTE', 'NO_MARKERS', 'UNKNOWN'] } },
+      { name: 'graduated', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } },
+      { name: 'creator', in: 'query', required: false, description: 'Creator wallet address.', schema: { type: 'string' } },
+      { name: 'since', in: 'query', required: false, description: 'Start a sync: records created at or after this slot (0: every record); or the cursor of a sync page.', schema: { type: 'string' } },
+      { name: 'cursor', in: 'query', required: false, description: 'The `next` of an earlier page, as it was given (opaque).', schema: { type: 'string' } },
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+    ],
+    success: [{ status: 200, description: 'A page.', schema: S.LaunchList, headers: ['Cache-Control', ...RATE] }],
+    errors: ['invalid_query', 'invalid_cursor', ...KEY_ERRORS, ...QUOTA_ERRORS],
+    retryAfter: ['quota_exceeded'],
+  },
+  {
     route: ROUTES.usage,
     path: '/api/v1/usage',
     method: 'get',

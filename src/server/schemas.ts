@@ -4,6 +4,7 @@ import { ERROR_CODES, type ErrorBody } from './errors.ts';
 import type { RebuildView as RebuildViewType } from './rebuilds.ts';
 import type { RotateBody } from './rotate.ts';
 import type { StatusBody } from './status.ts';
+import type { LaunchListBody } from './launches.ts';
 import type { UsageBody } from './usage.ts';
 import type { WalletBody } from './wallet.ts';
 
@@ -290,6 +291,20 @@ export const RotatedKey = named(
   }),
 );
 
+export const LaunchList = named(
+  'LaunchList',
+  '200 of GET /api/v1/launches: a page of records (newest first when browsing; in change order when syncing), the cursor of the next page.',
+  z.object({
+    apiVersion: z.literal('v1'),
+    order: z.enum(['newest', 'changes']),
+    records: z.array(z.object({ mint: address, sha256: z.string().regex(/^[0-9a-f]{64}$/), changeSeq: count, document: LaunchDocument })),
+    next: z.string().nullable(),
+    hasMore: z.boolean(),
+    generatedAt: Instant,
+    license: z.string(),
+  }),
+);
+
 export const UsageReport = named(
   'Usage',
   '200 of GET /api/v1/usage: the key\'s daily quota and the caller\'s rebuild starts this hour (not counted against the quota).',
@@ -327,4 +342,5 @@ export type _Ties = [
   Assignable<z.infer<typeof RotatedKey>, RotateBody>,
   Assignable<z.infer<typeof ApiError>, ErrorBody>,
   Assignable<z.infer<typeof UsageReport>, UsageBody>,
+  Assignable<z.infer<typeof LaunchList>, LaunchListBody>,
 ];
