@@ -122,6 +122,20 @@ export const OPERATIONS: Operation[] = [
     retryAfter: ['quota_exceeded'],
   },
   {
+    route: ROUTES.tokens,
+    path: '/api/v1/tokens',
+    method: 'get',
+    summary: 'Up to 100 token lookups at once',
+    description:
+      'Each distinct mint, in request order, is answered exactly as `GET /api/v1/token/{mint}` would answer it alone: its record (200), its rebuild (202, counting against the rebuild limits), or its error object (a malformed mint: `not_an_address`). Each mint counts one request, as a single call would.',
+    tags: ['records'],
+    keyed: true,
+    parameters: [{ name: 'mints', in: 'query', required: true, description: 'Mint addresses separated by single commas (at most 100 distinct).', schema: { type: 'string' } }],
+    success: [{ status: 200, description: 'One entry per distinct mint.', schema: S.TokenBatch, headers: ['Cache-Control', ...RATE] }],
+    errors: ['invalid_query', 'invalid_mints', 'too_many_mints', ...KEY_ERRORS, ...QUOTA_ERRORS],
+    retryAfter: ['quota_exceeded'],
+  },
+  {
     route: ROUTES.launches,
     path: '/api/v1/launches',
     method: 'get',

@@ -47,6 +47,7 @@ export const ROUTES = {
   wallet: route('wallet', path('/api/v1/wallet/[^/]+'), ['GET'], 'json'),
   status: route('status', path('/api/v1/status'), ['GET'], 'json'),
   rotate: route('rotate', path('/api/v1/keys/rotate'), ['POST'], 'json'),
+  tokens: route('tokens', path('/api/v1/tokens'), ['GET'], 'json'),
   launches: route('launches', path('/api/v1/launches'), ['GET'], 'json'),
   usage: route('usage', path('/api/v1/usage'), ['GET'], 'json'),
   openapi: route('openapi', path('/api/v1/openapi\\.json'), ['GET'], 'json'),

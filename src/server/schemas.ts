@@ -291,6 +291,20 @@ export const RotatedKey = named(
   }),
 );
 
+export const ErrorCode = named('ErrorCode', 'The permanent error codes (docs/api.md "Errors"): never renamed, removed or repurposed.', z.enum(ERROR_CODES as [string, ...string[]]));
+
+export const ApiError = named(
+  'Error',
+  'Every error: the code in `error` (branch on it), what to do in `message`, and finding.class always UNKNOWN.',
+  z.object({
+    apiVersion: z.literal('v1'),
+    error: ErrorCode,
+    message: z.string(),
+    finding: Finding.extend({ class: z.literal('UNKNOWN') }),
+    generatedAt: Instant,
+  }),
+);
+
 export const LaunchList = named(
   'LaunchList',
   '200 of GET /api/v1/launches: a page of records (newest first when browsing; in change order when syncing), the cursor of the next page.',
@@ -305,6 +319,23 @@ export const LaunchList = named(
   }),
 );
 
+export const TokenBatch = named(
+  'TokenBatch',
+  '200 of GET /api/v1/tokens: each distinct mint, in request order, with the status and body its single call would have given.',
+  z.object({
+    apiVersion: z.literal('v1'),
+    results: z.array(
+      z.object({
+        mint: z.string(),
+        status: z.union([z.literal(200), z.literal(202), z.literal(400), z.literal(404), z.literal(429), z.literal(500), z.literal(503)]),
+        body: z.union([TokenRecord, RebuildInProgress, ApiError]),
+      }),
+    ),
+    generatedAt: Instant,
+    license: z.string(),
+  }),
+);
+
 export const UsageReport = named(
   'Usage',
   '200 of GET /api/v1/usage: the key\'s daily quota and the caller\'s rebuild starts this hour (not counted against the quota).',
@@ -312,20 +343,6 @@ export const UsageReport = named(
     apiVersion: z.literal('v1'),
     quota: z.object({ policy: z.literal('daily'), limit: count, used: count, remaining: count, windowSeconds: count, resetSeconds: count, resetsAt: Instant }),
     rebuilds: z.object({ policy: z.literal('rebuilds'), caller: z.string(), limit: count, started: count, remaining: count, windowSeconds: count, resetSeconds: count }),
-    generatedAt: Instant,
-  }),
-);
-
-export const ErrorCode = named('ErrorCode', 'The permanent error codes (docs/api.md "Errors"): never renamed, removed or repurposed.', z.enum(ERROR_CODES as [string, ...string[]]));
-
-export const ApiError = named(
-  'Error',
-  'Every error: the code in `error` (branch on it), what to do in `message`, and finding.class always UNKNOWN.',
-  z.object({
-    apiVersion: z.literal('v1'),
-    error: ErrorCode,
-    message: z.string(),
-    finding: Finding.extend({ class: z.literal('UNKNOWN') }),
     generatedAt: Instant,
   }),
 );

@@ -278,3 +278,27 @@ describe('GET /api/v1/launches: list and sync', () => {
     expect((await (await get('/api/v1/launches')).json()).error).toBe('missing_key');
   });
 });
+
+describe('GET /api/v1/tokens (batch)', () => {
+  it('answers each distinct mint in request order as its single call would, counting one request per mint looked up', async () => {
+    const before = (await (await keyed('/api/v1/usage')).json()).quota.used;
+    const single = await (await keyed(`/api/v1/token/${MINT}`)).json();
+    const noCurve = 'So11111111111111111111111111111111111111112'; // a mint, but no bonding curve was ever made for it
+    const res = await keyed(`/api/v1/tokens?mints=${MINT},abc,${MINT},${noCurve}`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.results.map((r: { mint: string; status: number }) => [r.mint, r.status])).toEqual([[MINT, 200], ['abc', 400], [noCurve, 404]]);
+    const { generatedAt: _g1, ...a } = body.results[0].body;
+    const { generatedAt: _g2, ...b } = single;
+    expect(a).toEqual(b);
+    expect(body.results[1].body.error).toBe('not_an_address');
+    expect(body.results[2].body.error).toBe('not_a_curve_launch');
+    const after = (await (await keyed('/api/v1/usage')).json()).quota.used;
+    expect(after - before).toBe(1 + 2);
+    for (const [q, code] of [['mints=', 'invalid_mints'], [`mints=${MINT},,${MINT}`, 'invalid_mints'], [`mints=${Array.from({ length: 101 }, (_, i) => `${'x'.repeat(40)}${String(i).padStart(4, '0')}`).join(',')}`, 'too_many_mints']]) {
+      const r = await keyed(`/api/v1/tokens?${q}`);
+      expect(r.status).toBe(400);
+      expect((await r.json()).error).toBe(code);
+    }
+  });
+});
