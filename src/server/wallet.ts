@@ -2,6 +2,7 @@ import { instant } from '../core/canonical.ts';
 import type { CurveBuyout } from '../core/types.ts';
 import type { StoredAfterwards, StoredWalletRole } from '../db/public-store.ts';
 import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
+import { documentQuoteMint } from '../core/record/launch-events.ts';
 import { coverageOf } from './coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
@@ -75,7 +76,7 @@ export function walletRecord(address: string, roles: StoredWalletRole[], afterwa
         sameBatchAsLaunch: d.sameBatchAsLaunch,
         hoursAfterLaunch: d.sameBatchAsLaunch ? null : d.hoursAfterLaunch,
         quoteSpent: d.quoteSpent,
-        quoteMint: d.quoteMint,
+        quoteMint: documentQuoteMint(d.quoteMint), // a role recorded before markers-v3 may spell SOL as the default key
         tokens: d.tokens,
         fees: d.fees ?? null,
         curvePart: d.curvePart ?? null,

@@ -302,3 +302,20 @@ describe('GET /api/v1/tokens (batch)', () => {
     }
   });
 });
+
+describe('one spelling of SOL (markers-v3)', () => {
+  it('no quoteMint of any document held or wallet record is the default key: SOL is the wrapped SOL mint everywhere', async () => {
+    const WSOL = 'So11111111111111111111111111111111111111112';
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const docs = (db.prepare('SELECT document FROM launch').pluck().all() as string[]).map((d) => JSON.parse(d));
+    db.close();
+    const quoteMints = docs.flatMap((d) => [d.launch?.quoteMint, d.curveBuyout?.quoteMint, d.pool?.quoteMint]).filter((q) => q !== undefined && q !== null);
+    expect(quoteMints.length).toBeGreaterThan(docs.length);
+    expect(quoteMints).not.toContain('11111111111111111111111111111111');
+    expect(quoteMints).toContain(WSOL);
+    expect(docs.every((d) => d.methodVersion === 'markers-v3')).toBe(true);
+    const buyout = docs.find((d) => d.curveBuyout)!;
+    const wallet = await (await keyed(`/api/v1/wallet/${buyout.curveBuyout.wallet}`)).json();
+    expect(wallet.buyouts.find((b: { mint: string }) => b.mint === buyout.mint).quoteMint).toBe(buyout.curveBuyout.quoteMint);
+  });
+});
