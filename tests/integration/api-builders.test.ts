@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,8 @@ import type { SimulatedChain } from '../../collector/simulate/chain.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { openApiDocument } from '../../src/server/openapi.ts';
 import { freePort } from '../helpers/net.ts';
+import { ArchiveClient, ArchiveError } from '../../client/src/index.ts';
+import { generateTypes } from '../../client/scripts/generate-types.ts';
 
 /**
  * The API for builders (issue 25) over the built server: the OpenAPI document and the published
@@ -317,5 +319,46 @@ describe('one spelling of SOL (markers-v3)', () => {
     const buyout = docs.find((d) => d.curveBuyout)!;
     const wallet = await (await keyed(`/api/v1/wallet/${buyout.curveBuyout.wallet}`)).json();
     expect(wallet.buyouts.find((b: { mint: string }) => b.mint === buyout.mint).quoteMint).toBe(buyout.curveBuyout.quoteMint);
+  });
+});
+
+describe('the typed client (client/)', () => {
+  const client = () => new ArchiveClient({ baseUrl: base, key, sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 200))), maxWaitMs: 60_000 });
+
+  it('its types are generated from the current OpenAPI document', () => {
+    expect(readFileSync(join(ROOT, 'client/src/types.ts'), 'utf8')).toBe(generateTypes());
+  });
+
+  it('getToken follows a rebuild (202, Retry-After) to the record; keeps the RateLimit state; typed errors', async () => {
+    const c = client();
+    const rebuilt = chain.truth.records[MINT] ? MINT : Object.keys(chain.truth.records)[0]!;
+    const db = new Database(join(dataDir, 'public.db'));
+    db.prepare('DELETE FROM launch WHERE mint = ?').run(rebuilt); // not held any more: asking rebuilds it from chain
+    db.close();
+    const first = await keyed(`/api/v1/token/${rebuilt}`);
+    expect(first.status).toBe(202);
+    const record = await c.getToken(rebuilt);
+    expect(record.mint).toBe(rebuilt);
+    expect(record.origin).toBe('rebuilt');
+    expect(c.rateLimit!.limit).toBe(10_000);
+    const u = await c.usage();
+    expect(c.rateLimit!.remaining).toBe(u.quota.remaining);
+    await expect(c.getToken('abc')).rejects.toMatchObject({ name: 'ArchiveError', code: 'not_an_address', status: 400 });
+    const wrong = new ArchiveClient({ baseUrl: base, key: 'lpa_nope' });
+    await expect(wrong.getWallet(CREATOR)).rejects.toBeInstanceOf(ArchiveError);
+    await expect(wrong.getWallet(CREATOR)).rejects.toMatchObject({ code: 'invalid_key', status: 401 });
+  });
+
+  it('sync and batch', async () => {
+    const c = client();
+    const mirror = new Map<string, string>();
+    for await (const page of c.sync({ since: 0, limit: 9 })) for (const r of page.records) mirror.set(r.mint, r.sha256);
+    const db = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const held = new Map((db.prepare('SELECT mint, sha256 FROM launch').all() as { mint: string; sha256: string }[]).map((r) => [r.mint, r.sha256]));
+    db.close();
+    expect(mirror).toEqual(held);
+    const batch = await c.getTokens([MINT, 'abc']);
+    expect(batch.results.map((r) => r.status)).toEqual([200, 400]);
+    expect((await c.getWallet(CREATOR)).inArchive).toBe(true);
   });
 });
