@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // Every API response a test receives is checked against the OpenAPI document (tests/helpers/conform.ts).
+    setupFiles: ['tests/helpers/setup-conform.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -274,4 +274,30 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       INSERT INTO launch_fts (launch_fts) VALUES ('rebuild');
     `,
   },
+  {
+    version: 10,
+    name: 'a change sequence per record write, for listing and syncing (GET /api/v1/launches)',
+    sql: `
+      -- change_seq: a number that grows with every write that changes a record (a new row, or a
+      -- new document: its sha256 differs), unique across the table. A mirror syncing in change_seq
+      -- order sees every record, and a record changed after it was listed comes again later. Set by
+      -- the triggers below, so every writer (collector, rebuild worker, lpa rebuild) keeps it
+      -- without knowing it. Rows already held are numbered by rowid (unique, in insertion order).
+      ALTER TABLE launch ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+      UPDATE launch SET change_seq = rowid;
+      CREATE TABLE launch_change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+      INSERT INTO launch_change_counter (id, seq) VALUES (1, (SELECT COALESCE(MAX(rowid), 0) FROM launch));
+      CREATE TRIGGER launch_change_on_insert AFTER INSERT ON launch BEGIN
+        UPDATE launch_change_counter SET seq = seq + 1 WHERE id = 1;
+        UPDATE launch SET change_seq = (SELECT seq FROM launch_change_counter WHERE id = 1) WHERE mint = NEW.mint;
+      END;
+      CREATE TRIGGER launch_change_on_update AFTER UPDATE OF sha256 ON launch WHEN OLD.sha256 IS NOT NEW.sha256 BEGIN
+        UPDATE launch_change_counter SET seq = seq + 1 WHERE id = 1;
+        UPDATE launch SET change_seq = (SELECT seq FROM launch_change_counter WHERE id = 1) WHERE mint = NEW.mint;
+      END;
+      CREATE UNIQUE INDEX launch_change ON launch (change_seq);
+      -- Browsing, newest launch first: by creation slot, then mint.
+      CREATE INDEX launch_created ON launch (creation_slot, mint);
+    `,
+  },
 ];

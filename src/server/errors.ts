@@ -127,9 +127,33 @@ export const ERRORS = {
     message: 'The request did not arrive in time (headers within 10 s, the whole request within 30 s). Nothing was looked up; the connection is closed.',
     why: 'The request could not be read, so nothing about any token was checked.',
   },
+  invalid_query: {
+    status: 400,
+    label: 'Query not understood',
+    message: 'A query parameter has a value this endpoint does not accept (the message names it). Check the request against the API documentation; nothing was looked up.',
+    why: 'The request could not be understood, so nothing about any token was checked.',
+  },
+  invalid_cursor: {
+    status: 400,
+    label: 'Cursor not understood',
+    message: 'The cursor is not one this archive issued (it is opaque: send back exactly the `next` value of an earlier page). Nothing was looked up.',
+    why: 'The request could not be understood, so nothing about any token was checked.',
+  },
+  too_many_mints: {
+    status: 400,
+    label: 'Too many mints',
+    message: 'The mints parameter lists more than 100 distinct mints. Split the list into requests of at most 100; nothing was looked up.',
+    why: 'The request was refused for its size, so nothing about any token was checked.',
+  },
+  invalid_mints: {
+    status: 400,
+    label: 'Mints list not understood',
+    message: 'The mints parameter is missing or empty, or its list is malformed (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.',
+    why: 'The request could not be understood, so nothing about any token was checked.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

@@ -64,6 +64,14 @@ export function htmlPage(status: number, heading: string, text: string, opts: { 
   });
 }
 
+/**
+ * The `license` field of every keyed response (spec §1, §2.1): the licence text, a space, the link.
+ * @example licenseOf({ LICENSE_TEXT: 'For use in your own product.', LICENSE_URL: 'https://x/license' })
+ */
+export function licenseOf(config: { LICENSE_TEXT: string; LICENSE_URL: string }): string {
+  return `${config.LICENSE_TEXT} ${config.LICENSE_URL}`;
+}
+
 /** A JSON response with CORS; `headers` may add or override. */
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

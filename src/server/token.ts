@@ -4,7 +4,7 @@ import { coverageOf } from '../facts/coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
-import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, notModified } from './http.ts';
+import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, licenseOf, notModified } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
 
@@ -51,7 +51,7 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
     coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
     source: sourceUrl(config.baseUrl, mint),
-    license: `${config.LICENSE_TEXT} ${config.LICENSE_URL}`,
+    license: licenseOf(config),
   };
   return jsonResponse(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
 }
@@ -119,6 +119,7 @@ function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { k
     rebuild: answer.view,
     generatedAt: instant(nowMs),
     source: sourceUrl(deps.config.baseUrl, mint),
+    license: licenseOf(deps.config),
   };
   const headers = { ...(answer.started ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS), 'Cache-Control': CACHE_NONE };
   return jsonResponse(body, 202, headers);

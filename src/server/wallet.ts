@@ -2,10 +2,11 @@ import { instant } from '../core/canonical.ts';
 import type { CurveBuyout } from '../core/types.ts';
 import type { StoredAfterwards, StoredWalletRole } from '../db/public-store.ts';
 import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
+import { documentQuoteMint } from '../core/record/launch-events.ts';
 import { coverageOf } from '../facts/coverage.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
-import { CACHE_NONE, isAddressParam, jsonResponse } from './http.ts';
+import { CACHE_NONE, isAddressParam, jsonResponse, licenseOf } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
@@ -50,6 +51,8 @@ export interface WalletBody {
   early: WalletAppearance[] | null;
   coverage: ReturnType<typeof coverageOf>;
   generatedAt: ReturnType<typeof instant>;
+  /** Licence text and link, as on every keyed response (spec §1, §2.1). */
+  license: string;
 }
 
 /**
@@ -73,7 +76,7 @@ export function walletRecord(address: string, roles: StoredWalletRole[], afterwa
         sameBatchAsLaunch: d.sameBatchAsLaunch,
         hoursAfterLaunch: d.sameBatchAsLaunch ? null : d.hoursAfterLaunch,
         quoteSpent: d.quoteSpent,
-        quoteMint: d.quoteMint,
+        quoteMint: documentQuoteMint(d.quoteMint), // a role recorded before markers-v3 may spell SOL as the default key
         tokens: d.tokens,
         fees: d.fees ?? null,
         curvePart: d.curvePart ?? null,
@@ -109,6 +112,7 @@ export function handleWallet(request: Request, deps: Deps, params: { address?: s
     ...walletRecord(address, deps.publicStore.rolesOfWallet(address), deps.publicStore.afterwardsOfWallet(address)),
     coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
+    license: licenseOf(deps.config),
   };
   return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(usage) });
 }

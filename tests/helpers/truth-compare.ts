@@ -5,6 +5,7 @@
  * the ground-truth test) maps to one document path; floats compare to 1e-9 relative, everything else exactly.
  */
 import type { LaunchDocument } from '../../src/core/types.ts';
+import { documentQuoteMint } from '../../src/core/record/launch-events.ts';
 import type { Truth, TruthRecord } from '../../devchain/simulate/truth.ts';
 
 type Getter = (d: LaunchDocument) => unknown;
@@ -83,7 +84,9 @@ export function compareWithTruth(truth: Truth, docOf: (mint: string) => LaunchDo
     for (const [field, get] of Object.entries(FIELD_MAP)) {
       const r = reports.get(field)!;
       r.total++;
-      const expected = (t as unknown as Record<string, unknown>)[field];
+      // truth states the chain's create event, which names SOL by the default key; documents spell it as the wrapped SOL mint (markers-v3)
+      const raw = (t as unknown as Record<string, unknown>)[field];
+      const expected = field === 'quoteMint' ? documentQuoteMint(raw as string) : raw;
       const actual = doc ? get(doc) : '(no record)';
       if (sameValue(expected, actual)) r.equal++;
       else if (r.examples.length < 3) r.examples.push({ mint, expected, actual });

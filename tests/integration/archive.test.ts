@@ -116,7 +116,7 @@ describe('lpa collect --once over the real mainnet fixtures', () => {
       expect(incomplete.summary).toContain(`real tokens ${696650561855907 + 68952429442276}`);
       const flag = d.flags.find((f: { code: string }) => f.code === 'no_outside_curve_buyer');
       expect(flag.evidence).toContain(SIG_2026);
-      expect(d.methodVersion).toBe('markers-v2');
+      expect(d.methodVersion).toBe('markers-v3');
     };
     expectIncomplete(doc);
     // an incomplete record is rebuilt on request like a mint not held (issue 20 (d))

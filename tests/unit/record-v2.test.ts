@@ -68,7 +68,7 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
       ],
     });
     const d = doc([c, taker]);
-    expect(d.methodVersion).toBe('markers-v2');
+    expect(d.methodVersion).toBe('markers-v3');
     expect(d.curveBuyout).toMatchObject({
       wallet: A,
       signature: taker.signature,

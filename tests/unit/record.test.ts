@@ -32,7 +32,7 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     expect(d.launch!.creatorSupplyPct).toBeCloseTo(3, 10);
     expect(d.launch!.transaction).toEqual({ signature: create.signature, slot: 100 });
     expect(d.launch!.createdAt).toEqual({ ms: T0 * 1000, iso: new Date(T0 * 1000).toISOString() });
-    expect(d.methodVersion).toBe('markers-v2');
+    expect(d.methodVersion).toBe('markers-v3');
   });
 
   it('creator kept more than 50% at the end of the creation slot → FINDINGS creator_kept_majority with the creation-slot trades as evidence', () => {
@@ -97,7 +97,7 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
       sameBatchAsLaunch: true,
       hoursAfterLaunch: null,
       quoteSpent: '85005359118',
-      quoteMint: '11111111111111111111111111111111',
+      quoteMint: 'So11111111111111111111111111111111111111112', // the event's default key, spelled as the wrapped SOL mint (markers-v3)
       tokens: '793100000000000',
       // markers-v2: the parts (no PostCompleteBuyEvent here, so no pool part) and fees (none in this synthetic event)
       fees: '0',

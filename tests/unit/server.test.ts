@@ -1,3 +1,5 @@
+import { assertConforms } from '../helpers/conform.ts';
+import { handleTokensBatch } from '../../src/server/tokens-batch.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,6 +127,7 @@ describe('error vocabulary', () => {
       'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found',
       'invalid_signature', 'billing_not_configured', 'internal',
       'bad_request', 'method_not_allowed', 'payload_too_large', 'invalid_event', 'headers_too_large', 'request_timeout',
+      'invalid_query', 'invalid_cursor', 'too_many_mints', 'invalid_mints',
     ]);
     for (const code of ERROR_CODES) {
       await expectError(errorResponse(code, { nowMs: NOW }), ERRORS[code].status, code);
@@ -233,8 +236,10 @@ describe('GET /api/v1/token/{mint}', () => {
     expect(Number(first.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(first.headers.get('RateLimit-Policy')).toContain('"rebuilds";q=5;w=3600');
     expect(first.headers.get('RateLimit')).toContain('"rebuilds";r=4;');
+    await assertConforms('GET', `/api/v1/token/${mint}`, first); // the 202 as the OpenAPI document describes it
     const body = await first.json();
     expect(body).toMatchObject({ apiVersion: 'v1', mint, cleanAtBirth: null, finding: { class: 'UNKNOWN' }, rebuild: { state: 'queued', position: 0, startedAt: null } });
+    expect(body.license).toBe(`${deps.config.LICENSE_TEXT} ${deps.config.LICENSE_URL}`); // a keyed response (spec §1)
     const again = await handleToken(tokenReq(mint), deps, { mint, clientAddress: '192.0.2.7' });
     expect(again.status).toBe(202);
     expect((await again.json()).rebuild.queuedAt).toEqual(body.rebuild.queuedAt);
@@ -242,6 +247,31 @@ describe('GET /api/v1/token/{mint}', () => {
     curve = 'unknown';
     const other = newAddress();
     await expectError(await handleToken(tokenReq(other), deps, { mint: other, clientAddress: '192.0.2.7' }), 404, 'rebuild_failed');
+  });
+
+  it('batch GET /api/v1/tokens: each distinct mint answered as its single call in request order, one request each, rebuild limits as single calls', async () => {
+    const doc = makeDoc();
+    put(deps.publicStore, doc);
+    const batchReq = (mints: string) => new Request(`http://x/api/v1/tokens?mints=${mints}`, { headers: { Authorization: `Bearer ${key}` } });
+    const used = () => deps.keys.peekUsage(1).used;
+    for (const [mints, code] of [['', 'invalid_mints'], [`${doc.mint},,${doc.mint}`, 'invalid_mints'], [`${doc.mint},`, 'invalid_mints'], [`${doc.mint}, x`, 'invalid_mints'], [Array.from({ length: 101 }, newAddress).join(','), 'too_many_mints']] as const) {
+      await expectError(await handleTokensBatch(batchReq(mints), deps, {}), 400, code);
+    }
+    await expectError(await handleTokensBatch(new Request(`http://x/api/v1/tokens?mints=${doc.mint}`), deps, {}), 401, 'missing_key');
+    expect(used()).toBe(0);
+    curve = 'exists';
+    const unheld = Array.from({ length: 6 }, newAddress);
+    const res = await handleTokensBatch(batchReq([doc.mint, 'abc', doc.mint, ...unheld].join(',')), deps, { clientAddress: '192.0.2.9' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.results.map((r: { mint: string }) => r.mint)).toEqual([doc.mint, 'abc', ...unheld]);
+    expect(body.results.map((r: { status: number }) => r.status)).toEqual([200, 400, 202, 202, 202, 202, 202, 429]);
+    expect(body.results[0].body.mint).toBe(doc.mint);
+    expect(body.results[1].body.error).toBe('not_an_address');
+    expect(body.results[7].body.error).toBe('rate_limited'); // the 6th start this hour by this caller, as a single call
+    expect(body.license).toBeTruthy();
+    expect(used()).toBe(7); // one per looked-up mint; the malformed one, like a single 400, is not counted
+    expect(res.headers.get('RateLimit')).toContain(`r=${10_000 - 7};`);
   });
 
   it('429 quota_exceeded past the daily quota, with Retry-After until 00:00 UTC', async () => {

@@ -1,8 +1,8 @@
 import type { BundledBuy, CreationAt, CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
-import { DEFAULT_KEY, PROTOCOL_WALLETS } from '../programs.ts';
+import { PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
-import { big, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
+import { big, documentQuoteMint, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
 import { unrecognisedOf } from '../decode/unrecognised.ts';
 
@@ -119,7 +119,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const c = create as Record<string, never>;
   const creator = str(c.creator) ?? str(c.user) ?? '';
   const totalSupply = c.token_total_supply !== undefined ? big(c.token_total_supply) : DEFAULT_TOTAL_SUPPLY;
-  const quoteMint = str(c.quote_mint) ?? DEFAULT_KEY;
+  // SOL is spelled as the wrapped SOL mint in documents, whatever the create event says (markers-v3)
+  const quoteMint = documentQuoteMint(str(c.quote_mint));
   const createIx = creationTx.instructions.find(
     (i) => i.program === 'pump' && (i.name === 'create' || i.name === 'create_v2') && i.accounts.mint === mint,
   );

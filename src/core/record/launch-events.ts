@@ -53,6 +53,19 @@ export function eventsNamed(tx: DecodedTransaction, name: string): DecodedEvent[
   return tx.events.filter((e) => e.name === name);
 }
 
+/**
+ * The quote mint as documents spell it: SOL is always the wrapped SOL mint
+ * (`So11111111111111111111111111111111111111112`), however the chain names it. Pump's create event
+ * names SOL by the default key (`11111111111111111111111111111111`, the System Program's address;
+ * an older event has no quote_mint at all), PumpSwap's pool by the wrapped SOL mint: one spelling in
+ * `launch.quoteMint`, `curveBuyout.quoteMint` and `pool.quoteMint` (markers-v3; docs/methodology.md
+ * "One spelling of SOL"). Any other quote mint (a coin quoted in a pump coin) is kept as it is.
+ * @example documentQuoteMint('11111111111111111111111111111111') // 'So11111111111111111111111111111111111111112'
+ */
+export function documentQuoteMint(quoteMint: string | undefined): string {
+  return isSolQuote(quoteMint) ? WSOL_MINT : quoteMint!;
+}
+
 /** Whether a quote mint means SOL (the default key or WSOL). */
 export function isSolQuote(quoteMint: string | undefined): boolean {
   return quoteMint === undefined || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT;

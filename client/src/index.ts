@@ -1,0 +1,156 @@
+/**
+ * A typed client of the Launch-Provenance Archive API: `fetch` only, no runtime dependencies.
+ * Types come from the archive's OpenAPI document (./types.ts, generated). Use it on your server:
+ * a key in browser code is readable by anyone.
+ *
+ * @example
+ * const archive = new ArchiveClient({ baseUrl: 'https://archive.example', key: process.env.LPA_KEY! });
+ * const record = await archive.getToken(mint); // follows 202 (rebuild) by Retry-After until 200
+ * if (record.finding.class === 'NO_MARKERS') …  // branch on finding.class; cleanAtBirth null is never "clean"
+ */
+import type { ErrorBody, ErrorCode, LaunchList, RebuildInProgress, TokenBatch, TokenRecord, Usage, WalletRecord } from './types.ts';
+
+export type * from './types.ts';
+
+/** What the `daily` policy of the last keyed answer said (draft-ietf-httpapi-ratelimit-headers). */
+export interface RateLimitState {
+  /** requests left today */
+  remaining: number;
+  /** seconds until the count resets (00:00 UTC) */
+  resetSeconds: number;
+  /** requests per day */
+  limit: number | null;
+}
+
+/** An error answer of the archive: its code, status, message and (when sent) Retry-After. `finding.class` is always UNKNOWN. */
+export class ArchiveError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly body: ErrorBody;
+  /** seconds, when the answer said when to ask again */
+  readonly retryAfter: number | null;
+  constructor(status: number, body: ErrorBody, retryAfter: number | null) {
+    super(`${status} ${body.error}: ${body.message}`);
+    this.name = 'ArchiveError';
+    this.code = body.error;
+    this.status = status;
+    this.body = body;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** A rebuild that did not finish within `maxWaitMs` of getToken: the last 202 body. */
+export class RebuildPendingError extends Error {
+  readonly pending: RebuildInProgress;
+  constructor(pending: RebuildInProgress) {
+    super(`rebuild of ${pending.mint} still ${pending.rebuild.state}`);
+    this.name = 'RebuildPendingError';
+    this.pending = pending;
+  }
+}
+
+export interface ClientOptions {
+  /** e.g. `https://archive.example` (no trailing slash needed) */
+  baseUrl: string;
+  /** `lpa_…` */
+  key: string;
+  /** default: the global fetch */
+  fetch?: typeof fetch;
+  /** getToken: longest total wait for a rebuild, ms (default 120,000) */
+  maxWaitMs?: number;
+  /** how to wait (tests shorten it); default setTimeout */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface ListOptions {
+  class?: 'FINDINGS' | 'NOTE' | 'NO_MARKERS' | 'UNKNOWN';
+  graduated?: boolean;
+  creator?: string;
+  limit?: number;
+  /** start a sync: 0 for every record, or a slot */
+  since?: number;
+  /** the `next` of an earlier page */
+  cursor?: string;
+}
+
+export class ArchiveClient {
+  /** The `daily` rate-limit state of the last keyed answer (null before one). */
+  rateLimit: RateLimitState | null = null;
+  private readonly base: string;
+  private readonly f: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.f = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /** One GET; 2xx answers return `{status, body}`, errors throw ArchiveError. */
+  private async get<T>(path: string, keyed = true): Promise<{ status: number; body: T; retryAfter: number | null }> {
+    const res = await this.f(this.base + path, { headers: keyed ? { Authorization: `Bearer ${this.opts.key}` } : {} });
+    this.readRateLimit(res.headers);
+    const retry = res.headers.get('Retry-After');
+    const retryAfter = retry !== null && /^\d+$/.test(retry) ? Number(retry) : null;
+    const body = (await res.json()) as T | ErrorBody;
+    if (!res.ok) throw new ArchiveError(res.status, body as ErrorBody, retryAfter);
+    return { status: res.status, body: body as T, retryAfter };
+  }
+
+  private readRateLimit(h: Headers): void {
+    const rate = /"daily";r=(\d+);t=(\d+)/.exec(h.get('RateLimit') ?? '');
+    if (!rate) return;
+    const q = /"daily";q=(\d+)/.exec(h.get('RateLimit-Policy') ?? '');
+    this.rateLimit = { remaining: Number(rate[1]), resetSeconds: Number(rate[2]), limit: q ? Number(q[1]) : null };
+  }
+
+  /**
+   * The launch record of a mint. A mint not held is rebuilt from chain: the 202 answers are
+   * followed, waiting Retry-After each time, until the 200 (or RebuildPendingError after maxWaitMs).
+   */
+  async getToken(mint: string): Promise<TokenRecord> {
+    const deadline = Date.now() + (this.opts.maxWaitMs ?? 120_000);
+    for (;;) {
+      const r = await this.get<TokenRecord | RebuildInProgress>(`/api/v1/token/${encodeURIComponent(mint)}`);
+      if (r.status === 200) return r.body as TokenRecord;
+      const waitMs = (r.retryAfter ?? 2) * 1000;
+      if (Date.now() + waitMs > deadline) throw new RebuildPendingError(r.body as RebuildInProgress);
+      await this.sleep(waitMs);
+    }
+  }
+
+  /** The wallet record of an address. */
+  async getWallet(address: string): Promise<WalletRecord> {
+    return (await this.get<WalletRecord>(`/api/v1/wallet/${encodeURIComponent(address)}`)).body;
+  }
+
+  /** Up to 100 token lookups at once; each entry carries the status and body of its single call. */
+  async getTokens(mints: string[]): Promise<TokenBatch> {
+    return (await this.get<TokenBatch>(`/api/v1/tokens?mints=${mints.map(encodeURIComponent).join(',')}`)).body;
+  }
+
+  /** One page of the record list (browsing, or a sync with `since`/`cursor`). */
+  async listLaunches(o: ListOptions = {}): Promise<LaunchList> {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(o)) if (v !== undefined) q.set(k, String(v));
+    return (await this.get<LaunchList>(`/api/v1/launches${q.size ? `?${q}` : ''}`)).body;
+  }
+
+  /**
+   * Every page of a sync from `since` (default 0) or a saved cursor; yields each page. Keep the last
+   * page's `next` and call again later: records written or changed since come then.
+   */
+  async *sync(o: { since?: number; cursor?: string; limit?: number } = {}): AsyncGenerator<LaunchList> {
+    let page = await this.listLaunches(o.cursor ? { cursor: o.cursor, limit: o.limit } : { since: o.since ?? 0, limit: o.limit });
+    yield page;
+    while (page.hasMore && page.next) {
+      page = await this.listLaunches({ cursor: page.next, limit: o.limit });
+      yield page;
+    }
+  }
+
+  /** The key's quota and the caller's rebuild starts (not counted). */
+  async usage(): Promise<Usage> {
+    return (await this.get<Usage>('/api/v1/usage')).body;
+  }
+}

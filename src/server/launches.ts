@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { instant } from '../core/canonical.ts';
+import type { FindingClass, Instant, LaunchDocument } from '../core/types.ts';
+import { lastChangeSeq, listLaunches, type ListFilter, type ListPosition } from '../db/launch-list.ts';
+import type { Deps } from './deps.ts';
+import { errorResponse, type ErrorCode } from './errors.ts';
+import { CACHE_NONE, addressProblem, jsonResponse, licenseOf } from './http.ts';
+import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
+
+/**
+ * `GET /api/v1/launches` (key): list the records held, or sync a mirror of them (docs/api.md
+ * "Listing and syncing"). One page counts one request against the daily quota.
+ *
+ * - Browsing (no `since`): newest launch first (creation slot, then mint, descending); `next` is the
+ *   cursor of the following page, null after the last.
+ * - Syncing (`since=<slot>`, then `cursor=<next>`): records in the order they were written or last
+ *   changed (change sequence ascending); `next` is always given — a mirror keeps it and asks again
+ *   later, and every record written or changed since comes then, a changed one again.
+ * Cursors are opaque, carry the filters they were issued with, and stay valid while records are
+ * inserted or changed.
+ */
+
+/** Records per page unless `limit` says otherwise. */
+export const LIST_DEFAULT_LIMIT = 50;
+/** The largest `limit`. */
+export const LIST_MAX_LIMIT = 100;
+
+const PARAMS = new Set(['class', 'graduated', 'creator', 'since', 'cursor', 'limit']);
+const CLASSES: FindingClass[] = ['FINDINGS', 'NOTE', 'NO_MARKERS', 'UNKNOWN'];
+
+/** What a cursor holds (base64url of this JSON): its order, its position, the filters it was issued with. */
+const Cursor = z.object({
+  v: z.literal(1),
+  o: z.enum(['n', 'c']),
+  s: z.number().int().min(0).nullable().optional(),
+  m: z.string().max(44).optional(),
+  q: z.number().int().min(0).optional(),
+  f: z.object({ class: z.enum(CLASSES as [FindingClass, ...FindingClass[]]).optional(), graduated: z.boolean().optional(), creator: z.string().max(44).optional(), sinceSlot: z.number().int().min(0).optional() }),
+});
+type CursorData = z.infer<typeof Cursor>;
+
+export interface ListQuery {
+  order: 'newest' | 'changes';
+  filter: ListFilter;
+  after: ListPosition | null;
+  limit: number;
+}
+
+type Refusal = { code: ErrorCode; message?: string };
+
+/** Encode a cursor (opaque to clients). */
+export function encodeCursor(c: CursorData): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+
+function decodeCursor(text: string): CursorData | null {
+  if (!/^[A-Za-z0-9_-]{1,512}$/.test(text)) return null;
+  try {
+    const parsed = Cursor.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    if (!parsed.success) return null;
+    const c = parsed.data;
+    if (c.o === 'n' ? c.m === undefined || c.s === undefined : c.q === undefined) return null;
+    return c;
+  } catch {
+    return null;
+  }
+}
+
+const bad = (message: string): Refusal => ({ code: 'invalid_query', message: `${message} Nothing was looked up.` });
+
+/**
+ * The list query of a URL's search parameters, or the refusal to answer (400 `invalid_query`
+ * naming the parameter, 400 `invalid_cursor`). Pure.
+ * @example parseListQuery(new URLSearchParams('class=NOTE&limit=10')) // {order: 'newest', filter: {class: 'NOTE'}, after: null, limit: 10}
+ */
+export function parseListQuery(search: URLSearchParams): ListQuery | Refusal {
+  for (const name of search.keys()) {
+    if (!PARAMS.has(name)) return bad(`Unknown query parameter "${name}": this endpoint takes class, graduated, creator, since, cursor and limit.`);
+    if (search.getAll(name).length > 1) return bad(`The query parameter "${name}" is given more than once.`);
+  }
+  const filter: ListFilter = {};
+  const cls = search.get('class');
+  if (cls !== null) {
+    if (!CLASSES.includes(cls as FindingClass)) return bad(`class must be one of ${CLASSES.join(', ')} (it is "${cls}").`);
+    filter.class = cls as FindingClass;
+  }
+  const grad = search.get('graduated');
+  if (grad !== null) {
+    if (grad !== 'true' && grad !== 'false') return bad(`graduated must be true or false (it is "${grad}").`);
+    filter.graduated = grad === 'true';
+  }
+  const creator = search.get('creator');
+  if (creator !== null) {
+    const problem = addressProblem(creator);
+    if (problem) return bad(`creator: ${problem.replace('The path value', 'the value')}`);
+    filter.creator = creator;
+  }
+  const limitText = search.get('limit');
+  let limit = LIST_DEFAULT_LIMIT;
+  if (limitText !== null) {
+    if (!/^[0-9]{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > LIST_MAX_LIMIT) return bad(`limit must be a whole number from 1 to ${LIST_MAX_LIMIT} (it is "${limitText}").`);
+    limit = Number(limitText);
+  }
+  const since = search.get('since');
+  let cursorText = search.get('cursor');
+  if (since !== null && cursorText !== null) return bad('Give since or cursor, not both: since starts a sync, the cursor of its pages continues it.');
+  if (since !== null) {
+    if (/^[0-9]{1,15}$/.test(since)) return { order: 'changes', filter: { ...filter, sinceSlot: Number(since) }, after: null, limit };
+    cursorText = since; // a sync cursor may also be sent as since
+  }
+  if (cursorText === null) return { order: 'newest', filter, after: null, limit };
+  const c = decodeCursor(cursorText);
+  if (!c) return { code: 'invalid_cursor' };
+  if (since !== null && c.o !== 'c') return bad('since takes a slot or the cursor of a sync page; this cursor is of a browsing page.');
+  for (const k of ['class', 'graduated', 'creator'] as const) {
+    if (filter[k] !== undefined && filter[k] !== c.f[k]) return bad(`${k} differs from the cursor's (a cursor keeps the filters of the first page; leave them out or repeat them).`);
+  }
+  return c.o === 'n'
+    ? { order: 'newest', filter: { class: c.f.class, graduated: c.f.graduated, creator: c.f.creator }, after: { order: 'newest', slot: c.s ?? null, mint: c.m! }, limit }
+    : { order: 'changes', filter: c.f, after: { order: 'changes', seq: c.q! }, limit };
+}
+
+/** One record of a page: as a line of documents.ndjson.gz, plus its change sequence. */
+export interface ListedItem {
+  mint: string;
+  sha256: string;
+  /** Grows with every write that changed the record: a mirror keeps the document of the highest. */
+  changeSeq: number;
+  document: LaunchDocument;
+}
+
+/** Body of `GET /api/v1/launches` (docs/api.md "Listing and syncing"). */
+export interface LaunchListBody {
+  apiVersion: 'v1';
+  order: 'newest' | 'changes';
+  records: ListedItem[];
+  /** The cursor of the next page; null only when browsing reached the end (a sync always gives one). */
+  next: string | null;
+  /** Whether more records are held past this page now. */
+  hasMore: boolean;
+  generatedAt: Instant;
+  license: string;
+}
+
+/** A page of records for a parsed query, from the public database. */
+export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): LaunchListBody {
+  const db = deps.publicStore.db;
+  // one read transaction: the page and the newest change it is measured against are one snapshot
+  const [rows, newest] = db.transaction(() => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1), q.order === 'changes' ? lastChangeSeq(db) : 0] as const)();
+  const hasMore = rows.length > q.limit;
+  const page = rows.slice(0, q.limit);
+  const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
+  const last = page.at(-1);
+  let next: string | null = null;
+  if (q.order === 'newest') {
+    if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot, m: last.mint, f });
+  } else {
+    // a sync always continues: from the last record seen, or where it stood (an empty first page: the newest write now)
+    const seq = last ? last.changeSeq : q.after?.order === 'changes' ? q.after.seq : newest;
+    next = encodeCursor({ v: 1, o: 'c', q: seq, f });
+  }
+  return {
+    apiVersion: 'v1',
+    order: q.order,
+    records: page.map((r) => ({ mint: r.mint, sha256: r.sha256, changeSeq: r.changeSeq, document: JSON.parse(r.document) as LaunchDocument })),
+    next,
+    hasMore,
+    generatedAt: instant(nowMs),
+    license: licenseOf(deps.config),
+  };
+}
+
+/**
+ * `GET /api/v1/launches`: checks in the token endpoint's order — the query (400 `invalid_query` /
+ * `invalid_cursor`), the key (401), the daily quota (429, one request per page) — then 200 with the
+ * page, `Cache-Control: no-store`.
+ */
+export function handleLaunches(request: Request, deps: Deps): Response {
+  const nowMs = deps.now();
+  const q = parseListQuery(new URL(request.url).searchParams);
+  if ('code' in q) return errorResponse(q.code, { nowMs, message: q.message });
+  const admitted = admitKeyedRequest(request, deps, nowMs);
+  if ('refused' in admitted) return admitted.refused;
+  return jsonResponse(launchPage(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
+}

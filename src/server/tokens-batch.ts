@@ -1,0 +1,76 @@
+import { instant } from '../core/canonical.ts';
+import type { Instant } from '../core/types.ts';
+import type { Deps } from './deps.ts';
+import { errorResponse, type ErrorBody, type ErrorCode } from './errors.ts';
+import { CACHE_NONE, jsonResponse, licenseOf } from './http.ts';
+import { DAILY_QUOTA, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { handleToken } from './token.ts';
+
+/**
+ * `GET /api/v1/tokens?mints=a,b,c` (key): up to 100 token lookups in one request, each answered
+ * exactly as `GET /api/v1/token/{mint}` would answer it alone — its record (200), its rebuild
+ * state (202, counting against the rebuild limits as a single call does), or its error object —
+ * in request order, duplicates answered once. Each mint counts one request against the daily
+ * quota, as a single call would (a malformed mint, like a single call's 400, counts none).
+ */
+
+/** The most mints in one batch. */
+export const BATCH_MAX_MINTS = 100;
+
+/**
+ * The distinct mints of a `mints` value in request order, or the refusal: 400 `invalid_mints`
+ * (missing, empty, an empty entry, a space) or 400 `too_many_mints` (more than 100 distinct). Pure.
+ * @example parseMints('a,b,a') // ['a', 'b']
+ */
+export function parseMints(value: string | null): string[] | { code: ErrorCode } {
+  if (value === null || value === '' || !/^[^,\s]+(,[^,\s]+)*$/.test(value)) return { code: 'invalid_mints' };
+  const mints = [...new Set(value.split(','))];
+  return mints.length > BATCH_MAX_MINTS ? { code: 'too_many_mints' } : mints;
+}
+
+/** One answer of a batch: the status and body the single call would have given. */
+export interface BatchEntry {
+  mint: string;
+  status: number;
+  body: Record<string, unknown> | ErrorBody;
+}
+
+/** Body of `GET /api/v1/tokens` (docs/api.md "Batch"). */
+export interface BatchBody {
+  apiVersion: 'v1';
+  results: BatchEntry[];
+  generatedAt: Instant;
+  license: string;
+}
+
+/**
+ * Checks: the `mints` list (400), the key (401), the quota before any mint (429 `quota_exceeded`
+ * when none is left); then each mint in order through the token endpoint's own handler. 200 with
+ * the entries; `RateLimit` as it stands after the last mint; `no-store`.
+ */
+export async function handleTokensBatch(request: Request, deps: Deps, params: { clientAddress?: string }): Promise<Response> {
+  const nowMs = deps.now();
+  const url = new URL(request.url);
+  for (const name of url.searchParams.keys()) {
+    if (name !== 'mints') return errorResponse('invalid_query', { nowMs, message: `Unknown query parameter "${name}": this endpoint takes only mints. Nothing was looked up.` });
+  }
+  if (url.searchParams.getAll('mints').length > 1) return errorResponse('invalid_mints', { nowMs });
+  const mints = parseMints(url.searchParams.get('mints'));
+  if ('code' in mints) return errorResponse(mints.code, { nowMs });
+  const key = deps.keys.check(request);
+  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  const quota = deps.dailyQuota ?? DAILY_QUOTA;
+  const before = deps.countUsage === false ? null : deps.keys.peekUsage(key.keyId, quota);
+  if (before?.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(before) });
+  // each lookup is the single call itself (same checks, counting and rebuild limits), without the batch's validators
+  const headers = new Headers(request.headers);
+  headers.delete('If-None-Match');
+  const results: BatchEntry[] = [];
+  for (const mint of mints) {
+    const one = await handleToken(new Request(request.url, { headers }), deps, { mint, clientAddress: params.clientAddress });
+    results.push({ mint, status: one.status, body: (await one.json()) as BatchEntry['body'] });
+  }
+  const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : deps.keys.peekUsage(key.keyId, quota);
+  const body: BatchBody = { apiVersion: 'v1', results, generatedAt: instant(nowMs), license: licenseOf(deps.config) };
+  return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
+}

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
+import { listLaunches } from '../../src/db/launch-list.ts';
+import { parseListQuery } from '../../src/server/launches.ts';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'lpa-list-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const insert = (db: Database.Database, mint: string, sha: string, slot: number | null) =>
+  db
+    .prepare(
+      `INSERT INTO launch (mint, creation_slot, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms)
+       VALUES (?, ?, 'observed', 1, 'NOTE', 0, 'markers-v2', '{}', ?, 0)
+       ON CONFLICT (mint) DO UPDATE SET sha256 = excluded.sha256, document = excluded.document`,
+    )
+    .run(mint, slot, sha);
+const seqs = (db: Database.Database) => Object.fromEntries((db.prepare('SELECT mint, change_seq AS s FROM launch').all() as { mint: string; s: number }[]).map((r) => [r.mint, r.s]));
+
+describe('the change sequence (public-schema migration 10)', () => {
+  it('grows with every insert and every changed document; an unchanged rewrite keeps it', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    const db = store.db;
+    insert(db, 'A', 'a1', 10);
+    insert(db, 'B', 'b1', 11);
+    expect(seqs(db)).toEqual({ A: 1, B: 2 });
+    insert(db, 'A', 'a1', 10); // same document
+    expect(seqs(db)).toEqual({ A: 1, B: 2 });
+    insert(db, 'A', 'a2', 10); // changed
+    expect(seqs(db)).toEqual({ A: 3, B: 2 });
+    expect(listLaunches(db, 'changes', {}, { order: 'changes', seq: 2 }, 10).map((r) => r.mint)).toEqual(['A']);
+    insert(db, 'C', 'c1', null);
+    expect(listLaunches(db, 'newest', {}, null, 10).map((r) => r.mint)).toEqual(['B', 'A', 'C']);
+    expect(listLaunches(db, 'newest', {}, { order: 'newest', slot: 10, mint: 'A' }, 10).map((r) => r.mint)).toEqual(['C']);
+    store.close();
+  });
+
+  it('numbers the rows of a database made before it by rowid, then continues after them', () => {
+    const path = join(dir, 'old.db');
+    const old = openDatabase(path, PUBLIC_MIGRATIONS.filter((m) => m.version < 9));
+    insert(old, 'A', 'a1', 1);
+    insert(old, 'B', 'b1', 2);
+    old.close();
+    const store = new PublicStore(path);
+    expect(seqs(store.db)).toEqual({ A: 1, B: 2 });
+    insert(store.db, 'B', 'b2', 2);
+    expect(seqs(store.db)).toEqual({ A: 1, B: 3 });
+    store.close();
+  });
+});
+
+describe('parseListQuery', () => {
+  const q = (s: string) => parseListQuery(new URLSearchParams(s));
+  it('browses by default, syncs from a slot, refuses what it does not take', () => {
+    expect(q('')).toEqual({ order: 'newest', filter: {}, after: null, limit: 50 });
+    expect(q('since=0&limit=100&class=NOTE')).toEqual({ order: 'changes', filter: { class: 'NOTE', sinceSlot: 0 }, after: null, limit: 100 });
+    for (const bad of ['limit=101', 'limit=1.5', 'class=clean', 'graduated=1', 'creator=x', 'since=-1', 'what=1', 'limit=1&limit=2']) expect(q(bad), bad).toMatchObject({ code: expect.stringMatching(/^invalid_(query|cursor)$/) });
+  });
+});
