@@ -150,6 +150,13 @@ export function logsFormOf(answer: unknown): DecodedTransaction | null {
  * Whether it is kept in that form depends on its launch's creation ({@link keptFromLogs}).
  */
 export function fetchedCurveTrade(answer: unknown, listed: ListedSignature): { logs: DecodedTransaction; trade: PlainCurveTrade } | null {
+  // What the answer alone rules out — a failed transaction, another slot, no integer blockTime —
+  // before its logs are decoded (the catch-up calls this for every transaction it fetches; the
+  // failed ones and those without a blockTime are then decoded whole anyway). The same checks
+  // follow in plainCurveTrade and below, so the result is the same.
+  const a = answer as { slot?: unknown; blockTime?: unknown; meta?: { err?: unknown } | null } | null;
+  if (listed.err !== null && listed.err !== undefined) return null;
+  if (typeof a === 'object' && a !== null && (a.slot !== listed.slot || !Number.isSafeInteger(a.blockTime) || (a.meta && (a.meta.err ?? null) !== null))) return null;
   const logs = logsFormOf(answer);
   const trade = logs ? plainCurveTrade(logs, listed) : null;
   return logs && trade && trade.blockTime === (answer as { blockTime?: unknown }).blockTime ? { logs, trade } : null;
