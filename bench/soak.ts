@@ -14,7 +14,7 @@
  * /tmp/lpa-soak-<time>.{md,json}).
  *
  * Settings (environment): SOAK_MINUTES (10), SOAK_PROFILES (`none,paid,public`), SOAK_TPS (380),
- * SOAK_LAUNCHES_PER_S (0.3: about 26,000 launches a day), SOAK_CATCHUP_MINUTES (5), SOAK_SEED (24).
+ * SOAK_LAUNCHES_PER_S (0.3: about 26,000 launches a day), SOAK_CATCHUP_MINUTES (15; a profile that has caught up ends at once), SOAK_SEED (24).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const PROFILE_LIST = (process.env.SOAK_PROFILES ?? 'none,paid,public').split(',').map((s) => s.trim()).filter(Boolean);
 const TPS = Number(process.env.SOAK_TPS ?? 380);
 const LAUNCHES_PER_S = Number(process.env.SOAK_LAUNCHES_PER_S ?? 0.3);
-const CATCHUP_MINUTES = Number(process.env.SOAK_CATCHUP_MINUTES ?? 5);
+const CATCHUP_MINUTES = Number(process.env.SOAK_CATCHUP_MINUTES ?? 15);
 const SEED = Number(process.env.SOAK_SEED ?? 24);
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
 const OUT = process.env.SOAK_OUT ?? join(tmpdir(), `lpa-soak-${STAMP}`);
