@@ -9,12 +9,13 @@
  * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renameSync } from 'node:fs';
 import { BENCH_MINT, ROOT, buildBenchArchive } from './setup.ts';
 import { compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
+import { soakSectionOf, withSoakSection } from './soak/docs-section.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -170,7 +171,9 @@ async function main(): Promise<void> {
   ].join('\n');
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
   const out = join(ROOT, 'docs/benchmarks.md');
-  writeFileSync(out + '.tmp', doc);
+  // the soak's section (npm run soak) stays
+  const soak = existsSync(out) ? soakSectionOf(readFileSync(out, 'utf8')) : '';
+  writeFileSync(out + '.tmp', soak ? withSoakSection(doc, soak) : doc);
   renameSync(out + '.tmp', out);
   log(`bench: wrote ${out}`);
   process.stdout.write(doc);

@@ -11,7 +11,8 @@
  * the replay); CPU (share of one core) and RSS of the collector and server processes over time
  * (/proc, every 5 s); `/api/v1/status` over time (lagSlots, state, fallingBehind); gaps; the load
  * average of the machine. Writes a markdown report and the raw figures as JSON (SOAK_OUT, default
- * /tmp/lpa-soak-<time>.{md,json}).
+ * /tmp/lpa-soak-<time>.{md,json}); a full run (every profile, 10 minutes or more) also writes the
+ * soak section of docs/benchmarks.md (not with SOAK_NO_DOCS).
  *
  * Settings (environment): SOAK_MINUTES (10), SOAK_PROFILES (`none,paid,public`), SOAK_TPS (380),
  * SOAK_LAUNCHES_PER_S (0.3: about 26,000 launches a day), SOAK_CATCHUP_MINUTES (15; a profile that has caught up ends at once), SOAK_SEED (24).
@@ -25,6 +26,7 @@ import { writeChain } from '../collector/simulate/write-chain.ts';
 import { isProfileName, PROFILES, type ProfileName } from '../collector/replay/limiter.ts';
 import type { DenseLaunch, MainnetRateChain } from './soak/mainnet-chain.ts';
 import { childrenOf, coreShare, readProc, rssGrowth, type ProcSample } from './soak/proc.ts';
+import { withSoakSection } from './soak/docs-section.ts';
 import { freePort, sleep } from '../tests/helpers/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -410,5 +412,11 @@ for (const p of profiles) {
 const env = ['SOAK_MINUTES', 'SOAK_PROFILES', 'SOAK_TPS', 'SOAK_LAUNCHES_PER_S', 'SOAK_CATCHUP_MINUTES', 'SOAK_SEED'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
 const md = report(results, [...env, 'npm run soak'].join(' '));
 writeFileSync(`${OUT}.md`, md);
+// like npm run bench: the figures go to docs/benchmarks.md (its soak section), for a full run only
+if (!process.env.SOAK_NO_DOCS && profiles.length === Object.keys(PROFILES).length && MINUTES >= 10) {
+  const docPath = join(ROOT, 'docs/benchmarks.md');
+  writeFileSync(docPath, withSoakSection(existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n', md));
+  console.log(`wrote the soak section of ${docPath}`);
+}
 console.log(md);
 console.log(`written ${OUT}.md and ${OUT}.json`);

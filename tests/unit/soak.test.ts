@@ -60,3 +60,17 @@ describe('mainnetRateChain', () => {
     expect(new Set(txs.map((t) => t.signature)).size).toBe(txs.length);
   });
 });
+
+describe('the soak section of docs/benchmarks.md', async () => {
+  const { soakSectionOf, withSoakSection } = await import('../../bench/soak/docs-section.ts');
+  it('npm run bench keeps it; npm run soak replaces it or appends it', () => {
+    const bench = '# Benchmarks\n\n## Server\n\nfigures\n';
+    expect(soakSectionOf(bench)).toBe('');
+    const withSoak = withSoakSection(bench, '## Soak: one\n\nold\n');
+    expect(withSoak).toBe('# Benchmarks\n\n## Server\n\nfigures\n\n## Soak: one\n\nold\n');
+    expect(soakSectionOf(withSoak)).toBe('## Soak: one\n\nold\n');
+    expect(withSoakSection(withSoak, '## Soak: two\n')).toBe('# Benchmarks\n\n## Server\n\nfigures\n\n## Soak: two\n');
+    // a new bench document keeps the old soak section
+    expect(withSoakSection('# Benchmarks\n\n## Server\n\nnew\n', soakSectionOf(withSoak))).toBe('# Benchmarks\n\n## Server\n\nnew\n\n## Soak: one\n\nold\n');
+  });
+});
