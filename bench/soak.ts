@@ -186,6 +186,7 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
     });
   const stats = async () => (replay.send({ stats: true }), await next((m) => (m.stats as ReplayStats | undefined), 30_000));
   let collector: ChildProcess | null = null;
+  let serverPid: number | null = null;
   try {
     const ready = await next((m) => m.ready as { url: string; wsUrl: string; launches: DenseLaunch[]; firstSlot: number; lastSlot: number; summary: MainnetRateChain['summary'] } | undefined);
     console.log(`[${profile}] chain: ${ready.summary.transactions} transactions (${ready.summary.simulated} simulated, ${ready.summary.copies} copied trades, ${ready.summary.failed} failed), ${ready.launches.length} launches, ${ready.summary.perSlot} a slot`);
@@ -222,7 +223,7 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
       if (i > 600) throw new Error('the collector did not subscribe within 60 s');
       await sleep(100);
     }
-    const serverPid = childrenOf(collector.pid!)[0] ?? null;
+    serverPid = childrenOf(collector.pid!)[0] ?? null;
 
     // samplers: the public database (100 ms), /proc and status (5 s)
     const db = new Database(join(dataDir, 'public.db'), { readonly: true, fileMustExist: true });
@@ -328,7 +329,18 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
     if (collector && collector.exitCode === null) {
       collector.kill('SIGTERM');
       await Promise.race([new Promise((r) => collector!.once('exit', r)), sleep(15_000)]);
-      if (collector.exitCode === null) collector.kill('SIGKILL');
+      if (collector.exitCode === null) {
+        console.log(`[${profile}] lpa start did not stop within 15 s of SIGTERM; killing it and its server`);
+        collector.kill('SIGKILL');
+      }
+    }
+    // a server left behind by a killed lpa start
+    if (serverPid !== null && readProc(serverPid)) {
+      try {
+        process.kill(serverPid, 'SIGKILL');
+      } catch {
+        /* gone meanwhile */
+      }
     }
     if (replay.exitCode === null) replay.kill('SIGKILL');
   }
