@@ -373,6 +373,21 @@ function countWarnings(path: string): Record<string, number> {
   return out;
 }
 
+/** How the soak measures, for the report (static). */
+const METHOD = [
+  '**How it is measured.** The chain: a simulated chain of the 2026-10 era (`lpa simulate`, every launch kind, its failed-transaction share) at',
+  `SOAK_LAUNCHES_PER_S launches a second (default 0.3, about 26,000 a day), its transactions spread evenly over the run in block order, every slot topped up`,
+  'to the rate with copies (new signatures) of recently landed plain buys and sells made after their launch\'s first 30 s by wallets outside its cohort',
+  '(bench/soak/mainnet-chain.ts says why). Block times stay the simulator\'s (the events in the logs carry them); slots follow the wall clock. The replay RPC',
+  '(its own process) lands a slot every 400 ms and counts every call; the limiter (collector/replay/limiter.ts) counts each call of a batch. `lpa start`',
+  '(collector and server, COLLECT_START=latest, LOG_LEVEL=warn) is told the provider\'s limit as an operator would: `paid` RPC_MAX_RPS=200; `public`',
+  'RPC_MAX_RPS=4, RPC_BATCH_SIZE=4 (the per-method limit: the collector paces all calls together). **Lag** = from the wall time the creation slot landed',
+  'to the first time the launch\'s row was seen in public.db, the database the server answers from (polled every 100 ms, read-only) — the commit time,',
+  'not an HTTP read; "not UNKNOWN" = to the first row of another class. **Missed** = launches of the chain without a row. CPU = share of one core',
+  '(utime + stime from /proc/<pid>/stat), RSS = VmRSS, every 5 s, after a warm-up of min(2 min, a fifth of the run); RSS growth = median of the last minute',
+  'over the first minute after warm-up. The machine is shared: the load average is given beside the figures.',
+].join('\n');
+
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '–');
 
 function report(results: ProfileResult[], command: string): string {
@@ -380,6 +395,8 @@ function report(results: ProfileResult[], command: string): string {
     `## Soak: mainnet's rate behind provider limits (issue 24)`,
     '',
     `\`${command}\` — ${new Date().toISOString()}, Node ${process.version}. Each profile: ${MINUTES} min of a live replay at ${TPS} transactions/s (a slot every 400 ms), then at most ${CATCHUP_MINUTES} min of catch-up with the chain stopped.`,
+    '',
+    METHOD,
     '',
     '| profile | lag p50 / p99 / max (s) | records not UNKNOWN: lag p50 / p99 (s) | launches | missed at chain end / after catch-up | catch-up | UNKNOWN at end | collector CPU (core) mean / p95 | collector RSS after warm-up → end (growth) | server CPU / RSS | gaps | load avg (1 min) mean / max |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
