@@ -11,8 +11,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeChain } from '../collector/simulate/write-chain.ts';
-import { startReplayRpc } from '../collector/replay/server.ts';
+import { writeChain } from '../devchain/simulate/write-chain.ts';
+import { startReplayRpc } from '../devchain/replay/server.ts';
 import { createTransactionReader } from '../src/chain/transaction-reader.ts';
 import { PUMP_PROGRAM_ID } from '../src/core/programs.ts';
 import { decodeTransaction } from '../src/core/decode/index.ts';

@@ -15,7 +15,7 @@ import { createLogger } from '../src/log.ts';
 import { PublicStore } from '../src/db/public-store.ts';
 import { createArchiveRpc } from '../src/chain/rpc.ts';
 import { collect } from '../collector/collect.ts';
-import { writeChain } from '../collector/simulate/write-chain.ts';
+import { writeChain } from '../devchain/simulate/write-chain.ts';
 import { freePort } from '../tests/helpers/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { renameSync } from 'node:fs';
 import { BENCH_MINT, ROOT, buildBenchArchive } from './setup.ts';
 import { compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
+import { soakSectionOf, withSoakSection } from './soak/docs-section.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -174,7 +175,9 @@ async function main(): Promise<void> {
     ...kept.flatMap((s) => [s, '']),
   ].join('\n');
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
-  writeFileSync(out + '.tmp', doc);
+  // the soak's section (npm run soak) stays
+  const soak = existsSync(out) ? soakSectionOf(readFileSync(out, 'utf8')) : '';
+  writeFileSync(out + '.tmp', soak ? withSoakSection(doc, soak) : doc);
   renameSync(out + '.tmp', out);
   log(`bench: wrote ${out}`);
   process.stdout.write(doc);

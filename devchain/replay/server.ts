@@ -16,6 +16,7 @@ import { ReplayClock } from './clock.ts';
 import { INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError, TOO_MANY_REQUESTS } from './errors.ts';
 import { stringifyJson } from './json.ts';
 import { type LoadedChain, loadChain } from './load-chain.ts';
+import { dropsNotification, ProviderLimiter, type ProviderProfile } from './limiter.ts';
 import { HTTP_METHODS, type MethodContext } from './methods.ts';
 import { SubscriptionHub } from './subscriptions.ts';
 import { normalizeTransaction } from './transaction.ts';
@@ -58,6 +59,11 @@ export interface ReplayRpcOptions {
   /** HTTP requests (a batch counts once) per sliding second; beyond it HTTP 429 as mainnet */
   maxRequestsPerSecond?: number;
   /**
+   * a provider's limits (limiter.ts; the soak's profiles): calls per caller and per method answered
+   * HTTP 429 with `Retry-After`, a share of logsNotifications dropped, every socket cut periodically
+   */
+  provider?: ProviderProfile;
+  /**
    * Called for every HTTP JSON-RPC call (each element of a batch) with the method, its params and
    * `callNumber` = 1-based count of calls to that method so far (this one included). Return null
    * for a normal answer or a fault. For a batch, `httpStatus`/`truncate`/the longest `delayMs`
@@ -75,9 +81,10 @@ export interface ReplayRpc {
   port: number;
   /**
    * `calls`: calls received per method (HTTP and WebSocket, including rate-limited and injected ones;
-   * not kit's `ping`); `httpRequests`: HTTP requests received (a batch counts once)
+   * not kit's `ping`); `httpRequests`: HTTP requests received (a batch counts once); with a
+   * `provider`: `refused` calls per method (answered 429), `droppedNotifications`, `disconnects`
    */
-  stats: { calls: Record<string, number>; httpRequests: number };
+  stats: { calls: Record<string, number>; httpRequests: number; refused: Record<string, number>; droppedNotifications: number; disconnects: number };
   /** the current (newest landed) slot */
   slot(): number;
   /** transactions held and distinct account addresses */
@@ -118,9 +125,17 @@ interface CallOutcome {
 export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<ReplayRpc> {
   const chain: LoadedChain = opts.chain ?? (opts.chainDir ? loadChain(opts.chainDir) : { dir: null, transactions: [], accounts: [], slot: null, blockTimes: new Map() });
   const index = new ChainIndex({ transactions: chain.transactions, accounts: chain.accounts, blockTimes: chain.blockTimes });
-  const stats = { calls: {} as Record<string, number>, httpRequests: 0 };
+  const stats = { calls: {} as Record<string, number>, httpRequests: 0, refused: {} as Record<string, number>, droppedNotifications: 0, disconnects: 0 };
   const count = (method: string) => (stats.calls[method] = (stats.calls[method] ?? 0) + 1);
-  const hub = new SubscriptionHub(count);
+  const provider = opts.provider ? new ProviderLimiter(opts.provider) : null;
+  let notifications = 0;
+  const dropShare = opts.provider?.dropNotificationShare ?? 0;
+  const dropNotification = () => {
+    if (!dropsNotification(++notifications, dropShare)) return false;
+    stats.droppedNotifications++;
+    return true;
+  };
+  const hub = new SubscriptionHub(count, dropShare > 0 ? dropNotification : undefined);
   const live = opts.live === true;
   const firstSlot = index.txSlots[0];
   const start = live ? (opts.startSlot ?? (firstSlot !== undefined ? firstSlot - 1 : 0)) : (chain.slot ?? index.maxSlot());
@@ -213,6 +228,17 @@ export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<Repla
       send(res, 429, stringifyJson({ jsonrpc: '2.0', error: TOO_MANY_REQUESTS, id }));
       return;
     }
+    if (provider) {
+      const methods = (Array.isArray(payload) ? payload : [payload]).map((m) => (m as { method?: unknown })?.method).filter((m): m is string => typeof m === 'string');
+      const refusal = provider.admit(req.socket.remoteAddress ?? '', methods, Date.now());
+      if (refusal) {
+        for (const m of methods) (count(m), (stats.refused[m] = (stats.refused[m] ?? 0) + 1));
+        const id = !Array.isArray(payload) ? ((payload as { id?: unknown })?.id ?? null) : null;
+        res.setHeader('retry-after', String(refusal.retryAfterS));
+        send(res, 429, stringifyJson({ jsonrpc: '2.0', error: TOO_MANY_REQUESTS, id }));
+        return;
+      }
+    }
     if (Array.isArray(payload) && opts.refuseBatches) {
       send(res, 403, stringifyJson({ jsonrpc: '2.0', error: { code: -32403, message: 'Batch requests are not available on this plan' }, id: null }));
       return;
@@ -264,6 +290,9 @@ export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<Repla
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   if (live) clock.start(opts.speed ?? 1);
+  const cutEvery = opts.provider?.disconnectEveryMs;
+  const cutter = cutEvery ? setInterval(() => (hub.dropAll(), stats.disconnects++), cutEvery) : null;
+  cutter?.unref();
 
   return {
     url: `http://${urlHost}:${port}`,
@@ -283,6 +312,7 @@ export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<Repla
     dropConnections: () => hub.dropAll(),
     async close() {
       clock.stop();
+      if (cutter) clearInterval(cutter);
       hub.dropAll();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();

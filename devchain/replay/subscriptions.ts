@@ -21,8 +21,14 @@ export class SubscriptionHub {
   private readonly subs = new Map<number, Sub>();
   private readonly sockets = new Set<WebSocket>();
 
-  /** @param count called with the method name of every request received (stats). */
-  constructor(private readonly count: (method: string) => void) {}
+  /**
+   * @param count called with the method name of every request received (stats).
+   * @param drop called before each logsNotification; true = do not send it (a provider losing one)
+   */
+  constructor(
+    private readonly count: (method: string) => void,
+    private readonly drop?: () => boolean,
+  ) {}
 
   /** Serve one connected socket until it closes. */
   attach(ws: WebSocket): void {
@@ -118,6 +124,7 @@ export class SubscriptionHub {
       for (const s of this.subs.values()) {
         if (s.kind !== 'logs') continue;
         if (s.mentions !== null ? !tx.accountKeys.includes(s.mentions) : isVote && !s.votes) continue;
+        if (this.drop?.()) continue;
         this.send(s.ws, {
           jsonrpc: '2.0',
           method: 'logsNotification',

@@ -6,6 +6,7 @@ import type { WalletRole } from '../core/record/build-launch.ts';
 import { openDatabase } from './open.ts';
 import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
+import { formatLagSamples, keepLagSample, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
 
 /** A launch row as served: the canonical document text and its sha256. */
 export interface StoredLaunch {
@@ -386,9 +387,18 @@ export class PublicStore {
     return Number(this.s.startRun.run(nowMs, nowMs, startSlot, startSlot).lastInsertRowid);
   }
 
-  /** The run is alive at `nowMs`; `tipSlot` (when known) is the chain tip now. */
+  /**
+   * The run is alive at `nowMs`; `tipSlot` (when known) is the chain tip now. With the tip, the lag
+   * (tip − program cursor) joins the samples `/api/v1/status` reads `fallingBehind` from
+   * (core/falling-behind.ts: at most one every 5 s, the last 3 minutes).
+   */
   heartbeat(runId: number, nowMs: number, tipSlot: number | null = null): void {
     this.s.beat.run(nowMs, tipSlot, runId);
+    const cursorSlot = tipSlot === null ? null : (this.getCursor('program')?.slot ?? null);
+    if (tipSlot === null || cursorSlot === null) return;
+    const kept = parseLagSamples(this.getMeta(LAG_SAMPLES_META));
+    const next = keepLagSample(kept, { atMs: nowMs, lagSlots: Math.max(0, tipSlot - cursorSlot) });
+    if (next !== kept) this.setMeta(LAG_SAMPLES_META, formatLagSamples(next));
   }
 
   stopRun(runId: number, nowMs: number): void {

@@ -3,6 +3,7 @@ import type { Instant } from '../core/types.ts';
 import type { CollectorRun, PublicStore } from '../db/public-store.ts';
 import { collectorPhase, downtimeMinutes, parseUnreachable, UNREACHABLE_META, type CollectorPhase } from '../core/coverage.ts';
 import { JOBS_META, parseJobs } from '../core/jobs.ts';
+import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
 
 /** A heartbeat newer than this means the collector is running. */
 export const RUNNING_WITHIN_MS = 2 * 60_000;
@@ -58,6 +59,12 @@ export interface CollectorState {
    * behind: see lagSlots), `unreachable` (its latest chain read failed, within the last 2 minutes) or `stopped`.
    */
   state: CollectorPhase;
+  /**
+   * running, and the lag grew by 5 slots or more over the last minute without going back below
+   * where it was a minute before (core/falling-behind.ts): the provider or the machine does not carry
+   * the chain's rate. False while the lag holds steady, however large (see lagSlots).
+   */
+  fallingBehind: boolean;
   /** start of the current RPC outage (state `unreachable`), else null */
   unreachableSince: Instant | null;
   /** the last RPC error of that outage, every URL cut to scheme://host; null when reachable */
@@ -93,6 +100,7 @@ export function collectorStateOf(store: PublicStore, nowMs: number): CollectorSt
     lagSlots,
     running: state === 'live' || state === 'catching_up',
     state,
+    fallingBehind: (state === 'live' || state === 'catching_up') && fallingBehind(parseLagSamples(store.getMeta(LAG_SAMPLES_META))),
     unreachableSince: state === 'unreachable' ? instant(unreachable!.sinceMs) : null,
     lastRpcError: state === 'unreachable' ? unreachable!.error : null,
     periodic: {

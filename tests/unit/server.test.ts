@@ -338,7 +338,7 @@ describe('GET /api/v1/status', () => {
     expect(typeof body.coverage.note).toBe('string');
     expect(body.coverage.gaps).toEqual([{ from: instant(NOW - 3_000_000), to: instant(NOW - 3_000_000 + 630_000), fromSlot: 2000, toSlot: 3575, minutes: 10 }]);
     expect(body.collector).toEqual({
-      lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, tipSlot: 123460, lagSlots: 4, running: true, state: 'live', unreachableSince: null, lastRpcError: null,
+      lastHeartbeat: instant(NOW - 30_000), cursorSlot: 123456, tipSlot: 123460, lagSlots: 4, running: true, state: 'live', fallingBehind: false, unreachableSince: null, lastRpcError: null,
       periodic: { funderSweep: null, afterwardsSweep: instant(NOW - 60_000), poolRefresh: null, downloads: null },
     });
   });
@@ -348,7 +348,7 @@ describe('GET /api/v1/status', () => {
     expect(body.counts).toMatchObject({ launches: 0, records: 0 });
     expect(body.coverage.from).toBeNull();
     expect(body.collector).toEqual({
-      lastHeartbeat: null, cursorSlot: null, tipSlot: null, lagSlots: null, running: false, state: 'stopped', unreachableSince: null, lastRpcError: null,
+      lastHeartbeat: null, cursorSlot: null, tipSlot: null, lagSlots: null, running: false, state: 'stopped', fallingBehind: false, unreachableSince: null, lastRpcError: null,
       periodic: { funderSweep: null, afterwardsSweep: null, poolRefresh: null, downloads: null },
     });
     expect(body.coverage.gaps).toEqual([]);
