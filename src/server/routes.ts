@@ -52,6 +52,7 @@ export const ROUTES = {
   recordDb: route('recordDb', path('/data/record\\.db'), ['GET'], 'json'),
   documentsNdjson: route('documentsNdjson', path('/data/documents\\.ndjson\\.gz'), ['GET'], 'json'),
   tokenPage: route('tokenPage', path('/t/[^/]+'), ['GET'], 'html'),
+  walletPage: route('walletPage', path('/w/[^/]+'), ['GET'], 'html'),
   index: route('index', /^\/$/, ['GET'], 'html'),
   pricing: route('pricing', path('/pricing'), ['GET'], 'html'),
   checkout: route('checkout', path('/billing/checkout'), ['POST'], 'html'),
