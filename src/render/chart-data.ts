@@ -76,6 +76,7 @@ export interface ChartSeries {
   earlyBuyers: EarlyBuyer[];
   curve: {
     points: CurvePoint[];
+    /** points after each trade, at most CURVE_MAX_POINTS (the last of each time bucket) */
     /** where the reserves came from: the events' real reserves, or the sum of trade amounts (2024 events) */
     source: 'events' | 'trades';
     completedAt: number | null;
@@ -85,6 +86,25 @@ export interface ChartSeries {
     /** the pool's quote reserves now (raw), when graduated and read */
     poolQuoteNow: string | null;
   } | null;
+}
+
+/** The curve keeps at most this many points (about one per pixel column of the chart): a 2,000-trade curve stays a small path. */
+export const CURVE_MAX_POINTS = 560;
+
+/**
+ * At most {@link CURVE_MAX_POINTS} points: the last point of each equal time bucket over [0, end]
+ * (the state a step chart shows at that column), the first and last points always kept.
+ */
+function downsample(points: CurvePoint[], q: (bigint | string)[], end: number): CurvePoint[] {
+  const keep = (i: number): CurvePoint => ({ ...points[i]!, realQuote: q[i]!.toString() });
+  if (points.length <= CURVE_MAX_POINTS) return points.map((_, i) => keep(i));
+  const width = Math.max(end, 1) / (CURVE_MAX_POINTS - 2);
+  const out: CurvePoint[] = [keep(0)];
+  for (let i = 1; i < points.length; i++) {
+    const next = points[i + 1];
+    if (!next || Math.floor(next.t / width) !== Math.floor(points[i]!.t / width)) out.push(keep(i));
+  }
+  return out;
 }
 
 /** Seconds per slot used only when a blockTime is missing (Solana's target slot time). */
@@ -109,7 +129,9 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   const tOf = (x: { slot: number; blockTime: number | null }) =>
     creation.blockTime !== null && x.blockTime !== null ? x.blockTime - creation.blockTime : (x.slot - creation.slot) * SLOT_SECONDS;
   const creator = l.creator;
-  const trades = tradesOf(doc.mint, ok);
+  // Supply, timeline and early buyers need only the first window's trades (decoded by tradesOf);
+  // the curve reads one field per later trade (a 2,000-trade curve renders in milliseconds).
+  const trades = tradesOf(doc.mint, ok.filter((tx) => tx.slot === creation.slot || inFirstWindow(creation, { slot: tx.slot ?? 0, blockTime: tx.blockTime })));
   const outside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
   const bundled = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && t.slot === creation.slot).map((t) => t.wallet));
   const early = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && !bundled.has(t.wallet) && inFirstWindow(creation, t)).map((t) => t.wallet));
@@ -159,23 +181,32 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
 
   // Curve: real quote reserves after each trade, to migration.
+  const pointQ: (bigint | string)[] = [0n];
   const curvePoints: CurvePoint[] = [{ t: 0, slot: creation.slot, realQuote: '0' }];
   let source: 'events' | 'trades' = 'events';
   let sum = 0n;
   let completedAt: number | null = null;
   let migratedAt: number | null = null;
+  let last: { t: number; slot: number; q: bigint | string } | null = null;
   for (const tx of ok) {
     const at = { slot: tx.slot ?? 0, blockTime: tx.blockTime };
+    const tAt = tOf(at);
     for (const e of tx.events) {
       const f = e.fields;
-      if (e.name === 'TradeEvent' && str(f.mint) === doc.mint && migratedAt === null) {
+      if (e.name === 'TradeEvent' && migratedAt === null && f.mint === doc.mint) {
         const sol = isSolQuote(str(f.quote_mint));
-        const q = sol ? big(f.sol_amount) : big(f.quote_amount);
-        sum += f.is_buy === true ? q : -q;
         const real = sol ? f.real_sol_reserves : f.real_quote_reserves;
-        if (real === undefined) source = 'trades';
-        curvePoints.push({ t: tOf(at), slot: at.slot, realQuote: (real === undefined || source === 'trades' ? sum : big(real)).toString() });
-      } else if (e.name === 'CompleteEvent' && str(f.mint) === doc.mint && completedAt === null) {
+        if (real === undefined || source === 'trades') {
+          source = 'trades';
+          if (sum === 0n && last) sum = BigInt(last.q);
+          const q = sol ? big(f.sol_amount) : big(f.quote_amount);
+          sum += f.is_buy === true ? q : -q;
+        }
+        // the raw decimal string is kept as it is; only the points the chart keeps are converted
+        last = { t: tAt, slot: at.slot, q: source === 'trades' ? sum : typeof real === 'string' ? real : big(real) };
+        curvePoints.push({ t: last.t, slot: last.slot, realQuote: '' });
+        pointQ.push(last.q);
+      } else if (e.name === 'CompleteEvent' && completedAt === null && str(f.mint) === doc.mint) {
         completedAt = tOf(at);
       } else if (
         migratedAt === null &&
@@ -187,12 +218,13 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
     if (migratedAt === null && tx.instructions.some((i) => i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === doc.mint)) migratedAt = tOf(at);
   }
   const endAt = Math.max(curvePoints[curvePoints.length - 1]!.t, migratedAt ?? 0, completedAt ?? 0, l.createdAt ? (doc.asOf.ms - l.createdAt.ms) / 1000 : 0);
+  const curveOut = downsample(curvePoints, pointQ, endAt);
   return {
     ...base,
     missing: null,
     supply,
     timeline: { points, cutAt100, creationSlotEnd, bundledWallets: bundled.size, first30sWallets },
     earlyBuyers,
-    curve: { points: curvePoints, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
+    curve: { points: curveOut, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
   };
 }

@@ -78,6 +78,9 @@ const PAD = { l: 72, r: 12, t: 30, b: 34 };
 export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null): Html {
   const tl = s.timeline;
   if (!tl) return missingChart('timeline', 'Buyer timeline', s.missing);
+  if (!tl.points.length) {
+    return html`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="0" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="0" data-cut-at-100="false"><figcaption><h3>Buyer timeline</h3></figcaption><p>No trade in the creation slot or the first 30 s.</p></figure>` as Html;
+  }
   const unit = quoteUnit(s.quoteMint);
   const q = (p: TimelinePoint) => Number(exactUnits(p.quote, unit.decimals).replace(/,/g, ''));
   const maxT = Math.max(30, ...tl.points.map((p) => p.t + 1));
@@ -155,7 +158,8 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const c = s.curve;
   if (!c) return missingChart('curve', 'Curve progress', s.missing);
   const unit = quoteUnit(s.quoteMint);
-  const v = (raw: string) => Number(exactUnits(raw, unit.decimals).replace(/,/g, ''));
+  const scale = 10 ** unit.decimals;
+  const v = (raw: string) => Number(raw) / scale;
   // a completed curve is drawn to its migration (or completion); an open one to the record's asOf
   const closedAt = c.migratedAt ?? c.completedAt;
   const end = Math.max(closedAt !== null ? Math.max(closedAt, c.points[c.points.length - 1]!.t) : c.endAt, 30);

@@ -44,6 +44,8 @@ export interface TokenPageOptions {
    * Absent: those parts say they were not given (callers that write pages always pass them).
    */
   transactions?: DecodedTransaction[];
+  /** The chart series already computed from those transactions (chartSeries), used instead of computing them again. */
+  series?: ChartSeries;
 }
 
 type Html = ReturnType<typeof raw>;
@@ -59,13 +61,6 @@ const CLASS_WORDS: Record<FindingClass, string> = {
   UNKNOWN: 'Unknown: not established. This is an absence of evidence, not a mild warning.',
 };
 
-/** The verdict's headline per class. */
-const HEADLINE: Record<FindingClass, string> = {
-  FINDINGS: 'Markers at launch',
-  NOTE: 'No marker at launch, one note',
-  NO_MARKERS: 'No recorded marker at launch',
-  UNKNOWN: 'Not established',
-};
 
 /** Spec §2.3 in words; UNKNOWN+false is "not established" (e.g. a pool that could not be read). */
 export function birthWords(cleanAtBirth: boolean | null, cls: FindingClass): string {
@@ -133,7 +128,7 @@ function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
   }
   void s;
   return html`<section class="finding ${cls}" id="finding" aria-labelledby="verdict-h">
-<p class="class"><span class="badge ${cls}">${cls.replace('_', ' ')}</span> <span id="verdict-h">${HEADLINE[cls]}: ${doc.finding.label}</span></p>
+<p class="class"><span class="badge ${cls}">${cls.replace('_', ' ')}</span> <span id="verdict-h">${doc.finding.label}</span></p>
 <p id="why">${doc.finding.why}</p>
 ${cls === 'UNKNOWN' ? html`<p id="not-known">${unknownExplained(doc)}</p>` : ''}
 <p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls)}</strong></p>
@@ -284,7 +279,7 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   const docPath = `/d/${encodeURIComponent(doc.mint)}`;
   const h = doc.history;
   const l = doc.launch;
-  const s = opts.transactions ? chartSeries(doc, opts.transactions) : null;
+  const s = opts.series ?? (opts.transactions ? chartSeries(doc, opts.transactions) : null);
   const noTx = { missing: 'the launch’s transactions were not given to this page', quoteMint: '', totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
   const series = s ?? noTx;
   const mintAcc = ex.account(doc.mint);
@@ -335,7 +330,7 @@ ${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener
     opts.contactEmail ? html` Wrong? <a id="report" href="mailto:${opts.contactEmail}?subject=${encodeURIComponent(`Record ${doc.mint}`)}">Report a wrong record</a>.` : ''
   }</p>
 ` as Html;
-  const description = `${cls.replace('_', ' ')} — ${HEADLINE[cls]}: ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls)}. ${doc.finding.why}`;
+  const description = `${cls.replace('_', ' ')} — ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls)}. ${doc.finding.why}`;
   return renderPage(
     {
       title: `${title} — launch record — ${doc.mint}`,

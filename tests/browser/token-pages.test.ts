@@ -200,8 +200,10 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
       expect(await page.locator('#early-table tbody tr').count()).toBe(earlyRoles.get(mint) ?? 0);
       for (const b of l.bundle) expect(await page.locator(`#bundled-table tr[data-wallet="${b.wallet}"] a[href="/w/${b.wallet}.html"]`).count()).toBe(1);
       if (doc.curveBuyout) expect(await page.locator(`#buyout-table tr[data-wallet="${doc.curveBuyout.wallet}"] a[href="https://solscan.io/tx/${doc.curveBuyout.signature}"]`).count()).toBe(1);
-      // the table fallback is there for every drawn chart
-      for (const id of ['#chart-supply', '#chart-timeline', '#chart-curve']) expect(await page.locator(`${id} table`).count()).toBe(1);
+      // the table fallback is there for every drawn chart; a first window without trades says so
+      for (const id of ['#chart-supply', '#chart-curve']) expect(await page.locator(`${id} table`).count()).toBe(1);
+      if ((await tl.getAttribute('data-points')) === '0') expect(await tl.innerText()).toContain('No trade in the creation slot or the first 30 s');
+      else expect(await page.locator('#chart-timeline table').count()).toBe(1);
     } else {
       // a chart that cannot be drawn says why
       for (const id of ['#chart-supply', '#chart-timeline', '#chart-curve']) expect(await page.locator(`${id}[data-missing="true"]`).innerText()).toMatch(/Not drawn — /);
