@@ -186,7 +186,9 @@ export function curveChart(s: ChartSeries, name: string): Html {
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${name}: ${quoteAmount(last.realQuote, s.quoteMint).text} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
 ${axes(x, y, CV_H, timeTicks(end), (t) => sig(t), unit.symbol)}
 <path class="line" d="${path}"></path>
-${mark(c.completedAt, 'complete', 'mk-complete', 14)}${mark(c.migratedAt, 'migrated', 'mk-migrate', 36)}${pool}
+${mark(c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${
+    c.completedAt !== null && c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt)) < 40 ? '' : mark(c.migratedAt, 'migrated', 'mk-migrate', 48)
+  }${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
 <tr><th scope="row">Trades charted</th><td>${c.points.length - 1}</td></tr>
