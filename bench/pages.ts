@@ -51,7 +51,7 @@ export async function longCurve(tmp: string): Promise<{ doc: LaunchDocument; txs
   const store = new PublicStore(config.publicDbPath);
   try {
     await collect({ config, store, rpc: createArchiveRpc({ url: replay.url }), log: createLogger('silent'), now: () => Date.parse('2026-11-25T00:00:00Z') }, { once: true });
-    const rows = store.db.prepare("SELECT l.mint, count(*) AS n FROM launch l JOIN launch_tx t ON t.mint = l.mint WHERE json_extract(l.document, '$.launch.completed') = 0 AND json_extract(l.document, '$.history.complete') = 1 GROUP BY l.mint ORDER BY n DESC LIMIT 1").get() as { mint: string };
+    const rows = store.db.prepare("SELECT l.mint, count(*) AS n FROM launch l JOIN launch_tx t ON t.mint = l.mint WHERE json_extract(l.document, '$.launch.completed') = 0 AND json_extract(l.document, '$.history.complete') = 1 AND json_extract(l.document, '$.launch.buyersFirst30s') > 0 GROUP BY l.mint ORDER BY n DESC LIMIT 1").get() as { mint: string };
     const row = store.getLaunch(rows.mint)!;
     const doc = JSON.parse(row.document) as LaunchDocument;
     const txs = store.transactionsFor(rows.mint);
@@ -95,7 +95,7 @@ export async function benchPages(): Promise<string> {
     return [
       '## Token pages',
       '',
-      `The token page template (src/render/token-page.ts with its three SVG charts) over a ${TRADES.toLocaleString('en')}-trade curve (${txs.length.toLocaleString('en')} transactions held; a collected simulated launch whose latest buy is cloned), one process, median of ${ROUNDS} rounds of ${ROUND_MS / 1000} s; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores when it ran.`,
+      `The token page template (src/render/token-page.ts with its three SVG charts) over a ${TRADES.toLocaleString('en')}-trade curve (${txs.length.toLocaleString('en')} transactions held; a collected simulated launch with first-30-s buyers whose latest buy is cloned), one process, median of ${ROUNDS} rounds of ${ROUND_MS / 1000} s; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores when it ran.`,
       '',
       '| measure | figure | target |',
       '|---|---|---|',

@@ -81,7 +81,7 @@ export interface ChartSeries {
     source: 'events' | 'trades';
     completedAt: number | null;
     migratedAt: number | null;
-    /** seconds after creation of the chart's right edge (asOf) */
+    /** seconds after creation of the chart's right edge: the latest trade, completion or migration */
     endAt: number;
     /** the pool's quote reserves now (raw), when graduated and read */
     poolQuoteNow: string | null;
@@ -217,7 +217,7 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
     }
     if (migratedAt === null && tx.instructions.some((i) => i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === doc.mint)) migratedAt = tOf(at);
   }
-  const endAt = Math.max(curvePoints[curvePoints.length - 1]!.t, migratedAt ?? 0, completedAt ?? 0, l.createdAt ? (doc.asOf.ms - l.createdAt.ms) / 1000 : 0);
+  const endAt = Math.max(curvePoints[curvePoints.length - 1]!.t, migratedAt ?? 0, completedAt ?? 0);
   const curveOut = downsample(curvePoints, pointQ, endAt);
   return {
     ...base,

@@ -160,9 +160,10 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const unit = quoteUnit(s.quoteMint);
   const scale = 10 ** unit.decimals;
   const v = (raw: string) => Number(raw) / scale;
-  // a completed curve is drawn to its migration (or completion); an open one to the record's asOf
+  // a completed curve is drawn to its migration (or completion), an open one to its latest trade held
+  // (to the record's asOf would squash the trades into the left edge of a months-long axis)
   const closedAt = c.migratedAt ?? c.completedAt;
-  const end = Math.max(closedAt !== null ? Math.max(closedAt, c.points[c.points.length - 1]!.t) : c.endAt, 30);
+  const end = Math.max(closedAt ?? 0, c.points[c.points.length - 1]!.t, 30);
   const x = scaleLinear().domain([0, end]).range([PAD.l, W - PAD.r - (c.poolQuoteNow ? 70 : 0)]);
   const maxQ = Math.max(...c.points.map((p) => v(p.realQuote)), c.poolQuoteNow ? v(c.poolQuoteNow) : 0, 1e-9);
   const y = scaleLinear().domain([0, maxQ]).nice().range([CV_H - PAD.b, PAD.t]);
