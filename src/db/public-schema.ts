@@ -300,4 +300,16 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX launch_created ON launch (creation_slot, mint);
     `,
   },
+  {
+    version: 11,
+    name: 'creator pages to (re)write',
+    sql: `
+      -- Wallets whose creator page w/{wallet}.html must be (re)written: marked with the launch whose
+      -- record names them (wallet_role is keyed by wallet and mint: the wallets of the roles before
+      -- and after the change). seq grows with every mark, so a page written from an older read keeps
+      -- its mark (cleared only when seq is unchanged). Every wallet already held is marked once.
+      CREATE TABLE pending_wallet_page (wallet TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+      INSERT INTO pending_wallet_page (wallet, seq) SELECT DISTINCT wallet, 0 FROM wallet_role;
+    `,
+  },
 ];

@@ -35,6 +35,22 @@ export interface StoredWalletRole extends WalletRole {
   mint: string;
 }
 
+/** A role of a wallet with its launch's summary (null fields: the launch row is missing). */
+export interface WalletLaunchRole {
+  mint: string;
+  role: WalletRole['role'];
+  signature: string;
+  slot: number;
+  detail: Record<string, unknown>;
+  findingClass: FindingClass | null;
+  createdAtMs: number | null;
+  name: string | null;
+  symbol: string | null;
+  asOfMs: number | null;
+  totalSupplyRaw: string | null;
+  quoteMint: string | null;
+}
+
 /** An interval the collector was not watching (coverage_gap). */
 export interface CoverageGap {
   fromMs: number;
@@ -189,6 +205,16 @@ export class PublicStore {
       ),
       deleteRoles: db.prepare('DELETE FROM wallet_role WHERE mint = ?'),
       insertRole: db.prepare('INSERT OR REPLACE INTO wallet_role (wallet, mint, role, signature, slot, detail) VALUES (?, ?, ?, ?, ?, ?)'),
+      roleWalletsOfMint: db.prepare('SELECT DISTINCT wallet FROM wallet_role WHERE mint = ?').pluck(),
+      markWallet: db.prepare('INSERT INTO pending_wallet_page (wallet, seq) VALUES (?, 0) ON CONFLICT (wallet) DO UPDATE SET seq = seq + 1'),
+      listPendingWallets: db.prepare('SELECT wallet, seq FROM pending_wallet_page'),
+      clearPendingWallet: db.prepare('DELETE FROM pending_wallet_page WHERE wallet = ? AND seq = ?'),
+      walletLaunches: db.prepare(`
+        SELECT r.mint, r.role, r.signature, r.slot, r.detail, l.finding_class AS findingClass, l.created_at_ms AS createdAtMs,
+          json_extract(l.document, '$.name') AS name, json_extract(l.document, '$.symbol') AS symbol,
+          json_extract(l.document, '$.asOf.ms') AS asOfMs, json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw,
+          json_extract(l.document, '$.launch.quoteMint') AS quoteMint
+        FROM wallet_role r LEFT JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? ORDER BY r.slot DESC, r.mint, r.role`),
       rolesOfWallet: db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? ORDER BY slot, mint, role'),
       insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot, to_slot) VALUES (?, ?, ?, ?)'),
       gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
@@ -472,8 +498,31 @@ export class PublicStore {
 
   /** Replace the wallet roles of one launch (inside the caller's transaction). */
   putWalletRoles(mint: string, roles: WalletRole[]): void {
+    // the creator pages of the wallets named before and after the change are rewritten
+    for (const w of this.s.roleWalletsOfMint.all(mint) as string[]) this.s.markWallet.run(w);
+    for (const w of new Set(roles.map((r) => r.wallet))) this.s.markWallet.run(w);
     this.s.deleteRoles.run(mint);
     for (const r of roles) this.s.insertRole.run(r.wallet, mint, r.role, r.signature, r.slot, JSON.stringify(r.detail));
+  }
+
+  /** Wallets whose creator page is to be (re)written, with the mark's sequence number (for {@link clearPendingWallets}). */
+  pendingWalletPages(): { wallet: string; seq: number }[] {
+    return this.s.listPendingWallets.all() as { wallet: string; seq: number }[];
+  }
+
+  /** Clear the marks of creator pages written, unless marked again since they were read (seq changed). */
+  clearPendingWallets(written: { wallet: string; seq: number }[]): void {
+    this.transaction(() => {
+      for (const w of written) this.s.clearPendingWallet.run(w.wallet, w.seq);
+    });
+  }
+
+  /** Every role of a wallet with a summary of its launch (newest slot first): what its creator page shows. */
+  walletLaunches(wallet: string): WalletLaunchRole[] {
+    return (this.s.walletLaunches.all(wallet) as (Omit<WalletLaunchRole, 'detail'> & { detail: string })[]).map((r) => ({
+      ...r,
+      detail: JSON.parse(r.detail) as Record<string, unknown>,
+    }));
   }
 
   /** Every role of a wallet across the launches held, oldest slot first. */

@@ -1,15 +1,20 @@
+import { rmSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { renderTokenPage } from '../render/token-page.ts';
-import { sitePaths, writeFileAtomic } from './write-site.ts';
+import { renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
+import { creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
+import { sitePaths, walletPagePath, writeFileAtomic } from './write-site.ts';
 
 /**
  * Write the page `t/{mint}.html` and document `d/{mint}.json` of every record marked pending in
  * the store (set in the same SQLite transaction that changed the record), atomically, then clear
  * the marks in one transaction. A crash between commit and write leaves the mark, so the next run
  * writes them; a record changed by another process after it was read here keeps its mark.
+ * The token page is rendered with the launch's transactions (`launch_tx`: its charts and
+ * first-30-s wallets). Then the creator pages `w/{wallet}.html` of the wallets marked pending
+ * (pending_wallet_page: the wallets named by a changed record) are written the same way.
  * Returns how many records' files were written.
  */
 export function writeSiteFiles(store: PublicStore, config: Config, log: Logger): number {
@@ -22,11 +27,35 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger):
       const doc = JSON.parse(row.document) as LaunchDocument;
       const paths = sitePaths(config.siteDir, mint);
       writeFileAtomic(paths.document, row.document);
-      writeFileAtomic(paths.page, renderTokenPage(doc, { explorerTxUrl: config.EXPLORER_TX_URL, baseUrl: config.baseUrl, sha256: row.sha256, demo: config.DEMO }));
+      writeFileAtomic(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, store.transactionsFor(mint))));
       n++;
     }
   }
   if (written.size) store.clearPending(written);
-  if (n) log.debug({ pages: n }, 'site files written');
+  const wallets = writeCreatorPages(store, config);
+  if (n || wallets) log.debug({ pages: n, creatorPages: wallets }, 'site files written');
+  return n;
+}
+
+/**
+ * Write the creator page of every wallet marked pending, atomically; a wallet no record names any
+ * more has its page removed (the server then answers its "not seen" page with 404). Marks are
+ * cleared unless set again meanwhile. Returns how many pages were written.
+ */
+export function writeCreatorPages(store: PublicStore, config: Config): number {
+  const pending = store.pendingWalletPages();
+  if (!pending.length) return 0;
+  const opts = creatorPageOptions(config);
+  let n = 0;
+  for (const { wallet } of pending) {
+    const roles = store.walletLaunches(wallet);
+    if (!roles.length) {
+      rmSync(walletPagePath(config.siteDir, wallet), { force: true });
+      continue;
+    }
+    writeFileAtomic(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, roles, opts));
+    n++;
+  }
+  store.clearPendingWallets(pending);
   return n;
 }

@@ -57,7 +57,7 @@ export function running(pid: number): boolean {
 }
 
 /**
- * Remove the temporary files a killed writer left in the site's `t/` and `d/` folders (a
+ * Remove the temporary files a killed writer left in the site's `t/`, `d/` and `w/` folders (a
  * `kill -9` between writeFileAtomic's open and rename): those of a process no longer running, and
  * older-format ones (no process id in the name) modified more than `olderThanMs` before `nowMs`.
  * A file of a running process — another writer, such as a rebuild — is kept. Returns how many were
@@ -65,7 +65,7 @@ export function running(pid: number): boolean {
  */
 export function removeStaleTemporaryFiles(siteDir: string, olderThanMs: number, nowMs: number): number {
   let removed = 0;
-  for (const sub of ['t', 'd']) {
+  for (const sub of ['t', 'd', 'w']) {
     const dir = join(siteDir, sub);
     let names: string[];
     try {
@@ -94,6 +94,11 @@ export function removeStaleTemporaryFiles(siteDir: string, olderThanMs: number, 
 /** Paths of a mint's static files under the site folder (`t/{mint}.html`, `d/{mint}.json`). */
 export function sitePaths(siteDir: string, mint: string): { page: string; document: string } {
   return { page: join(siteDir, 't', `${mint}.html`), document: join(siteDir, 'd', `${mint}.json`) };
+}
+
+/** Path of a wallet's creator page under the site folder (`w/{address}.html`). */
+export function walletPagePath(siteDir: string, address: string): string {
+  return join(siteDir, 'w', `${address}.html`);
 }
 
 /** The project's static assets (`public/`): the site's stylesheet, served by the server from there. */

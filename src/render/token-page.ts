@@ -1,16 +1,30 @@
 import { html, raw } from 'hono/html';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
-import type { CurveBuyout, FindingClass, Flag, Instant, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
+import { chartSeries, type ChartSeries } from './chart-data.ts';
+import { curveChart, supplyChart, timelineChart } from './charts.ts';
+import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
+import { after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
+import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 
 /**
  * The one template of the public token page `t/{mint}.html`, used by the collector (which writes
- * the file) and by the site route (which renders it when the file is missing): same record, same
- * bytes, in the site's one frame (shell.ts). Pure: no I/O. Every value is escaped by `hono/html`'s
- * `html` tag. Links from chain metadata pass an http/https allow-list (never javascript:).
+ * the file) and by the site route (which renders it when the file is missing): same record and
+ * same transactions, same bytes, in the site's one frame (shell.ts). Pure: no I/O. Every value is
+ * escaped by `hono/html`'s `html` tag; chain metadata passes `displayText`. Links from chain
+ * metadata pass an http/https allow-list (never javascript:).
+ *
+ * Order: the verdict (class and markers at birth in words, with the reason), the three charts
+ * (charts.ts, from the launch's transactions), the wallets behind the counts, the flags with their
+ * transactions, then every fact in detail with its raw value.
  *
  * Wording rules (spec §1, §2.3): `cleanAtBirth: null` reads "unknown — not observed", never clean;
- * a page of class UNKNOWN never contains the words "clean", "safe" or "no issues".
+ * a fact not established reads "unknown — <why>", never "none" or "no"; NO_MARKERS never reads
+ * "safe"; the page's own words on an UNKNOWN page never say "clean", "safe" or "no issues" (the
+ * record's `why`, quoted as it is, may say "not clean").
+ *
+ * Stable ids: `#token-name`, `#mint`, `#finding`, `#why`, `#at-birth`, `#facts`, `#document`,
+ * `#sha256`, `#creator-page`, `#wallets`, `#chart-supply`, `#chart-timeline`, `#chart-curve`.
  */
 
 /** Options of {@link renderTokenPage}. */
@@ -23,19 +37,30 @@ export interface TokenPageOptions {
   sha256: string;
   /** Demo data (config DEMO): the page says so in a banner above everything else. */
   demo?: boolean;
+  /** Address for "report a wrong record" (config CONTACT_EMAIL). */
+  contactEmail?: string;
+  /**
+   * Every transaction held for the launch (`launch_tx`), for the charts and the first-30-s wallets.
+   * Absent: those parts say they were not given (callers that write pages always pass them).
+   */
+  transactions?: DecodedTransaction[];
+  /** The chart series already computed from those transactions (chartSeries), used instead of computing them again. */
+  series?: ChartSeries;
 }
 
 type Html = ReturnType<typeof raw>;
 
 export { DEMO_BANNER, PAGE_CSP } from './shell.ts';
+export { httpUrl } from './links.ts';
 
-/** Words for each finding class (spec §2.2). */
+/** What each class means, in one sentence (spec §2.2). */
 const CLASS_WORDS: Record<FindingClass, string> = {
-  FINDINGS: 'Findings: something was recorded about this launch.',
-  NOTE: 'Note: something weaker was recorded, often about the present rather than the launch.',
-  NO_MARKERS: 'No recorded markers: the launch was checked against every recorded marker and none was found. This is not an endorsement.',
+  FINDINGS: 'Findings: a marker was recorded about how this token launched.',
+  NOTE: 'Note: no marker at launch; something about later behaviour was recorded.',
+  NO_MARKERS: 'No recorded markers: checked against every marker, none was found. This is not an endorsement.',
   UNKNOWN: 'Unknown: not established. This is an absence of evidence, not a mild warning.',
 };
+
 
 /** Spec §2.3 in words; UNKNOWN+false is "not established" (e.g. a pool that could not be read). */
 export function birthWords(cleanAtBirth: boolean | null, cls: FindingClass): string {
@@ -50,141 +75,272 @@ const CONFIRMED_BY: Record<string, string> = {
   withdraw: 'withdraw by the migration authority (Raydium era)',
 };
 
-/** The URL if it is an absolute http(s) URL, else null: only these are ever linked. */
-export function httpUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const u = new URL(value.trim());
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
-  } catch {
-    return null;
-  }
-}
-
-const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? 'unknown' : b ? 'yes' : 'no');
-const when = (t: Instant | null | undefined) => (t ? t.iso : 'unknown');
 /** Chain metadata as shown: bidi controls and control characters made visible (display-text.ts). */
-const text = (s: string | null | undefined, missing = 'unknown', max = 1000) => (s === null || s === undefined || s === '' ? missing : displayText(s, max));
+const text = (s: string | null | undefined, missing = 'unknown — not in the metadata', max = 1000) =>
+  s === null || s === undefined || s === '' ? missing : displayText(s, max);
 
-function txLink(explorerTxUrl: string, signature: string): Html {
-  const href = httpUrl(explorerTxUrl + encodeURIComponent(signature));
-  return href ? (html`<a class="mono" href="${href}">${signature}</a>` as Html) : (html`<code>${signature}</code>` as Html);
+/** A rounded amount with its exact value on hover. */
+const shown = (v: Shown) => html`<span title="${v.exact}">${v.text}</span>`;
+
+/** Why launch facts are unknown on this record (the page's "unknown — <why>"). */
+function unknownWhy(doc: LaunchDocument): string | null {
+  if (!doc.launch) return 'the creation transaction is not held';
+  if (!doc.history.complete) return 'the held history is incomplete';
+  return null;
 }
 
-function row(label: string, value: unknown): Html {
-  return html`<tr><th scope="row">${label}</th><td>${value}</td></tr>` as Html;
+function row(label: string, value: unknown, raw?: string): Html {
+  return html`<tr><th scope="row">${label}</th><td data-label="${label}"${raw !== undefined ? html` title="${raw}"` : ''}>${value}</td></tr>` as Html;
 }
 
-function launchRows(l: LaunchFacts, o: TokenPageOptions): Html[] {
-  const graduated = l.graduated
-    ? html`yes${l.graduationConfirmedBy ? html` — confirmed by ${CONFIRMED_BY[l.graduationConfirmedBy] ?? l.graduationConfirmedBy}` : ''}${
-        l.graduatedAt ? html`, at ${l.graduatedAt.iso}` : ''
-      }${l.secondsToGraduate !== null ? html` (${l.secondsToGraduate} s after creation)` : ''}${
-        l.graduationObserved ? '' : html`; graduation not observed live`
-      }${l.graduation?.signature ? html`; transaction ${txLink(o.explorerTxUrl, l.graduation.signature)}` : ''}`
-    : 'no';
-  return [
-    row('Created', when(l.createdAt)),
-    row('Creator', html`<code>${l.creator}</code>`),
-    row('Creator kept', `${formatPct(l.creatorSupplyPct)} of supply (end of the creation slot)`),
-    row('Creator sold', yesNo(l.creatorSold)),
-    row('Outside wallets that bought on the curve', l.curveBuyers),
-    row('Buyers in the first 30 seconds', l.buyersFirst30s),
-    row('Bundled buyers', l.bundledBuyers),
-    row('Graduated', graduated),
-    row('Creation transaction', html`${txLink(o.explorerTxUrl, l.transaction.signature)} (slot ${l.transaction.slot})`),
-  ];
+/** A wallet: its short form linked to its creator page, and an explorer link. */
+function walletCell(ex: Explorer, wallet: string, linkPage = true): Html {
+  const acc = ex.account(wallet);
+  return html`${linkPage ? html`<a class="mono" href="${walletPath(wallet)}" title="${wallet}">${shortAddress(wallet)}</a>` : html`<code title="${wallet}">${shortAddress(wallet)}</code>`}${
+    acc ? html` <a class="ext" href="${acc}" aria-label="${wallet} on the explorer">explorer</a>` : ''
+  }` as Html;
 }
 
-function formatPct(p: number): string {
-  return Number.isFinite(p) ? `${Number(p.toFixed(4))}%` : 'unknown';
+/** What is not known about an UNKNOWN record, and why, in one or two sentences. */
+function unknownExplained(doc: LaunchDocument): string {
+  const l = doc.launch;
+  if (!l) return 'Not known: every launch fact (who created it, who bought first, whether buys were bundled), because the archive does not hold the creation transaction.';
+  const u = doc.flags.filter((f) => f.class === 'UNKNOWN').map((f) => f.code);
+  if (u.includes('history_incomplete') || !doc.history.complete) return 'Not known: whether the launch carried a marker, because the held history is missing trades; the counts below are of the history held only.';
+  if (u.includes('unrecognised_program_data')) return 'Not known: whether the launch carried a marker, because a transaction of the launch holds program data the archive cannot read.';
+  if (l.graduated && !doc.pool) return 'Not known: the pool this curve graduated to, because it could not be read; every launch marker was checked and none was found.';
+  if (doc.funder.sharedCohort === null) return 'Not known: whether the creator and the earliest buyers share a funder, because a wallet’s first funding source could not be established; every other marker was checked.';
+  return 'Not known: a criterion of the method could not be checked.';
 }
 
-function buyoutCell(b: CurveBuyout | null, o: TokenPageOptions): unknown {
-  if (!b) return 'none recorded';
-  const timing = b.sameBatchAsLaunch
-    ? 'in the same batch of chain events as the launch (hours cannot be resolved)'
-    : b.hoursAfterLaunch === null
-      ? 'time unknown'
-      : `${b.hoursAfterLaunch} hours after launch`;
-  return html`wallet <code>${b.wallet}</code>, ${timing}; spent ${b.quoteSpent} raw units of <code>${b.quoteMint}</code> for ${b.tokens} raw tokens; transaction ${txLink(o.explorerTxUrl, b.signature)} (slot ${b.slot})`;
+function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
+  const cls = doc.finding.class;
+  const l = doc.launch;
+  const pills: Html[] = [];
+  if (l) {
+    const total = l.totalSupplyRaw;
+    const inc = doc.history.complete ? '' : ' (held history)';
+    pills.push(html`<li><span class="k">Creator kept</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pct(l.creatorSupplyPct)}</span></li>` as Html);
+    pills.push(html`<li><span class="k">Bundled buyers</span> ${l.bundledBuyers}${inc}</li>` as Html);
+    pills.push(html`<li><span class="k">First-30-s buyers</span> ${l.buyersFirst30s}${inc}</li>` as Html);
+    pills.push(html`<li><span class="k">Creator sold</span> ${l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — history incomplete'}</li>` as Html);
+    pills.push(html`<li><span class="k">Graduated</span> ${l.graduated ? 'yes' : l.completed ? 'completed, not migrated' : 'no'}</li>` as Html);
+  }
+  void s;
+  return html`<section class="finding ${cls}" id="finding" aria-labelledby="verdict-h">
+<p class="class"><span class="badge ${cls}">${cls.replace('_', ' ')}</span> <span id="verdict-h">${doc.finding.label}</span></p>
+<p id="why">${doc.finding.why}</p>
+${cls === 'UNKNOWN' ? html`<p id="not-known">${unknownExplained(doc)}</p>` : ''}
+<p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls)}</strong></p>
+${pills.length ? html`<ul class="pills">${pills}</ul>` : ''}
+<p class="muted small">${CLASS_WORDS[cls]}</p>
+</section>` as Html;
 }
 
-function poolCell(p: PoolNow | null): unknown {
-  if (!p) return 'none recorded';
-  return html`<code>${p.address}</code> (program <code>${p.program}</code>): ${p.baseReserves} raw base, ${p.quoteReserves} raw quote of <code>${p.quoteMint}</code>${
-    p.price !== null ? html`, price ${p.price} quote per token` : ''
-  }; as of ${when(p.asOf)}`;
+function bundleTable(doc: LaunchDocument, ex: Explorer): Html {
+  const l = doc.launch;
+  const why = unknownWhy(doc);
+  if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
+  if (!l.bundle.length) return html`<p>${l.bundledBuyers === 0 ? `No outside wallet bought in the creation slot${why ? ` of the ${why === 'the held history is incomplete' ? 'held history' : 'history'}` : ''}.` : 'The wallets are not listed in this record (issued before markers-v2).'}</p>` as Html;
+  return html`<table class="stack wallets" id="bundled-table"><thead><tr><th scope="col">Wallet</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">How it arrived</th><th scope="col">Transactions</th></tr></thead><tbody>
+${l.bundle.map(
+  (b) => html`<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, l.totalSupplyRaw)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, l.quoteMint))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
+    b.jitoTipLamports === null ? html`; Jito tip unknown — read in a form that cannot tell` : b.jitoTipLamports !== '0' ? html`; Jito tip ${shown(quoteAmount(b.jitoTipLamports, null))}` : ''
+  }</td><td data-label="Transactions">${b.signatures.map((sg, i) => html`${i ? ' ' : ''}${txLink(ex, sg, shortAddress(sg))}`)}</td></tr>`,
+)}
+</tbody></table>` as Html;
 }
 
-function flagsSection(flags: Flag[], o: TokenPageOptions): Html {
-  if (!flags.length) return html`<p>No marker flag is recorded in this document.</p>` as Html;
+function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): Html {
+  const l = doc.launch;
+  const why = unknownWhy(doc);
+  if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
+  if (!s) return html`<p>Unknown — the launch’s transactions were not given to this page.</p>` as Html;
+  if (s.missing) return html`<p>Unknown — ${s.missing}.</p>` as Html;
+  if (!s.earlyBuyers.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
+  return html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
+${s.earlyBuyers.map(
+  (b) => html`<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="First buy">${duration(b.t)} after creation</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, l.totalSupplyRaw)}</td><td data-label="Spent">${shown(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${b.signatures.map((sg, i) => html`${i ? ' ' : ''}${txLink(ex, sg, shortAddress(sg))}`)}</td></tr>`,
+)}
+</tbody></table>` as Html;
+}
+
+function buyoutWhen(b: CurveBuyout): string {
+  if (b.sameBatchAsLaunch) return 'in the creation slot (the same batch of chain events as the launch)';
+  return b.hoursAfterLaunch === null ? 'time unknown — a block time is missing' : `${duration(b.hoursAfterLaunch * 3600)} after launch`;
+}
+
+function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
+  const b = doc.curveBuyout;
+  const l = doc.launch;
+  if (!b) {
+    const why = unknownWhy(doc);
+    if (why) return html`<p>Unknown — ${why}.</p>` as Html;
+    return html`<p>No one: the curve had not completed as of ${doc.asOf.iso.slice(0, 10)}${l?.completed ? '' : ''}.</p>` as Html;
+  }
+  const total = l?.totalSupplyRaw ?? '1000000000000000';
+  const price = pricePerMillion(b.quoteSpent, b.tokens, b.quoteMint);
+  return html`<table class="stack wallets" id="buyout-table"><thead><tr><th scope="col">Wallet</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transaction</th></tr></thead><tbody>
+<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint))} + fees ${shown(quoteAmount(b.fees, b.quoteMint))}${
+    price ? html`<br><span class="muted">${shown(price)}</span>` : ''
+  }${b.poolPart ? html`<br><span class="muted">of which at the future pool’s price: ${shown(tokenAmount(b.poolPart.tokens))} for ${shown(quoteAmount(b.poolPart.quoteSpent, b.quoteMint))}</span>` : ''}</td><td data-label="Transaction">${txLink(ex, b.signature, shortAddress(b.signature))}</td></tr>
+</tbody></table>` as Html;
+}
+
+function graduatedCell(l: LaunchFacts, ex: Explorer): unknown {
+  if (!l.graduated) return l.completed ? 'no: the curve completed but no migration is held' : 'no: the curve has not completed';
+  return html`yes${l.graduationConfirmedBy ? html` — confirmed by ${CONFIRMED_BY[l.graduationConfirmedBy] ?? l.graduationConfirmedBy}` : ''}${
+    l.graduatedAt ? html`, at ${utc(l.graduatedAt.ms)}` : ''
+  }${l.secondsToGraduate !== null ? html` (<span title="${l.secondsToGraduate} s">${duration(l.secondsToGraduate)} after creation</span>)` : ''}${
+    l.graduationObserved ? '' : html`; graduation not observed live`
+  }${l.graduation?.signature ? html`; transaction ${txLink(ex, l.graduation.signature, shortAddress(l.graduation.signature))}` : ''}`;
+}
+
+function poolCell(doc: LaunchDocument, ex: Explorer): unknown {
+  const p: PoolNow | null = doc.pool;
+  const l = doc.launch;
+  if (!p) {
+    if (!l) return 'unknown — the creation transaction is not held';
+    if (!l.graduated) return 'no pool: the curve has not graduated';
+    if (l.graduationConfirmedBy === 'withdraw') return 'a Raydium-era pool, not read by the archive';
+    return 'unknown — the pool could not be read';
+  }
+  const price = pricePerMillion(p.quoteReserves, p.baseReserves, p.quoteMint);
+  return html`${walletCell(ex, p.address, false)}: ${shown(tokenAmount(p.baseReserves))} and ${shown(quoteAmount(p.quoteReserves, p.quoteMint))}${
+    price ? html`, price ${shown(price)}` : ''
+  }; as of ${utc(p.asOf.ms)}`;
+}
+
+function flagsSection(doc: LaunchDocument, ex: Explorer): Html {
+  const flags: Flag[] = doc.flags ?? [];
+  if (!flags.length) {
+    if (doc.finding.class === 'UNKNOWN') return html`<p>No flag is stated: the facts a flag needs are not established (see above).</p>` as Html;
+    return html`<p>None: no marker was found in the launch’s complete history.</p>` as Html;
+  }
   return html`<ul class="flags">${flags.map(
-    (f) => html`<li class="flag"><strong>${f.class}</strong> <code>${f.code}</code>: ${f.summary}${
+    (f) => html`<li class="flag"><span class="badge ${f.class}">${f.class}</span> <strong>${f.summary}</strong> <code>${f.code}</code>${
       f.evidence?.length
-        ? html`<br>Evidence: <span class="evidence">${f.evidence.map((s, i) => html`${i ? ', ' : ''}${txLink(o.explorerTxUrl, s)}`)}</span>`
+        ? html`<br>Evidence (${count(f.evidence.length, 'transaction')}): <span class="evidence">${f.evidence.map((s, i) => html`${i ? ' ' : ''}${txLink(ex, s)}`)}</span>`
         : ''
     }</li>`,
   )}</ul>` as Html;
 }
 
-function cohortCell(c: LaunchDocument['funder']['sharedCohort']): unknown {
-  if (c === null || c === undefined) return 'not established';
-  if (!c.length) return 'none recorded';
-  return html`<ul>${c.map((g) => html`<li>funder <code>${g.funder}</code> funded ${g.wallets.length} buyer wallets</li>`)}</ul>`;
+function cohortCell(doc: LaunchDocument): unknown {
+  const c = doc.funder?.sharedCohort ?? null;
+  if (!doc.launch) return 'unknown — the creation transaction is not held';
+  if (c === null) return 'unknown — a cohort wallet’s first funder is not established';
+  if (!c.length) return 'no shared funder: every cohort wallet was checked';
+  return html`<ul>${c.map((g) => html`<li>funder <code title="${g.funder}">${shortAddress(g.funder)}</code> first funded ${count(g.wallets.length, 'cohort wallet')}</li>`)}</ul>`;
+}
+
+function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
+  const created = l.createdAt;
+  const inc = doc.history.complete ? '' : ' (of the held history, which is incomplete)';
+  return [
+    row('Created', created ? html`${utc(created.ms)}` : 'unknown — the creation transaction has no block time', created?.iso),
+    row('Creator', html`${walletCell(ex, l.creator)}`, l.creator),
+    row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pct(l.creatorSupplyPct)} of supply at the end of the creation slot`, `${l.creatorSupplyPct}%`),
+    row('Creator sold', (l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — the held history is incomplete') + (l.creatorSold ? inc : '')),
+    row('Outside wallets that bought on the curve', `${l.curveBuyers}${inc}`),
+    row('Buyers in the first 30 seconds', `${l.buyersFirst30s}${inc}`),
+    row('Bundled buyers', `${l.bundledBuyers}${inc}`),
+    row('Quote', quoteUnit(l.quoteMint).sol ? 'SOL' : html`${quoteUnit(l.quoteMint).symbol} <code title="${l.quoteMint}">${shortAddress(l.quoteMint)}</code>`, l.quoteMint),
+    row('Total supply', shown(tokenAmount(l.totalSupplyRaw)), l.totalSupplyRaw),
+    row('Mayhem mode', l.mayhemMode === null ? 'unknown — not in this era’s creation event' : l.mayhemMode ? 'yes' : 'no'),
+    row('Curve completed', l.completed ? (l.completedAt && created ? `yes, ${utc(l.completedAt.ms)} (${after(l.completedAt.ms, created.ms)})` : 'yes') : 'no'),
+    row('Graduated', graduatedCell(l, ex)),
+    row('Creation transaction', html`${txLink(ex, l.transaction.signature)} (slot ${l.transaction.slot})`),
+  ];
+}
+
+/**
+ * The page options from the config's settings (EXPLORER_TX_URL, baseUrl, DEMO, CONTACT_EMAIL): the
+ * collector and the server build them the same way, so both write the same bytes.
+ */
+export function tokenPageOptions(
+  config: { EXPLORER_TX_URL: string; baseUrl: string; DEMO?: boolean; CONTACT_EMAIL?: string },
+  sha256: string,
+  transactions: DecodedTransaction[],
+): TokenPageOptions {
+  return { explorerTxUrl: config.EXPLORER_TX_URL, baseUrl: config.baseUrl, sha256, demo: config.DEMO, contactEmail: config.CONTACT_EMAIL, transactions };
 }
 
 /**
  * The full HTML page of a launch record.
- * @example writeFileAtomic(page, renderTokenPage(doc, {explorerTxUrl, baseUrl, sha256}))
+ * @example writeFileAtomic(page, renderTokenPage(doc, {explorerTxUrl, baseUrl, sha256, transactions}))
  */
 export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): string {
   const cls = doc.finding.class;
-  const title = `${text(doc.name, 'Unnamed token', 120)}${doc.symbol ? ` (${text(doc.symbol, '', 40)})` : ''}`;
+  const ex = explorerOf(opts.explorerTxUrl);
+  const name = text(doc.name, 'Unnamed token', 120);
+  const title = `${name}${doc.symbol ? ` (${text(doc.symbol, '', 40)})` : ''}`;
   const uriHref = httpUrl(doc.uri);
   const docPath = `/d/${encodeURIComponent(doc.mint)}`;
   const h = doc.history;
-  const body = html`<header>
+  const l = doc.launch;
+  const s = opts.series ?? (opts.transactions ? chartSeries(doc, opts.transactions) : null);
+  const noTx = { missing: 'the launch’s transactions were not given to this page', quoteMint: '', totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
+  const series = s ?? noTx;
+  const mintAcc = ex.account(doc.mint);
+  const asOfAfter = l?.createdAt ? ` (${after(doc.asOf.ms, l.createdAt.ms)})` : '';
+  const body = html`<header class="token">
 <h1 id="token-name">${title}</h1>
 <p class="sub">Launch record of mint <code id="mint">${doc.mint}</code> on ${doc.venue}</p>
+<p class="links">${mintAcc ? html`<a href="${mintAcc}">Mint on the explorer</a>` : ''}<a href="${pumpFunUrl(doc.mint)}" rel="nofollow noopener noreferrer">pump.fun page</a>${
+    l ? html`<a id="creator-page" href="${walletPath(l.creator)}">Creator’s launches</a>` : ''
+  }<a href="${docPath}">Record as JSON</a></p>
 </header>
-<section class="finding ${cls}" id="finding">
-<p class="class">${cls}: ${doc.finding.label}</p>
-<p>${CLASS_WORDS[cls] ?? cls}</p>
-<p id="why">${doc.finding.why}</p>
-<p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls)}</strong></p>
-</section>
-<h2>Facts</h2>
-<table id="facts" class="facts"><tbody>
-${doc.launch ? launchRows(doc.launch, opts) : row('Launch facts', 'not established: the creation was not observed or rebuilt')}
-${row('Curve buyout (who took the curve)', buyoutCell(doc.curveBuyout, opts))}
-${row('Pool now', poolCell(doc.pool))}
-${row('Shared funder cohort', cohortCell(doc.funder?.sharedCohort ?? null))}
+${verdict(doc, s)}
+<p class="asof muted">As of ${utc(doc.asOf.ms)}${asOfAfter}; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
+<h2 id="charts">At launch</h2>
+<div class="charts">
+${supplyChart(series, name)}
+${timelineChart(series, name, ex.tx)}
+${curveChart(series, name)}
+</div>
+<h2 id="wallets">The wallets behind the counts</h2>
+<h3>Bundled buyers${l ? html` <span class="muted">(${l.bundledBuyers})</span>` : ''}</h3>
+<p class="muted small">Outside wallets that bought in the creation slot, the same batch of chain events as the launch.</p>
+${bundleTable(doc, ex)}
+<h3>First-30-s buyers${s?.earlyBuyers.length ? html` <span class="muted">(${s.earlyBuyers.length} besides the bundled)</span>` : ''}</h3>
+${earlyTable(doc, s, ex)}
+<h3>Curve buyout</h3>
+<p class="muted small">The wallet whose buy completed the curve.</p>
+${buyoutTable(doc, ex)}
+<h2>Flags and the transactions behind them</h2>
+${flagsSection(doc, ex)}
+<h2>Details</h2>
+<table id="facts" class="facts stack"><tbody>
+${l ? launchRows(doc, l, ex) : row('Launch facts', 'unknown — the creation transaction is not held: not observed live, and not rebuilt')}
+${row('Pool now', poolCell(doc, ex))}
+${row('Shared funder cohort', cohortCell(doc))}
 ${row('Origin', html`${doc.origin}; ${doc.observedAtLaunch ? 'observed live at launch' : 'not observed live at launch'}`)}
 ${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transactions (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}` : 'unknown')}
 ${row('Record settled', doc.settled ? 'yes: the launch facts are final' : 'no: the facts may still change')}
 ${row('Method version', html`<code>${doc.methodVersion}</code>`)}
-${row('As of', when(doc.asOf))}
+${row('As of', `${utc(doc.asOf.ms)}${asOfAfter}`, doc.asOf.iso)}
 ${row('Symbol', text(doc.symbol))}
 ${row('Name', text(doc.name))}
-${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener noreferrer">${text(doc.uri)}</a>` : doc.uri ? html`<code>${text(doc.uri)}</code> (not linked: not an http(s) address)` : 'none')}
+${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener noreferrer">${text(doc.uri)}</a>` : doc.uri ? html`<code>${text(doc.uri)}</code> (not linked: not an http(s) address)` : 'none in the metadata')}
 </tbody></table>
-<h2>Flags and the transactions behind them</h2>
-${flagsSection(doc.flags ?? [], opts)}
 <h2>Document</h2>
 <p>The record as JSON: <a id="document" href="${docPath}">${docPath}</a><br>sha256 <code id="sha256">${opts.sha256}</code></p>
-<p class="muted">The class names what kind of entry this is, not a grade of risk.</p>
+<p class="muted">The class names what kind of entry this is, not a grade of risk.${
+    opts.contactEmail ? html` Wrong? <a id="report" href="mailto:${opts.contactEmail}?subject=${encodeURIComponent(`Record ${doc.mint}`)}">Report a wrong record</a>.` : ''
+  }</p>
 ` as Html;
+  const description = `${cls.replace('_', ' ')} — ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls)}. ${doc.finding.why}`;
   return renderPage(
     {
       title: `${title} — launch record — ${doc.mint}`,
-      description: `${cls}: ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls)}.`,
-      canonicalUrl: `${opts.baseUrl}/t/${encodeURIComponent(doc.mint)}.html`,
+      description: [...description].length > 300 ? [...description].slice(0, 299).join('') + '…' : description,
+      canonicalUrl: `${opts.baseUrl}${tokenPath(doc.mint)}`,
       ogType: 'article',
       head: html`<link rel="alternate" type="application/json" href="${docPath}">` as Html,
     },
     body,
-    { demo: opts.demo },
+    { demo: opts.demo, contactEmail: opts.contactEmail },
   );
 }
 

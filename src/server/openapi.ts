@@ -265,6 +265,23 @@ export const OPERATIONS: Operation[] = [
     errors: [],
   },
   {
+    route: ROUTES.walletPage,
+    path: '/w/{file}',
+    method: 'get',
+    summary: 'The public creator page of a wallet (`/w/{address}.html`)',
+    description: 'The launches the wallet created, the curves it bought out, and its bundled and first-30-s buys, each linked to its token page.',
+    tags: ['pages'],
+    keyed: false,
+    parameters: [{ name: 'file', in: 'path', required: true, description: '`{address}.html`.', schema: { type: 'string' } }],
+    success: [
+      { status: 200, description: 'The page.', media: 'text/html', headers: ['Cache-Control'] },
+      { status: 308, description: '`/w/{address}` → `/w/{address}.html`.', headers: ['Location'] },
+      { status: 400, description: 'Not an address (HTML page).', media: 'text/html' },
+      { status: 404, description: 'A wallet the archive has not seen (HTML page saying so).', media: 'text/html' },
+    ],
+    errors: [],
+  },
+  {
     route: ROUTES.search,
     path: '/search',
     method: 'get',

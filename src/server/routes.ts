@@ -57,6 +57,7 @@ export const ROUTES = {
   recordDb: route('recordDb', path('/data/record\\.db'), ['GET'], 'json'),
   documentsNdjson: route('documentsNdjson', path('/data/documents\\.ndjson\\.gz'), ['GET'], 'json'),
   tokenPage: route('tokenPage', path('/t/[^/]+'), ['GET'], 'html'),
+  walletPage: route('walletPage', path('/w/[^/]+'), ['GET'], 'html'),
   index: route('index', /^\/$/, ['GET'], 'html'),
   listPage: route('listPage', path('/lists/[^/]+/[^/]+'), ['GET'], 'html'),
   search: route('search', path('/search'), ['GET'], 'html'),

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { renderBadAddressPage, renderNotFoundPage, renderTokenPage } from '../render/token-page.ts';
+import { renderBadAddressPage, renderNotFoundPage, renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
+import { creatorPageOptions, renderCreatorPage, renderUnknownWalletPage } from '../render/creator-page.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, ifNoneMatch, isAddressParam, notModified, pageHeaders } from './http.ts';
@@ -81,6 +82,26 @@ export async function handleTokenPage(request: Request, deps: Deps, params: { fi
   if (page !== null && (!row || page.includes(row.sha256))) return serve(request, page, 'text/html; charset=utf-8', row?.settled ?? false);
   if (!row) return html(renderNotFoundPage(mint), 404);
   const doc = JSON.parse(row.document) as LaunchDocument;
-  const rendered = renderTokenPage(doc, { explorerTxUrl: deps.config.EXPLORER_TX_URL, baseUrl: deps.config.baseUrl, sha256: row.sha256, demo: deps.config.DEMO });
+  const rendered = renderTokenPage(doc, tokenPageOptions(deps.config, row.sha256, deps.publicStore.transactionsFor(mint)));
   return serve(request, rendered, 'text/html; charset=utf-8', row.settled);
+}
+
+/**
+ * `GET /w/{file}` where file is `{address}.html`: a wallet's creator page. Served from the file the
+ * collector writes (`w/{address}.html`); when it is missing, rendered from the database with the
+ * same template; a wallet no held record names gets the "not seen" page with 404. A bare
+ * `/w/{address}` redirects. 400 for a value that is not an address.
+ */
+export async function handleWalletPage(request: Request, deps: Deps, params: { file?: string }): Promise<Response> {
+  const file = params.file ?? '';
+  const address = file.endsWith('.html') ? file.slice(0, -'.html'.length) : file;
+  if (!isAddressParam(address)) return html(renderBadAddressPage(address), 400);
+  if (address === file) {
+    return new Response(null, { status: 308, headers: { Location: `/w/${address}.html`, 'Cache-Control': CACHE_SETTLED, ...corsHeaders() } });
+  }
+  const page = await readIfExists(join(deps.config.siteDir, 'w', `${address}.html`));
+  if (page !== null) return serve(request, page, 'text/html; charset=utf-8', false);
+  const roles = deps.publicStore.walletLaunches(address);
+  if (!roles.length) return html(renderUnknownWalletPage(address, creatorPageOptions(deps.config)), 404);
+  return serve(request, renderCreatorPage(address, roles, creatorPageOptions(deps.config)), 'text/html; charset=utf-8', false);
 }

@@ -176,7 +176,8 @@ describe('token pages in chromium', () => {
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
 
     const facts = await page.locator('#facts').innerText();
-    for (const s of [CREATOR, '71%', 'Bundled buyers', '370000000', 'markers-v1', 'observed live at launch', 'complete: 7 transactions']) expect(facts).toContain(s);
+    for (const s of ['71%', 'Bundled buyers', '370000000', 'markers-v1', 'observed live at launch', 'complete: 7 transactions']) expect(facts).toContain(s);
+    expect(await page.locator(`#facts a[href="/w/${CREATOR}.html"]`).getAttribute('title')).toBe(CREATOR);
     expect(await page.locator('#finding').innerText()).toContain('FINDINGS');
     expect(await page.locator('#at-birth').innerText()).toContain('markers present');
 

@@ -514,7 +514,7 @@ describe('hostile: chain metadata rendered into pages', () => {
       const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? '';
       const problem =
         page.status !== 200 ? `status ${page.status}`
-        : /<script|<img|<svg|<[a-z]+[^>]*\son(error|load)=/i.test(html) ? 'markup from metadata is live'
+        : /<script|<img|<[a-z]+[^>]*\son(error|load)=/i.test(html.replace(/"[^"]*"/g, '""')) || (html.match(/<svg/g) ?? []).length !== (html.match(/<svg viewBox="0 0 640 /g) ?? []).length ? 'markup from metadata is live'
         : /href="javascript:/i.test(html) ? 'javascript: linked'
         : RAW_HIDDEN.test(title) || RAW_HIDDEN.test(h1) || RAW_HIDDEN.test(html) ? 'a bidi or control character is raw in the page'
         : title.length > 600 ? `title of ${title.length} characters`

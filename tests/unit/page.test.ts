@@ -85,7 +85,7 @@ describe('renderTokenPage', () => {
   });
 
   it('lists the facts, the finding in words, and links the creation signature and the evidence', () => {
-    for (const s of [CREATOR, 'FINDINGS', 'Creator kept most of the supply', '62.5%', 'markers present', '370000000', 'markers-v1', 'observed live at launch', 'canonical pool account read', '120 s after creation', 'complete: 12 transactions (1 failed)', 'Bundled buyers']) {
+    for (const s of [CREATOR, 'FINDINGS', 'Creator kept most of the supply', '62.5%', 'markers present', '370000000', 'markers-v1', 'observed live at launch', 'canonical pool account read', '2 min after creation', 'complete: 12 transactions (1 failed)', 'Bundled buyers']) {
       expect(page).toContain(s);
     }
     expect(page).toContain(`href="https://solscan.io/tx/${SIG}"`);

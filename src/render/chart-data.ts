@@ -1,0 +1,230 @@
+/**
+ * The series behind the token page's three charts, computed from a launch's decoded transactions
+ * (`launch_tx`) and its document, by the same rules as the record builder (docs/methodology.md):
+ * only successful transactions, trades from `tradesOf`, outside wallets exclude the creator and the
+ * protocol wallets, the first window is `inFirstWindow`. Pure: no I/O; the collector's publish step
+ * and the server's fallback render read the transactions and pass them in, so both give the same page.
+ *
+ * When the held history cannot support a chart (no creation, history incomplete) the series says
+ * why in `missing` instead of drawing a partial picture.
+ */
+import type { DecodedTransaction, LaunchDocument } from '../core/types.ts';
+import { PROTOCOL_WALLETS } from '../core/programs.ts';
+import { inFirstWindow } from '../core/record/build-launch.ts';
+import { big, isSolQuote, str, successful, tradesOf, type Trade } from '../core/record/launch-events.ts';
+
+/** Net tokens held per group at one moment (raw units, decimal strings); `curve` = supply not yet bought. */
+export interface SupplySplit {
+  creator: string;
+  bundled: string;
+  early: string;
+  other: string;
+  curve: string;
+}
+
+/** One trade of the buyer timeline. */
+export interface TimelinePoint {
+  /** seconds after the creation transaction (blockTime; slot distance × 0.4 s when a blockTime is missing) */
+  t: number;
+  slot: number;
+  signature: string;
+  wallet: string;
+  /** creator (buy or sell), bundled (an outside buy in the creation slot), early (first-window buy), other */
+  who: 'creator' | 'bundled' | 'early' | 'other';
+  isBuy: boolean;
+  tokens: string;
+  quote: string;
+}
+
+/** A first-window buyer: its buys in the window summed. */
+export interface EarlyBuyer {
+  wallet: string;
+  /** seconds after creation of its first buy */
+  t: number;
+  signatures: string[];
+  tokens: string;
+  quote: string;
+}
+
+/** One point of the curve's real quote reserves (after a trade). */
+export interface CurvePoint {
+  t: number;
+  slot: number;
+  /** raw quote units in the curve after this trade */
+  realQuote: string;
+}
+
+/** Everything the three charts draw. */
+export interface ChartSeries {
+  /** why no chart can be drawn (the launch's history is not held whole), or null */
+  missing: string | null;
+  quoteMint: string;
+  totalSupplyRaw: string;
+  supply: { atCreationSlot: SupplySplit; at30s: SupplySplit } | null;
+  timeline: {
+    points: TimelinePoint[];
+    /** the window shown: buys within 30 s, cut at the first 100 buys */
+    cutAt100: boolean;
+    /** the last second of the creation slot's trades (the bundle band), seconds after creation */
+    creationSlotEnd: number;
+    /** distinct outside wallets that bought in the creation slot (= launch.bundledBuyers) */
+    bundledWallets: number;
+    /** distinct outside wallets that bought in the first window (= launch.buyersFirst30s) */
+    first30sWallets: number;
+  } | null;
+  /** the first-window buyers that are not bundled (wallet_role 'early'), with what they bought in the window, first buy first */
+  earlyBuyers: EarlyBuyer[];
+  curve: {
+    points: CurvePoint[];
+    /** points after each trade, at most CURVE_MAX_POINTS (the last of each time bucket) */
+    /** where the reserves came from: the events' real reserves, or the sum of trade amounts (2024 events) */
+    source: 'events' | 'trades';
+    completedAt: number | null;
+    migratedAt: number | null;
+    /** seconds after creation of the chart's right edge: the latest trade, completion or migration */
+    endAt: number;
+    /** the pool's quote reserves now (raw), when graduated and read */
+    poolQuoteNow: string | null;
+  } | null;
+}
+
+/** The curve keeps at most this many points (about one per pixel column of the chart): a 2,000-trade curve stays a small path. */
+export const CURVE_MAX_POINTS = 560;
+
+/**
+ * At most {@link CURVE_MAX_POINTS} points: the last point of each equal time bucket over [0, end]
+ * (the state a step chart shows at that column), the first and last points always kept.
+ */
+function downsample(points: CurvePoint[], q: (bigint | string)[], end: number): CurvePoint[] {
+  const keep = (i: number): CurvePoint => ({ ...points[i]!, realQuote: q[i]!.toString() });
+  if (points.length <= CURVE_MAX_POINTS) return points.map((_, i) => keep(i));
+  const width = Math.max(end, 1) / (CURVE_MAX_POINTS - 2);
+  const out: CurvePoint[] = [keep(0)];
+  for (let i = 1; i < points.length; i++) {
+    const next = points[i + 1];
+    if (!next || Math.floor(next.t / width) !== Math.floor(points[i]!.t / width)) out.push(keep(i));
+  }
+  return out;
+}
+
+/** Seconds per slot used only when a blockTime is missing (Solana's target slot time). */
+const SLOT_SECONDS = 0.4;
+/** The timeline shows at most this many buys. */
+export const TIMELINE_MAX_BUYS = 100;
+
+/**
+ * The chart series of a record.
+ * @param doc the launch document
+ * @param txs every transaction held for the launch (`launch_tx`, any order)
+ */
+export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): ChartSeries {
+  const l = doc.launch;
+  const base = { quoteMint: l?.quoteMint ?? '', totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
+  if (!l) return { ...base, missing: 'the creation transaction is not held, so nothing about the launch is charted' };
+  if (!doc.history.complete) return { ...base, missing: 'the held history is incomplete, so a chart would leave out trades the archive has not read' };
+  const ok = successful(txs);
+  if (!ok.some((t) => t.signature === l.transaction.signature)) return { ...base, missing: 'the creation transaction is not among the held transactions' };
+
+  const creation = { slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
+  const tOf = (x: { slot: number; blockTime: number | null }) =>
+    creation.blockTime !== null && x.blockTime !== null ? x.blockTime - creation.blockTime : (x.slot - creation.slot) * SLOT_SECONDS;
+  const creator = l.creator;
+  // Supply, timeline and early buyers need only the first window's trades (decoded by tradesOf);
+  // the curve reads one field per later trade (a 2,000-trade curve renders in milliseconds).
+  const trades = tradesOf(doc.mint, ok.filter((tx) => tx.slot === creation.slot || inFirstWindow(creation, { slot: tx.slot ?? 0, blockTime: tx.blockTime })));
+  const outside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
+  const bundled = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && t.slot === creation.slot).map((t) => t.wallet));
+  const early = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && !bundled.has(t.wallet) && inFirstWindow(creation, t)).map((t) => t.wallet));
+  const who = (t: Trade): TimelinePoint['who'] =>
+    t.wallet === creator ? 'creator' : bundled.has(t.wallet) ? 'bundled' : early.has(t.wallet) ? 'early' : 'other';
+
+  const total = BigInt(l.totalSupplyRaw);
+  const split = (until: (t: Trade) => boolean): SupplySplit => {
+    const net = { creator: 0n, bundled: 0n, early: 0n, other: 0n };
+    const perWallet = new Map<string, bigint>();
+    for (const t of trades) if (until(t)) perWallet.set(t.wallet, (perWallet.get(t.wallet) ?? 0n) + (t.isBuy ? t.tokens : -t.tokens));
+    let sold = 0n;
+    for (const [w, n] of perWallet) {
+      sold += n;
+      const k = w === creator ? 'creator' : bundled.has(w) ? 'bundled' : early.has(w) ? 'early' : 'other';
+      // a wallet that sold more than it bought here held tokens from elsewhere: it holds none of this window's
+      if (n > 0n) net[k] += n;
+    }
+    const curve = total - sold;
+    return { creator: net.creator.toString(), bundled: net.bundled.toString(), early: net.early.toString(), other: net.other.toString(), curve: (curve < 0n ? 0n : curve).toString() };
+  };
+  const supply = { atCreationSlot: split((t) => t.slot === creation.slot), at30s: split((t) => t.slot === creation.slot || inFirstWindow(creation, t)) };
+
+  // Timeline: every trade of the first window (the creation slot included), cut at the 100th buy.
+  const windowTrades = trades.filter((t) => t.slot === creation.slot || inFirstWindow(creation, t));
+  const points: TimelinePoint[] = [];
+  let buys = 0;
+  let cutAt100 = false;
+  for (const t of windowTrades) {
+    if (t.isBuy && ++buys > TIMELINE_MAX_BUYS) {
+      cutAt100 = true;
+      break;
+    }
+    points.push({ t: tOf(t), slot: t.slot, signature: t.signature, wallet: t.wallet, who: who(t), isBuy: t.isBuy, tokens: t.tokens.toString(), quote: t.quote.toString() });
+  }
+  const creationSlotEnd = Math.max(0, ...points.filter((p) => p.slot === creation.slot).map((p) => p.t));
+  const first30sWallets = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && inFirstWindow(creation, t)).map((t) => t.wallet)).size;
+  const earlyMap = new Map<string, { t: number; signatures: Set<string>; tokens: bigint; quote: bigint }>();
+  for (const t of trades) {
+    if (!t.isBuy || !early.has(t.wallet) || !inFirstWindow(creation, t)) continue;
+    const e = earlyMap.get(t.wallet) ?? { t: tOf(t), signatures: new Set<string>(), tokens: 0n, quote: 0n };
+    e.signatures.add(t.signature);
+    e.tokens += t.tokens;
+    e.quote += t.quote;
+    earlyMap.set(t.wallet, e);
+  }
+  const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
+
+  // Curve: real quote reserves after each trade, to migration.
+  const pointQ: (bigint | string)[] = [0n];
+  const curvePoints: CurvePoint[] = [{ t: 0, slot: creation.slot, realQuote: '0' }];
+  let source: 'events' | 'trades' = 'events';
+  let sum = 0n;
+  let completedAt: number | null = null;
+  let migratedAt: number | null = null;
+  let last: { t: number; slot: number; q: bigint | string } | null = null;
+  for (const tx of ok) {
+    const at = { slot: tx.slot ?? 0, blockTime: tx.blockTime };
+    const tAt = tOf(at);
+    for (const e of tx.events) {
+      const f = e.fields;
+      if (e.name === 'TradeEvent' && migratedAt === null && f.mint === doc.mint) {
+        const sol = isSolQuote(str(f.quote_mint));
+        const real = sol ? f.real_sol_reserves : f.real_quote_reserves;
+        if (real === undefined || source === 'trades') {
+          source = 'trades';
+          if (sum === 0n && last) sum = BigInt(last.q);
+          const q = sol ? big(f.sol_amount) : big(f.quote_amount);
+          sum += f.is_buy === true ? q : -q;
+        }
+        // the raw decimal string is kept as it is; only the points the chart keeps are converted
+        last = { t: tAt, slot: at.slot, q: source === 'trades' ? sum : typeof real === 'string' ? real : big(real) };
+        curvePoints.push({ t: last.t, slot: last.slot, realQuote: '' });
+        pointQ.push(last.q);
+      } else if (e.name === 'CompleteEvent' && completedAt === null && str(f.mint) === doc.mint) {
+        completedAt = tOf(at);
+      } else if (
+        migratedAt === null &&
+        ((e.name === 'CompletePumpAmmMigrationEvent' && str(f.mint) === doc.mint) || (e.name === 'CreatePoolEvent' && str(f.base_mint) === doc.mint))
+      ) {
+        migratedAt = tOf(at);
+      }
+    }
+    if (migratedAt === null && tx.instructions.some((i) => i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === doc.mint)) migratedAt = tOf(at);
+  }
+  const endAt = Math.max(curvePoints[curvePoints.length - 1]!.t, migratedAt ?? 0, completedAt ?? 0);
+  const curveOut = downsample(curvePoints, pointQ, endAt);
+  return {
+    ...base,
+    missing: null,
+    supply,
+    timeline: { points, cutAt100, creationSlotEnd, bundledWallets: bundled.size, first30sWallets },
+    earlyBuyers,
+    curve: { points: curveOut, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
+  };
+}

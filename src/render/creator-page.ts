@@ -1,0 +1,157 @@
+import { html, raw } from 'hono/html';
+import { displayText } from './display-text.ts';
+import { renderPage } from './shell.ts';
+import { explorerOf, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
+import { after, count, duration, pctOf, quoteAmount, shortAddress, tokenAmount, utc } from './units.ts';
+import type { FindingClass } from '../core/types.ts';
+
+/**
+ * The creator page `w/{address}.html` of a wallet: every role it played in the launches the archive
+ * holds (wallet_role) — the launches it created, the curves it bought out, its bundled and
+ * first-30-s buys — each linked to the token page and to the transaction behind it. Written by the
+ * collector's publish step when a record naming the wallet changes, and rendered by the server when
+ * the file is missing (same template, same bytes). A wallet the archive never saw gets a page that
+ * says so (served with 404), not an empty table. Pure: no I/O.
+ *
+ * Ages are as of each record's `asOf` ("2 d after launch, as of its record"): the page is static.
+ */
+
+type Html = ReturnType<typeof raw>;
+
+/** One role of the wallet, with its launch's summary (PublicStore.walletLaunches). */
+export interface CreatorPageRole {
+  mint: string;
+  role: 'creator' | 'bundled' | 'early' | 'buyout';
+  signature: string;
+  slot: number;
+  detail: Record<string, unknown>;
+  findingClass: FindingClass | null;
+  createdAtMs: number | null;
+  name: string | null;
+  symbol: string | null;
+  asOfMs: number | null;
+  totalSupplyRaw: string | null;
+  quoteMint: string | null;
+}
+
+/** Options of {@link renderCreatorPage}. */
+export interface CreatorPageOptions {
+  explorerTxUrl: string;
+  baseUrl: string;
+  demo?: boolean;
+  contactEmail?: string;
+}
+
+/** The page options from the config (as tokenPageOptions). */
+export function creatorPageOptions(config: { EXPLORER_TX_URL: string; baseUrl: string; DEMO?: boolean; CONTACT_EMAIL?: string }): CreatorPageOptions {
+  return { explorerTxUrl: config.EXPLORER_TX_URL, baseUrl: config.baseUrl, demo: config.DEMO, contactEmail: config.CONTACT_EMAIL };
+}
+
+const tokenName = (r: CreatorPageRole) =>
+  `${r.name ? displayText(r.name, 80) : 'Unnamed token'}${r.symbol ? ` (${displayText(r.symbol, 20)})` : ''}`;
+
+function tokenCell(r: CreatorPageRole): Html {
+  return html`<a href="${tokenPath(r.mint)}">${tokenName(r)}</a><br><code class="small" title="${r.mint}">${shortAddress(r.mint)}</code>` as Html;
+}
+
+const classCell = (r: CreatorPageRole) =>
+  r.findingClass ? html`<span class="badge ${r.findingClass}">${r.findingClass.replace('_', ' ')}</span>` : 'unknown — no record held';
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function createdTable(rows: CreatorPageRole[]): Html {
+  return html`<table class="stack wallets" id="created"><thead><tr><th scope="col">Token</th><th scope="col">Class</th><th scope="col">Created</th><th scope="col">Age as of its record</th></tr></thead><tbody>
+${rows.map(
+  (r) => html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="Class">${classCell(r)}</td><td data-label="Created">${r.createdAtMs ? utc(r.createdAtMs) : 'unknown — no block time'}</td><td data-label="Age">${
+    r.createdAtMs && r.asOfMs ? after(r.asOfMs, r.createdAtMs) : 'unknown'
+  }</td></tr>`,
+)}
+</tbody></table>` as Html;
+}
+
+function buyoutTable(rows: CreatorPageRole[], ex: Explorer): Html {
+  return html`<table class="stack wallets" id="buyouts"><thead><tr><th scope="col">Token</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Spent</th><th scope="col">Transaction</th></tr></thead><tbody>
+${rows.map((r) => {
+  const d = r.detail;
+  const hours = typeof d.hoursAfterLaunch === 'number' ? d.hoursAfterLaunch : null;
+  const tokens = str(d.tokens);
+  const quote = str(d.quoteSpent);
+  return html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="When">${d.sameBatchAsLaunch === true ? 'in the creation slot' : hours === null ? 'unknown — a block time is missing' : `${duration(hours * 3600)} after launch`}</td><td data-label="Tokens">${
+    tokens ? html`${tokenAmount(tokens).text}${r.totalSupplyRaw ? ` (${pctOf(tokens, r.totalSupplyRaw)})` : ''}` : 'unknown'
+  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td></tr>`;
+})}
+</tbody></table>` as Html;
+}
+
+function buysTable(id: string, rows: CreatorPageRole[], ex: Explorer): Html {
+  return html`<table class="stack wallets" id="${id}"><thead><tr><th scope="col">Token</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Transactions</th></tr></thead><tbody>
+${rows.map((r) => {
+  const d = r.detail;
+  const tokens = str(d.tokens);
+  const sigs = Array.isArray(d.signatures) ? (d.signatures.filter((x) => typeof x === 'string') as string[]) : [r.signature];
+  const secs = typeof d.secondsAfterLaunch === 'number' ? d.secondsAfterLaunch : null;
+  return html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="When">${r.role === 'bundled' ? 'in the creation slot' : secs === null ? 'in the first 30 s' : `${duration(secs)} after launch`}</td><td data-label="Tokens">${
+    tokens ? html`${tokenAmount(tokens).text}${r.totalSupplyRaw ? ` (${pctOf(tokens, r.totalSupplyRaw)})` : ''}` : 'unknown'
+  }</td><td data-label="Transactions">${sigs.map((s, i) => html`${i ? ' ' : ''}${txLink(ex, s, shortAddress(s))}`)}</td></tr>`;
+})}
+</tbody></table>` as Html;
+}
+
+/**
+ * The creator page of a wallet with at least one role.
+ * @param wallet the address (base58, validated by the caller)
+ * @param roles its roles, newest first (PublicStore.walletLaunches)
+ */
+export function renderCreatorPage(wallet: string, roles: CreatorPageRole[], opts: CreatorPageOptions): string {
+  const ex = explorerOf(opts.explorerTxUrl);
+  const of = (role: CreatorPageRole['role']) => roles.filter((r) => r.role === role);
+  const created = of('creator');
+  const buyouts = of('buyout');
+  const bundled = of('bundled');
+  const early = of('early');
+  const acc = ex.account(wallet);
+  const byClass = (c: FindingClass) => created.filter((r) => r.findingClass === c).length;
+  const none = (what: string) => html`<p class="muted">No launch the archive holds names this wallet ${what}.</p>`;
+  const summary = `${count(created.length, 'launch', 'launches')} created, ${count(buyouts.length, 'curve')} bought out, ${count(bundled.length, 'bundled buy')}, ${count(early.length, 'first-30-s buy')} among the launches the archive holds.`;
+  const body = html`<header class="token">
+<h1 id="wallet-title">Wallet <code id="wallet">${shortAddress(wallet)}</code></h1>
+<p class="sub"><code class="full">${wallet}</code></p>
+<p class="links">${acc ? html`<a href="${acc}">Wallet on the explorer</a>` : ''}</p>
+</header>
+<section class="finding" id="wallet-summary"><p>${summary}</p>${
+    created.length
+      ? html`<p>Of its launches: ${byClass('FINDINGS')} with findings, ${byClass('NOTE')} with a note, ${byClass('NO_MARKERS')} with no recorded marker, ${byClass('UNKNOWN')} not established.</p>`
+      : ''
+  }<p class="muted small">Roles are read from the archive’s records only; launches it does not hold are not counted.</p></section>
+<h2 id="h-created">Launches it created <span class="muted">(${created.length})</span></h2>
+${created.length ? createdTable(created) : none('as its creator')}
+<h2 id="h-buyouts">Curves it bought out <span class="muted">(${buyouts.length})</span></h2>
+${buyouts.length ? buyoutTable(buyouts, ex) : none('as the buyer that completed its curve')}
+<h2 id="h-bundled">Bundled buys <span class="muted">(${bundled.length})</span></h2>
+<p class="muted small">Buys in a launch’s creation slot, the same batch of chain events as the launch.</p>
+${bundled.length ? buysTable('bundled', bundled, ex) : none('as a bundled buyer')}
+<h2 id="h-early">First-30-s buys <span class="muted">(${early.length})</span></h2>
+${early.length ? buysTable('early', early, ex) : none('as a first-30-s buyer')}
+` as Html;
+  return renderPage(
+    {
+      title: `Wallet ${shortAddress(wallet)} — launches and early buys — ${wallet}`,
+      description: `Wallet ${wallet}: ${summary}`,
+      canonicalUrl: `${opts.baseUrl}${walletPath(wallet)}`,
+      ogType: 'article',
+    },
+    body,
+    { demo: opts.demo, contactEmail: opts.contactEmail },
+  );
+}
+
+/** The page of a wallet the archive has never seen in a launch (served with 404). */
+export function renderUnknownWalletPage(wallet: string, opts: CreatorPageOptions): string {
+  return renderPage(
+    { title: `Wallet ${shortAddress(wallet)} — not seen`, description: `The archive holds no launch that names wallet ${wallet}.`, noindex: true },
+    html`<h1 id="wallet-title">Wallet not seen</h1>
+<p>No launch the archive holds names <code id="wallet">${wallet}</code> as its creator, a bundled or first-30-s buyer, or the buyer that completed its curve.</p>
+<p>That is not a statement about the wallet: the archive holds only the launches it has collected, so what this wallet did elsewhere is unknown.</p>` as Html,
+    { demo: opts.demo, contactEmail: opts.contactEmail },
+  );
+}

@@ -1,0 +1,62 @@
+import { html, raw } from 'hono/html';
+
+/**
+ * Links of the public pages: explorer transaction and account URLs (from config EXPLORER_TX_URL),
+ * the pump.fun coin page, and the archive's own token and creator pages. Only absolute http(s) URLs
+ * are ever linked (never `javascript:`, rendering.md). Pure: no I/O.
+ */
+
+type Html = ReturnType<typeof raw>;
+
+/** The URL if it is an absolute http(s) URL, else null: only these are ever linked. */
+export function httpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const u = new URL(value.trim());
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The explorer's account URL prefix, derived from its transaction prefix: `…/tx/` becomes
+ * `…/account/` (Solscan) or `…/address/` (explorer.solana.com, solana.fm). Null when the prefix
+ * has no `/tx/` to replace.
+ * @example explorerAccountPrefix('https://solscan.io/tx/') // 'https://solscan.io/account/'
+ */
+export function explorerAccountPrefix(explorerTxUrl: string): string | null {
+  const i = explorerTxUrl.lastIndexOf('/tx/');
+  if (i < 0) return null;
+  const host = httpUrl(explorerTxUrl) ? new URL(explorerTxUrl).hostname : '';
+  const seg = host === 'explorer.solana.com' || host === 'solana.fm' ? '/address/' : '/account/';
+  return explorerTxUrl.slice(0, i) + seg + explorerTxUrl.slice(i + 4);
+}
+
+/** Explorer links for one configured prefix. */
+export interface Explorer {
+  tx(signature: string): string | null;
+  account(address: string): string | null;
+}
+
+/** The explorer of a config's EXPLORER_TX_URL. */
+export function explorerOf(explorerTxUrl: string): Explorer {
+  const acc = explorerAccountPrefix(explorerTxUrl);
+  return {
+    tx: (s) => httpUrl(explorerTxUrl + encodeURIComponent(s)),
+    account: (a) => (acc ? httpUrl(acc + encodeURIComponent(a)) : null),
+  };
+}
+
+/** A transaction signature linked to the explorer (full text, monospaced), or as code when it cannot be linked. */
+export function txLink(ex: Explorer, signature: string, text: string = signature): Html {
+  const href = ex.tx(signature);
+  return href ? (html`<a class="mono" href="${href}" title="${signature}">${text}</a>` as Html) : (html`<code title="${signature}">${text}</code>` as Html);
+}
+
+/** The archive's token page path of a mint. */
+export const tokenPath = (mint: string) => `/t/${encodeURIComponent(mint)}.html`;
+/** The archive's creator (wallet) page path of an address. */
+export const walletPath = (address: string) => `/w/${encodeURIComponent(address)}.html`;
+/** The coin's page on pump.fun. */
+export const pumpFunUrl = (mint: string) => `https://pump.fun/coin/${encodeURIComponent(mint)}`;

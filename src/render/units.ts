@@ -1,0 +1,163 @@
+/**
+ * Human units for the public pages: quote amounts (SOL, USDC, a pump coin) and token amounts to
+ * 3–4 significant digits, shares of supply, durations ("1 h 40 min"), UTC times and prices in quote
+ * per million tokens. The raw value always stays available: each formatter that rounds also gives
+ * the exact value for a `title` attribute, and the document keeps the raw decimal strings. Pure: no
+ * I/O, no clock (ages are relative to a given instant, never to "now": pages are static).
+ *
+ * Raw amounts are decimal strings (types.ts); they are scaled with bigint arithmetic so the exact
+ * text never goes through a float. Never prints exponent notation (no "1e-7").
+ */
+import { DEFAULT_KEY, WSOL_MINT } from '../core/programs.ts';
+
+/** USDC (reference.md §1.5: USDC-quoted coins report `quote_amount`). */
+export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** Decimals of a pump token (and of a pump coin used as quote). */
+export const TOKEN_DECIMALS = 6;
+
+/** A quote mint's unit: symbol as shown and decimals. A pump coin is named by its shortened mint. */
+export function quoteUnit(quoteMint: string | null | undefined): { symbol: string; decimals: number; sol: boolean } {
+  if (!quoteMint || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT) return { symbol: 'SOL', decimals: 9, sol: true };
+  if (quoteMint === USDC_MINT) return { symbol: 'USDC', decimals: 6, sol: false };
+  return { symbol: `${shortAddress(quoteMint)} coin`, decimals: TOKEN_DECIMALS, sol: false };
+}
+
+/** `Abcd…wxyz`: the first and last four characters of an address. */
+export function shortAddress(a: string): string {
+  return a.length > 12 ? `${a.slice(0, 4)}…${a.slice(-4)}` : a;
+}
+
+/**
+ * The exact decimal text of a raw amount with `decimals` places, trailing zeros cut.
+ * @example exactUnits('1500000000', 9) // '1.5'
+ */
+export function exactUnits(raw: string | bigint, decimals: number): string {
+  let v = typeof raw === 'bigint' ? raw : BigInt(raw);
+  const neg = v < 0n;
+  if (neg) v = -v;
+  const s = v.toString().padStart(decimals + 1, '0');
+  const int = s.slice(0, s.length - decimals);
+  const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
+  return `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
+}
+
+function group(int: string): string {
+  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * A number to 4 significant digits (3 for ≥ 1,000 … shown whole, grouped), never in exponent
+ * notation, trailing zeros cut.
+ * @example sig(0.00000012345) // '0.0000001235'; sig(84.98765) // '84.99'; sig(12345.6) // '12,346'
+ */
+export function sig(x: number, digits = 4): string {
+  if (!Number.isFinite(x)) return 'unknown';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a >= 10 ** (digits - 1)) return (x < 0 ? '-' : '') + group(Math.round(a).toString());
+  const places = Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(a))));
+  let t = a.toFixed(places);
+  if (t.includes('.')) t = t.replace(/0+$/, '').replace(/\.$/, '');
+  return (x < 0 ? '-' : '') + t;
+}
+
+/** A rounded text with its exact value (for a `title`). */
+export interface Shown {
+  text: string;
+  exact: string;
+}
+
+/**
+ * A raw quote amount in its unit, rounded: `{text: '84.99 SOL', exact: '84.987654321 SOL (84987654321 raw)'}`.
+ */
+export function quoteAmount(raw: string | bigint, quoteMint: string | null | undefined): Shown {
+  const u = quoteUnit(quoteMint);
+  const exact = exactUnits(raw, u.decimals);
+  return { text: `${sig(Number(exact.replace(/,/g, '')))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
+}
+
+/**
+ * A raw token amount (6 decimals) in compact form: `35.21 M`, `1.234 k`, `950`.
+ * @example tokenAmount('35210000000000').text // '35.21 M tokens'
+ */
+export function tokenAmount(raw: string | bigint): Shown {
+  const exact = exactUnits(raw, TOKEN_DECIMALS);
+  const n = Number(exact.replace(/,/g, ''));
+  const a = Math.abs(n);
+  const text = a >= 1e9 ? `${sig(n / 1e9)} B` : a >= 1e6 ? `${sig(n / 1e6)} M` : a >= 1e4 ? `${sig(n / 1e3)} k` : sig(n);
+  return { text: `${text} tokens`, exact: `${exact} tokens (${raw.toString()} raw)` };
+}
+
+/**
+ * `part ÷ total` as a percentage, 3 significant digits; "< 0.001%" for a tiny nonzero share.
+ * @example pctOf('62500000000000', '1000000000000000') // '6.25%'
+ */
+export function pctOf(part: string | bigint, total: string | bigint): string {
+  const t = BigInt(total);
+  if (t === 0n) return 'unknown';
+  // scaled by 1e18 before the bigint division, so a share of one raw unit is not lost
+  const p = Number((BigInt(part) * 10n ** 20n) / t) / 1e18;
+  return pct(p);
+}
+
+/** A percentage number (0–100) as text, 3 significant digits. */
+export function pct(p: number): string {
+  if (!Number.isFinite(p)) return 'unknown';
+  if (p === 0) return '0%';
+  if (Math.abs(p) < 0.001) return p < 0 ? '> -0.001%' : '< 0.001%';
+  return `${sig(p, 3)}%`;
+}
+
+/**
+ * A duration in words, two units at most: `0 s`, `45 s`, `3 min 5 s`, `1 h 40 min`, `2 d 3 h`.
+ * @example duration(6000) // '1 h 40 min'
+ */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'unknown';
+  const neg = seconds < 0;
+  let s = Math.round(Math.abs(seconds));
+  const d = Math.floor(s / 86400);
+  s -= d * 86400;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  const parts: string[] = d ? [`${d} d`, h ? `${h} h` : ''] : h ? [`${h} h`, m ? `${m} min` : ''] : m ? [`${m} min`, s ? `${s} s` : ''] : [`${s} s`];
+  return (neg ? '-' : '') + parts.filter(Boolean).join(' ');
+}
+
+/**
+ * An epoch-ms time as `2026-10-01 10:00:05 UTC` (second resolution: the chain's blockTime).
+ * @example utc(Date.UTC(2026, 9, 1, 10, 0, 5)) // '2026-10-01 10:00:05 UTC'
+ */
+export function utc(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+}
+
+/**
+ * How long after `fromMs` a time `ms` is, in words: `1 h 40 min after launch`.
+ * @param what the reference's name ("launch", "creation")
+ */
+export function after(ms: number, fromMs: number, what = 'launch'): string {
+  const d = (ms - fromMs) / 1000;
+  if (d < 0) return `${duration(-d)} before ${what}`;
+  return d < 1 ? `at ${what}` : `${duration(d)} after ${what}`;
+}
+
+/**
+ * Price in quote per million tokens, from a trade's or pool's quote and token amounts (raw).
+ * @example pricePerMillion('30000000000', '1073000000000000', WSOL) // {text: '0.02796 SOL per million tokens', …}
+ */
+export function pricePerMillion(quoteRaw: string | bigint, tokensRaw: string | bigint, quoteMint: string | null | undefined): Shown | null {
+  const tokens = BigInt(tokensRaw);
+  if (tokens <= 0n) return null;
+  const u = quoteUnit(quoteMint);
+  // quote/10^qd per (tokens/10^6) tokens, × 10^6 tokens
+  const v = (Number(BigInt(quoteRaw)) / 10 ** u.decimals / (Number(tokens) / 10 ** TOKEN_DECIMALS)) * 1e6;
+  return { text: `${sig(v)} ${u.symbol} per million tokens`, exact: `${v} ${u.symbol} per 1,000,000 tokens (quote ${quoteRaw.toString()} raw ÷ tokens ${tokensRaw.toString()} raw)` };
+}
+
+/** A count with its noun, singular or plural: `1 wallet`, `3 wallets`. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${group(String(n))} ${n === 1 ? one : many}`;
+}

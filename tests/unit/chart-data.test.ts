@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
+import { classifyLaunch } from '../../src/core/record/classify.ts';
+import { chartSeries, CURVE_MAX_POINTS } from '../../src/render/chart-data.ts';
+import { complete, createEvent, migration, tx, trade } from '../helpers/synthetic-launch.ts';
+
+/** The token page's chart series (src/render/chart-data.ts) on simulated launches whose truth the test states. */
+
+const MINT = 'MintAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAApump';
+const CREATOR = 'Creator1111111111111111111111111111111111';
+const A = 'WalletA111111111111111111111111111111111111';
+const B = 'WalletB111111111111111111111111111111111111';
+const C = 'WalletC111111111111111111111111111111111111';
+const T0 = 1_785_000_000;
+const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
+const docOf = (txs: Parameters<typeof analyzeLaunch>[1], complete = true) =>
+  classifyLaunch(analyzeLaunch(MINT, txs, complete, NO_FUNDER), { origin: 'observed', observedAtLaunch: true, asOfMs: (T0 + 4000) * 1000 });
+const real = (n: bigint) => ({ real_sol_reserves: n.toString() });
+
+describe('chartSeries', () => {
+  const create = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 100_000_000_000_000n, 3n * 10n ** 9n, real(3n * 10n ** 9n))] });
+  const bundled = tx({ slot: 100, blockTime: T0, events: [trade(MINT, A, true, 50_000_000_000_000n, 2n * 10n ** 9n, real(5n * 10n ** 9n))] });
+  const early = tx({ slot: 110, blockTime: T0 + 5, events: [trade(MINT, B, true, 20_000_000_000_000n, 10n ** 9n, real(6n * 10n ** 9n))] });
+  const creatorSell = tx({ slot: 120, blockTime: T0 + 10, events: [trade(MINT, CREATOR, false, 40_000_000_000_000n, 10n ** 9n, real(5n * 10n ** 9n))] });
+  const late = tx({ slot: 900, blockTime: T0 + 3600, events: [trade(MINT, C, true, 10_000_000_000_000n, 10n ** 9n, real(6n * 10n ** 9n))] });
+  // any order across slots; within a slot the stored order is kept (the chain gives none)
+  const txs = [late, creatorSell, early, create, bundled];
+  const doc = docOf(txs);
+  const s = chartSeries(doc, txs);
+
+  it('splits the supply as the builder counts it: creator, bundled, first 30 s, the rest not bought', () => {
+    expect(s.missing).toBeNull();
+    expect(s.supply!.atCreationSlot).toEqual({ creator: doc.launch!.creatorTokensRaw, bundled: '50000000000000', early: '0', other: '0', curve: '850000000000000' });
+    expect(s.supply!.at30s).toEqual({ creator: '60000000000000', bundled: '50000000000000', early: '20000000000000', other: '0', curve: '870000000000000' });
+  });
+
+  it('the timeline holds the first window only, with the builder\'s counts of bundled and first-30-s wallets', () => {
+    expect(s.timeline!.points.map((p) => [p.who, p.isBuy, p.t])).toEqual([['creator', true, 0], ['bundled', true, 0], ['early', true, 5], ['creator', false, 10]]);
+    expect(s.timeline!.bundledWallets).toBe(doc.launch!.bundledBuyers);
+    expect(s.timeline!.first30sWallets).toBe(doc.launch!.buyersFirst30s);
+    expect(s.earlyBuyers.map((b) => b.wallet)).toEqual([B]);
+  });
+
+  it('the curve follows the events\' real reserves to the last trade; completion and migration are marked', () => {
+    expect(s.curve!.points.map((p) => p.realQuote)).toEqual(['0', '3000000000', '5000000000', '6000000000', '5000000000', '6000000000']);
+    expect(s.curve!.source).toBe('events');
+    expect(s.curve!.completedAt).toBeNull();
+    const done = tx({ slot: 950, blockTime: T0 + 3700, events: [trade(MINT, A, true, 10n ** 12n, 10n ** 9n, real(85n * 10n ** 9n)), complete(MINT, A)] });
+    const mig = tx({ slot: 960, blockTime: T0 + 3710, events: migration(MINT, 'Pool1111111111111111111111111111111111111') });
+    const s2 = chartSeries(docOf([...txs, done, mig]), [...txs, done, mig]);
+    expect(s2.curve!.completedAt).toBe(3700);
+    expect(s2.curve!.migratedAt).toBe(3710);
+  });
+
+  it('sums the trades when the era\'s events carry no reserves', () => {
+    const c = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 10n ** 12n, 10n ** 9n)] });
+    const b = tx({ slot: 200, blockTime: T0 + 60, events: [trade(MINT, A, true, 10n ** 12n, 2n * 10n ** 9n)] });
+    const x = chartSeries(docOf([c, b]), [c, b]);
+    expect(x.curve!.source).toBe('trades');
+    expect(x.curve!.points.map((p) => p.realQuote)).toEqual(['0', '1000000000', '3000000000']);
+  });
+
+  it('a long curve keeps at most CURVE_MAX_POINTS points, the last one included', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => tx({ slot: 1000 + i, blockTime: T0 + 100 + i * 7, events: [trade(MINT, C, true, 10n ** 9n, 10n ** 6n, real(BigInt(i) * 10n ** 6n))] }));
+    const all = [create, ...many];
+    const x = chartSeries(docOf(all), all);
+    expect(x.curve!.points.length).toBeLessThanOrEqual(CURVE_MAX_POINTS);
+    expect(x.curve!.points.at(-1)!.realQuote).toBe(String(1999n * 10n ** 6n));
+  });
+
+  it('draws nothing from an incomplete history or without the creation, and says why', () => {
+    expect(chartSeries(docOf(txs, false), txs).missing).toMatch(/incomplete/);
+    const noCreation = docOf([late]);
+    expect(chartSeries(noCreation, [late])).toMatchObject({ missing: expect.stringMatching(/creation transaction is not held/), supply: null, timeline: null, curve: null });
+  });
+});

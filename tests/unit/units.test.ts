@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, USDC_MINT, utc } from '../../src/render/units.ts';
+import { WSOL_MINT, DEFAULT_KEY } from '../../src/core/programs.ts';
+
+/** Human units of the public pages (src/render/units.ts): rounding, units, never exponent notation. */
+
+describe('sig', () => {
+  it('keeps 4 significant digits, groups thousands, never prints an exponent', () => {
+    expect(sig(84.98765)).toBe('84.99');
+    expect(sig(0.00000012345)).toBe('0.0000001235');
+    expect(sig(1e-7)).toBe('0.0000001');
+    expect(sig(12345.6)).toBe('12,346');
+    expect(sig(1000)).toBe('1,000');
+    expect(sig(0.5)).toBe('0.5');
+    expect(sig(0)).toBe('0');
+    expect(sig(-2.5)).toBe('-2.5');
+    expect(sig(Number.NaN)).toBe('unknown');
+    for (const x of [1e-9, 3.3e-12, 7e-15]) expect(sig(x)).not.toMatch(/e/i);
+  });
+});
+
+describe('amounts', () => {
+  it('names the quote unit: SOL (default key or WSOL), USDC, a pump coin by its short mint', () => {
+    expect(quoteUnit(DEFAULT_KEY)).toEqual({ symbol: 'SOL', decimals: 9, sol: true });
+    expect(quoteUnit(WSOL_MINT).symbol).toBe('SOL');
+    expect(quoteUnit(USDC_MINT)).toEqual({ symbol: 'USDC', decimals: 6, sol: false });
+    expect(quoteUnit('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump').symbol).toBe('CWiT…pump coin');
+  });
+
+  it('shows quote and token amounts rounded, with the exact value for a title', () => {
+    expect(quoteAmount('84987654321', WSOL_MINT)).toEqual({ text: '84.99 SOL', exact: '84.987654321 SOL (84987654321 raw)' });
+    expect(quoteAmount('1', WSOL_MINT).text).toBe('0.000000001 SOL');
+    expect(quoteAmount('2500000', USDC_MINT).text).toBe('2.5 USDC');
+    expect(tokenAmount('35210000000000').text).toBe('35.21 M tokens');
+    expect(tokenAmount('1000000000000000').text).toBe('1 B tokens');
+    expect(tokenAmount('1234567').text).toBe('1.235 tokens');
+    expect(tokenAmount('35210000000000').exact).toBe('35,210,000 tokens (35210000000000 raw)');
+    expect(exactUnits('1500000000', 9)).toBe('1.5');
+    expect(exactUnits('-1', 6)).toBe('-0.000001');
+  });
+
+  it('gives shares of supply to 3 significant digits, and a tiny share as < 0.001%', () => {
+    expect(pctOf('62500000000000', '1000000000000000')).toBe('6.25%');
+    expect(pctOf('820100000000000', '1000000000000000')).toBe('82%');
+    expect(pctOf('1', '1000000000000000')).toBe('< 0.001%');
+    expect(pctOf('0', '1000000000000000')).toBe('0%');
+    expect(pctOf('1', '0')).toBe('unknown');
+    expect(pct(71)).toBe('71%');
+    expect(pct(2.9123)).toBe('2.91%');
+  });
+
+  it('prices in quote per million tokens', () => {
+    // the starting curve: 30 SOL virtual against 1,073,000,000 virtual tokens
+    expect(pricePerMillion('30000000000', '1073000000000000', WSOL_MINT)!.text).toBe('0.02796 SOL per million tokens');
+    expect(pricePerMillion('1', '0', WSOL_MINT)).toBeNull();
+  });
+});
+
+describe('time', () => {
+  it('words durations with two units at most', () => {
+    expect(duration(0)).toBe('0 s');
+    expect(duration(45)).toBe('45 s');
+    expect(duration(185)).toBe('3 min 5 s');
+    expect(duration(6000)).toBe('1 h 40 min');
+    expect(duration(3600)).toBe('1 h');
+    expect(duration(2 * 86400 + 3 * 3600 + 59)).toBe('2 d 3 h');
+    expect(duration(Number.POSITIVE_INFINITY)).toBe('unknown');
+  });
+
+  it('gives UTC times to the second and ages relative to a given instant, never to now', () => {
+    expect(utc(Date.UTC(2026, 9, 1, 10, 0, 5))).toBe('2026-10-01 10:00:05 UTC');
+    const t0 = Date.UTC(2026, 9, 1);
+    expect(after(t0 + 6_000_000, t0)).toBe('1 h 40 min after launch');
+    expect(after(t0, t0)).toBe('at launch');
+    expect(after(t0 - 60_000, t0, 'creation')).toBe('1 min before creation');
+  });
+
+  it('counts and shortens', () => {
+    expect(count(1, 'wallet')).toBe('1 wallet');
+    expect(count(1200, 'launch', 'launches')).toBe('1,200 launches');
+    expect(shortAddress('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump')).toBe('CWiT…pump');
+  });
+});
