@@ -1,7 +1,7 @@
 /**
  * Generations of the public database (issue 26, "public-database generations"): immutable,
  * numbered snapshots of `public.db` that the collector publishes every GENERATION_INTERVAL_MS
- * (collector/generations.ts) and that API nodes open read-only and swap to
+ * (collector/publish/generations.ts) and that API nodes open read-only and swap to
  * (src/db/generation-reader.ts). Files: `GENERATIONS_DIR/public.<generation>.db` and one
  * `manifest.json` naming the newest, written atomically after its file is complete and fsynced.
  * In production the folder is shipped to API nodes as files (rsync or object storage).

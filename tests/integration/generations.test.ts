@@ -1,5 +1,5 @@
 /**
- * Public-database generations (issue 26): the collector's snapshot writer (collector/generations.ts)
+ * Public-database generations (issue 26): the collector's snapshot writer (collector/publish/generations.ts)
  * and the API node's reader (src/db/generation-reader.ts), over real SQLite files. Launches are
  * built by the real builder from synthetic decoded transactions whose count the test knows.
  */
@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { getBase58Decoder } from '@solana/kit';
-import { publishGeneration } from '../../collector/generations.ts';
-import { recordLaunch } from '../../collector/record-launch.ts';
+import { publishGeneration } from '../../collector/publish/generations.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { GenerationReader } from '../../src/db/generation-reader.ts';
 import { generationFile, readGenerationManifest } from '../../src/generations.ts';

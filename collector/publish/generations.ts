@@ -12,10 +12,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import { instant } from '../src/core/canonical.ts';
-import type { PublicStore } from '../src/db/public-store.ts';
-import { generationFile, readGenerationManifest, type GenerationManifest } from '../src/generations.ts';
-import { writeFileAtomic } from './write-site.ts';
+import { instant } from '../../src/core/canonical.ts';
+import type { PublicStore } from '../../src/db/public-store.ts';
+import { generationFile, readGenerationManifest, type GenerationManifest } from '../../src/generations.ts';
+import { writeFileAtomic } from '../../src/ingest/write-site.ts';
 
 /** Generations kept on disk by default: the newest and two before it, for nodes still swapping. */
 export const KEEP_GENERATIONS = 3;
