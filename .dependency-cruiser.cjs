@@ -24,7 +24,7 @@ module.exports = {
         path: [
           '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|cluster|readline|os)$',
           '^node_modules/(better-sqlite3|astro|@astrojs|ws|pino|pino-pretty|p-queue|p-retry|stripe|hono|commander|@solana/kit)/',
-          '^src/(db|chain|server|pages|render|ingest)/',
+          '^src/(db|chain|server|pages|render|ingest|facts)/',
           '^src/(config|log|downloads)\\.ts$',
           '^(collector|devchain|bench|tests|bin)/',
         ],
@@ -36,6 +36,13 @@ module.exports = {
       comment: 'src/ (the server, and the ingest logic both processes share) never imports the collector process nor the development chain.',
       from: { path: '^src/' },
       to: { path: '^(collector|devchain|bench|tests|bin)/' },
+    },
+    {
+      name: 'shared-not-server',
+      severity: 'error',
+      comment: 'What both processes import (src/ingest, src/facts, src/render) never imports the web process (src/server, src/pages).',
+      from: { path: '^src/(ingest|facts|render)/' },
+      to: { path: '^src/(server|pages)/' },
     },
     {
       name: 'collector-not-server',
