@@ -396,6 +396,7 @@ export type Status = {
     lagSlots: number | null;
     running: boolean;
     state: "live" | "catching_up" | "unreachable" | "stopped";
+    fallingBehind: boolean;
     unreachableSince: Instant | null;
     lastRpcError: string | null;
     periodic: {
@@ -404,6 +405,12 @@ export type Status = {
       poolRefresh: Instant | null;
       downloads: Instant | null;
     };
+    jobs?: ({
+      name: string;
+      setting: string | null;
+      intervalMs: number;
+      lastRun: Instant | null;
+    })[];
   };
   unrecognisedProgramData: {
     program: string;
