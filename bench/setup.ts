@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../src/config.ts';
 import { PrivateStore } from '../src/db/private-store.ts';
-import { KeyService, loadKeySecret } from '../src/server/keys.ts';
+import { KeyService, loadKeySecret } from '../src/access/keys.ts';
 import { startReplayRpc } from '../devchain/replay/server.ts';
 import { runCollect } from '../collector/commands/collect.ts';
 import { PublicStore } from '../src/db/public-store.ts';

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
+import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { loadChain, type LoadedChain } from '../../devchain/replay/load-chain.ts';
 import { writeChain } from '../../devchain/simulate/write-chain.ts';

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
+import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 
 /**
  * `lpa keys create|list|revoke`: API keys in the private database. Keys are stored only as

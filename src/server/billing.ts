@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PrivateStore } from '../db/private-store.ts';
-import type { KeyService } from './keys.ts';
+import type { KeyService } from '../access/keys.ts';
 import { seal, sessionRef, unseal } from './seal.ts';
 
 /**

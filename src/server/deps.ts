@@ -5,7 +5,7 @@ import { PrivateStore } from '../db/private-store.ts';
 import { createCurveStatus, type CurveStatusFn } from '../chain/curve-status.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { BillingService } from './billing.ts';
-import { KeyService, loadKeySecret } from './keys.ts';
+import { KeyService, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
 

@@ -1,6 +1,6 @@
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
-import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from './quota-day.ts';
+import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from '../access/quota-day.ts';
 
 /**
  * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
@@ -13,7 +13,7 @@ import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from './quota-day.ts';
 
 // The quota's day and usage (keys.ts counts them too) live in quota-day.ts, outside this module's
 // imports of the server's deps: kept here under their old names.
-export { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota-day.ts';
+export { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from '../access/quota-day.ts';
 
 /** Name of the one quota policy in the RateLimit fields. */
 export const QUOTA_POLICY = 'daily';

@@ -2,7 +2,7 @@ import { instant } from '../core/canonical.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, jsonResponse } from './http.ts';
-import { bearerToken } from './keys.ts';
+import { bearerToken } from '../access/keys.ts';
 import { DAILY_QUOTA, rateLimitHeaders } from './quota.ts';
 
 /** Body of a successful rotation. `key` is shown here once and exists nowhere else afterwards. */

@@ -10,7 +10,7 @@ import { canonicalJson, instant, sha256Hex } from '../../src/core/canonical.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
+import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 import { freePort } from '../helpers/net.ts';
 
 /**

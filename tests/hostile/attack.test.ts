@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createLogger } from '../../src/log.ts';
-import { KeyService } from '../../src/server/keys.ts';
+import { KeyService } from '../../src/access/keys.ts';
 import { ROUTES, allowOf, type RouteSpec } from '../../src/server/routes.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
 import { freePort, sleep } from '../helpers/net.ts';

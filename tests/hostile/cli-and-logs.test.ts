@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService } from '../../src/server/keys.ts';
+import { KeyService } from '../../src/access/keys.ts';
 import { redactIn, redactUrl } from '../../src/log.ts';
 import { freePort } from '../helpers/net.ts';
 

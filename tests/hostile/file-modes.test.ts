@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
-import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
+import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 import { writeDownloads } from '../../collector/publish/downloads.ts';
 
 /**

@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { downloadsDir, readManifest } from '../../src/downloads.ts';
-import { KeyService } from '../../src/server/keys.ts';
+import { KeyService } from '../../src/access/keys.ts';
 import { freePort, sleep } from '../helpers/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

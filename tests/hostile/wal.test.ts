@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService } from '../../src/server/keys.ts';
+import { KeyService } from '../../src/access/keys.ts';
 import { admitKeyed } from '../../src/server/quota.ts';
 import { keepWalSmall } from '../../src/db/checkpoint.ts';
 

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService, loadKeySecret } from '../../src/server/keys.ts';
+import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 
 const run = promisify(execFile);
 const LPA = resolve(import.meta.dirname, '../../bin/lpa.mjs');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { getBase58Encoder } from '@solana/kit';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService, bearerToken, generateKey, hashKey, loadKeySecret } from '../../src/server/keys.ts';
+import { KeyService, bearerToken, generateKey, hashKey, loadKeySecret } from '../../src/access/keys.ts';
 import { runKeysCreate, runKeysList, runKeysRevoke } from '../../collector/commands/keys.ts';
 
 /** API keys: format, hash-only storage, verification, revocation, and the CLI functions. */
