@@ -353,11 +353,11 @@ export function renderNotFoundPage(mint: string): string {
   );
 }
 
-/** The HTML page for a path value that is not an address (served with 400). */
-export function renderBadAddressPage(value: string): string {
+/** The HTML page for a path value that is not an address (served with 400): `kind` names what was expected. */
+export function renderBadAddressPage(value: string, kind: 'mint' | 'wallet' = 'mint'): string {
   return renderMessagePage(
     'Not an address',
-    html`<p><code>${value}</code> is not an address: a mint is base58 of 32-44 characters.</p>`,
+    html`<p><code>${value}</code> is not an address: a ${kind === 'mint' ? 'mint' : 'wallet address'} is base58 of 32-44 characters that decodes to 32 bytes.</p>`,
   );
 }
 

@@ -95,7 +95,7 @@ export async function handleTokenPage(request: Request, deps: Deps, params: { fi
 export async function handleWalletPage(request: Request, deps: Deps, params: { file?: string }): Promise<Response> {
   const file = params.file ?? '';
   const address = file.endsWith('.html') ? file.slice(0, -'.html'.length) : file;
-  if (!isAddressParam(address)) return html(renderBadAddressPage(address), 400);
+  if (!isAddressParam(address)) return html(renderBadAddressPage(address, 'wallet'), 400);
   if (address === file) {
     return new Response(null, { status: 308, headers: { Location: `/w/${address}.html`, 'Cache-Control': CACHE_SETTLED, ...corsHeaders() } });
   }

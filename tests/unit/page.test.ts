@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { instant } from '../../src/core/canonical.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
-import { birthWords, httpUrl, renderNotFoundPage, renderTokenPage } from '../../src/render/token-page.ts';
+import { birthWords, httpUrl, renderBadAddressPage, renderNotFoundPage, renderTokenPage } from '../../src/render/token-page.ts';
 
 /** The token page template: facts, evidence links, escaping, and the wording of unknown. */
 
@@ -137,5 +137,15 @@ describe('renderNotFoundPage', () => {
     expect(p).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(p).not.toContain('<img');
     expect(p.toLowerCase()).not.toMatch(/clean|safe|no issues/);
+  });
+});
+
+describe('the bad-address page', () => {
+  it('names what was expected: a mint on /t/, a wallet address on /w/', () => {
+    expect(renderBadAddressPage('abc')).toContain('a mint is base58');
+    const wallet = renderBadAddressPage('<b>x</b>', 'wallet');
+    expect(wallet).toContain('a wallet address is base58');
+    expect(wallet).not.toContain('a mint is');
+    expect(wallet).toContain('&lt;b&gt;x&lt;/b&gt;');
   });
 });
