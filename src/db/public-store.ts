@@ -125,6 +125,8 @@ export class PublicStore {
   private readonly s;
   /** Funder facts read from wallet_funder (see {@link funderOf}); cleared when a transaction rolls back. */
   private readonly funders = new Map<string, FunderFact>();
+  /** Transactions of this connection rolled back (part of {@link changeMark}). */
+  private rollbacks = 0;
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     this.db = openDatabase(path, PUBLIC_MIGRATIONS, opts);
@@ -182,6 +184,8 @@ export class PublicStore {
       afterwardsOfWallet: db.prepare('SELECT mint, state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE wallet = ?'),
       txsForMint: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
       countTxForMint: db.prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
+      hasOtherTx: db.prepare('SELECT EXISTS (SELECT 1 FROM launch_tx WHERE mint = ? AND signature <> ?)').pluck(),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       getCursor: db.prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
       setCursor: db.prepare(
         'INSERT INTO cursor (name, signature, slot, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET signature = excluded.signature, slot = excluded.slot, updated_at_ms = excluded.updated_at_ms',
@@ -324,9 +328,27 @@ export class PublicStore {
     return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx)).changes === 1;
   }
 
-  /** How many transactions the store keeps for a mint (rows are only ever added). */
+  /**
+   * How many transactions the store keeps for a mint (rows are only ever added). Reads every row
+   * key of the mint: thousands on a long curve, so not for each batch (see {@link changeMark}).
+   */
   transactionCount(mint: string): number {
     return this.s.countTxForMint.get(mint) as number;
+  }
+
+  /** Whether the store keeps a transaction of `mint` other than `signature` (reads at most two row keys). */
+  hasTransactionBesides(mint: string, signature: string): boolean {
+    return this.s.hasOtherTx.get(mint, signature) === 1;
+  }
+
+  /**
+   * What tells a reader whether the rows this connection sees changed other than by its own
+   * committed writes: `otherWriters` changes when another connection committed (SQLite's
+   * `PRAGMA data_version`), `rollbacks` grows when a {@link transaction} of this one rolled back.
+   * The collector's transaction cache checks its lists against the store only then.
+   */
+  changeMark(): { otherWriters: number; rollbacks: number } {
+    return { otherWriters: this.s.dataVersion.get() as number, rollbacks: this.rollbacks };
   }
 
   /** One kept transaction of a mint, or undefined. */
@@ -603,6 +625,7 @@ export class PublicStore {
     } catch (e) {
       // rolled back: a funder fact read inside it may not have been committed
       this.funders.clear();
+      this.rollbacks++;
       throw e;
     }
   }

@@ -70,6 +70,39 @@ describe('TransactionCache', () => {
     expect(sigs(cache.transactionsFor(store, 'M'))).toEqual(['z', 'a', 'b', 'c']);
   });
 
+  it('counts a mint\'s rows only after another writer committed, once per list', () => {
+    const cache = new TransactionCache();
+    let counts = 0;
+    const count = store.transactionCount.bind(store);
+    store.transactionCount = (mint: string) => (counts++, count(mint));
+    add(cache, 'M', tx('a', 10));
+    for (let i = 0; i < 5; i++) {
+      add(cache, 'M', tx(`m${i}`, 11 + i));
+      cache.transactionsFor(store, 'M');
+    }
+    expect(counts).toBe(0);
+    const other = new PublicStore(join(dir, 'public.db'));
+    other.addTransaction('M', tx('x', 100));
+    other.close();
+    expect(sigs(cache.transactionsFor(store, 'M'))).toEqual(['a', 'm0', 'm1', 'm2', 'm3', 'm4', 'x']);
+    cache.transactionsFor(store, 'M');
+    expect(counts).toBe(1);
+  });
+
+  it('heals after a rolled-back batch, even when another writer added as many rows', () => {
+    const cache = new TransactionCache();
+    add(cache, 'M', tx('a', 10));
+    cache.transactionsFor(store, 'M');
+    expect(() => store.transaction(() => {
+      add(cache, 'M', tx('b', 11));
+      throw new Error('crash mid-batch');
+    })).toThrow('crash mid-batch');
+    const other = new PublicStore(join(dir, 'public.db'));
+    other.addTransaction('M', tx('c', 12));
+    other.close();
+    expect(sigs(cache.transactionsFor(store, 'M'))).toEqual(['a', 'c']);
+  });
+
   it('heals after a rolled-back batch', () => {
     const cache = new TransactionCache();
     add(cache, 'M', tx('a', 10));
