@@ -138,19 +138,19 @@ export class PublicStore {
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
           finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
-          name, symbol, finding_label, finding_why, graduated_at_ms)
+          name, symbol, finding_label, finding_why, graduated_at_ms, pool_refresh)
         VALUES (@mint, @bondingCurve, @creator, @creationSignature, @creationSlot, @createdAtMs, @origin, @observedAtLaunch,
           @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs, @cohortUnknown,
-          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs)
+          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs, @poolRefresh)
         ON CONFLICT (mint) DO UPDATE SET bonding_curve = excluded.bonding_curve, creator = excluded.creator,
           creation_signature = excluded.creation_signature, creation_slot = excluded.creation_slot, created_at_ms = excluded.created_at_ms,
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
           document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown,
           name = excluded.name, symbol = excluded.symbol, finding_label = excluded.finding_label, finding_why = excluded.finding_why,
-          graduated_at_ms = excluded.graduated_at_ms`),
+          graduated_at_ms = excluded.graduated_at_ms, pool_refresh = excluded.pool_refresh`),
       graduatedAfter: db.prepare(
-        "SELECT mint FROM launch WHERE json_extract(document, '$.launch.graduated') = 1 AND json_extract(document, '$.launch.graduationConfirmedBy') IS NOT 'withdraw' AND mint > ? ORDER BY mint LIMIT ?",
+        'SELECT mint FROM launch WHERE pool_refresh = 1 AND mint > ? ORDER BY mint LIMIT ?',
       ).pluck(),
       cohortUnknownAfter: db.prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
       getAttempt: db.prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
@@ -294,6 +294,8 @@ export class PublicStore {
       findingLabel: doc.finding.label,
       findingWhy: doc.finding.why,
       graduatedAtMs: doc.launch?.graduatedAt?.ms ?? null,
+      // the pool refresh's list (migration 12): graduated to a PumpSwap pool, not the Raydium-era withdraw
+      poolRefresh: doc.launch?.graduated === true && doc.launch.graduationConfirmedBy !== 'withdraw' ? 1 : 0,
     });
     this.s.addPending.run(doc.mint);
   }
