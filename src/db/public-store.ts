@@ -326,8 +326,9 @@ export class PublicStore {
     return this.s.unrecognisedSince.all(sinceMs) as ReturnType<PublicStore['unrecognisedSince']>;
   }
 
-  addTransaction(mint: string, tx: DecodedTransaction): boolean {
-    return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx)).changes === 1;
+  /** `text`: the transaction's JSON when the caller has it already (one per transaction, however many mints it touches). */
+  addTransaction(mint: string, tx: DecodedTransaction, text = JSON.stringify(tx)): boolean {
+    return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, text).changes === 1;
   }
 
   /**
@@ -386,7 +387,17 @@ export class PublicStore {
 
   /** Every kept transaction of a mint, oldest slot first (within a slot: the order they were stored). */
   transactionsFor(mint: string): DecodedTransaction[] {
-    return (this.s.txsForMint.all(mint) as { decoded: string }[]).map((r) => JSON.parse(r.decoded) as DecodedTransaction);
+    return this.transactionsAndBytesFor(mint).txs;
+  }
+
+  /** {@link transactionsFor}, with the length of their stored JSON in all (characters). */
+  transactionsAndBytesFor(mint: string): { txs: DecodedTransaction[]; bytes: number } {
+    let bytes = 0;
+    const txs = (this.s.txsForMint.all(mint) as { decoded: string }[]).map((r) => {
+      bytes += r.decoded.length;
+      return JSON.parse(r.decoded) as DecodedTransaction;
+    });
+    return { txs, bytes };
   }
 
   getCursor(name: string): { signature: string | null; slot: number | null; updatedAtMs: number } | undefined {
