@@ -58,7 +58,7 @@ export interface CollectorMemory {
 /** A run's empty memory (`nowMs`: the run's start, as if pages had just been written). */
 export function newMemory(config: Config, nowMs: number): CollectorMemory {
   const creations = new Map<string, CreationAt>();
-  return { txs: new TransactionCache(config.TX_CACHE_TRANSACTIONS), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set() };
+  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set() };
 }
 
 /** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */

@@ -25,8 +25,13 @@ const schema = z.object({
   RPC_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   RPC_MAX_RPS: z.coerce.number().min(0).default(0),
   RPC_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
-  /** Decoded transactions the collector keeps in memory across batches (≈5 KB each; 0 = none: every batch re-reads a touched launch's history). */
-  TX_CACHE_TRANSACTIONS: z.coerce.number().int().min(0).default(20_000),
+  /**
+   * MB of heap the collector's decoded transactions may take across batches (src/ingest/tx-cache.ts;
+   * estimated as 1.3 × their JSON: about 5 KB a transaction decoded whole, less for a trade taken from
+   * its logs). 1,024 holds the curves active at once at mainnet's rate (docs/operations.md "Sizing");
+   * 0 = none: every batch re-reads a touched launch's history from SQLite.
+   */
+  TX_CACHE_MB: z.coerce.number().int().min(0).default(1024),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   /** Signature pages (1,000 each) read per wallet when looking up its first funder; a longer history leaves it unknown. */
   FUNDER_PAGE_CAP: z.coerce.number().int().min(1).default(3),

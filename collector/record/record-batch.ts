@@ -23,8 +23,10 @@ export function recordTransactions(store: PublicStore, memory: CollectorMemory, 
     if (tx.skipped.length > 0) {
       for (const d of store.noteUnrecognised(tx, nowMs)) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
     }
+    let text: string | undefined; // its JSON once, however many mints it touches
     for (const mint of mintsOf(tx)) {
-      if (store.addTransaction(mint, tx)) memory.txs.added(store, mint, tx);
+      text ??= JSON.stringify(tx);
+      if (store.addTransaction(mint, tx, text)) memory.txs.added(store, mint, tx, text.length);
       const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);
       touched.set(mint, touched.get(mint) ?? (creates ? (tx.slot ?? 0) : null));
     }

@@ -125,6 +125,8 @@ export class PublicStore {
   private readonly s;
   /** Funder facts read from wallet_funder (see {@link funderOf}); cleared when a transaction rolls back. */
   private readonly funders = new Map<string, FunderFact>();
+  /** Transactions of this connection rolled back (part of {@link changeMark}). */
+  private rollbacks = 0;
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     this.db = openDatabase(path, PUBLIC_MIGRATIONS, opts);
@@ -136,19 +138,19 @@ export class PublicStore {
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
           finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
-          name, symbol, finding_label, finding_why, graduated_at_ms)
+          name, symbol, finding_label, finding_why, graduated_at_ms, pool_refresh)
         VALUES (@mint, @bondingCurve, @creator, @creationSignature, @creationSlot, @createdAtMs, @origin, @observedAtLaunch,
           @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs, @cohortUnknown,
-          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs)
+          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs, @poolRefresh)
         ON CONFLICT (mint) DO UPDATE SET bonding_curve = excluded.bonding_curve, creator = excluded.creator,
           creation_signature = excluded.creation_signature, creation_slot = excluded.creation_slot, created_at_ms = excluded.created_at_ms,
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
           document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown,
           name = excluded.name, symbol = excluded.symbol, finding_label = excluded.finding_label, finding_why = excluded.finding_why,
-          graduated_at_ms = excluded.graduated_at_ms`),
+          graduated_at_ms = excluded.graduated_at_ms, pool_refresh = excluded.pool_refresh`),
       graduatedAfter: db.prepare(
-        "SELECT mint FROM launch WHERE json_extract(document, '$.launch.graduated') = 1 AND json_extract(document, '$.launch.graduationConfirmedBy') IS NOT 'withdraw' AND mint > ? ORDER BY mint LIMIT ?",
+        'SELECT mint FROM launch WHERE pool_refresh = 1 AND mint > ? ORDER BY mint LIMIT ?',
       ).pluck(),
       cohortUnknownAfter: db.prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
       getAttempt: db.prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
@@ -182,6 +184,8 @@ export class PublicStore {
       afterwardsOfWallet: db.prepare('SELECT mint, state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE wallet = ?'),
       txsForMint: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
       countTxForMint: db.prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
+      hasOtherTx: db.prepare('SELECT EXISTS (SELECT 1 FROM launch_tx WHERE mint = ? AND signature <> ?)').pluck(),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       getCursor: db.prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
       setCursor: db.prepare(
         'INSERT INTO cursor (name, signature, slot, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET signature = excluded.signature, slot = excluded.slot, updated_at_ms = excluded.updated_at_ms',
@@ -290,6 +294,8 @@ export class PublicStore {
       findingLabel: doc.finding.label,
       findingWhy: doc.finding.why,
       graduatedAtMs: doc.launch?.graduatedAt?.ms ?? null,
+      // the pool refresh's list (migration 12): graduated to a PumpSwap pool, not the Raydium-era withdraw
+      poolRefresh: doc.launch?.graduated === true && doc.launch.graduationConfirmedBy !== 'withdraw' ? 1 : 0,
     });
     this.s.addPending.run(doc.mint);
   }
@@ -320,13 +326,32 @@ export class PublicStore {
     return this.s.unrecognisedSince.all(sinceMs) as ReturnType<PublicStore['unrecognisedSince']>;
   }
 
-  addTransaction(mint: string, tx: DecodedTransaction): boolean {
-    return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, JSON.stringify(tx)).changes === 1;
+  /** `text`: the transaction's JSON when the caller has it already (one per transaction, however many mints it touches). */
+  addTransaction(mint: string, tx: DecodedTransaction, text = JSON.stringify(tx)): boolean {
+    return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, text).changes === 1;
   }
 
-  /** How many transactions the store keeps for a mint (rows are only ever added). */
+  /**
+   * How many transactions the store keeps for a mint (rows are only ever added). Reads every row
+   * key of the mint: thousands on a long curve, so not for each batch (see {@link changeMark}).
+   */
   transactionCount(mint: string): number {
     return this.s.countTxForMint.get(mint) as number;
+  }
+
+  /** Whether the store keeps a transaction of `mint` other than `signature` (reads at most two row keys). */
+  hasTransactionBesides(mint: string, signature: string): boolean {
+    return this.s.hasOtherTx.get(mint, signature) === 1;
+  }
+
+  /**
+   * What tells a reader whether the rows this connection sees changed other than by its own
+   * committed writes: `otherWriters` changes when another connection committed (SQLite's
+   * `PRAGMA data_version`), `rollbacks` grows when a {@link transaction} of this one rolled back.
+   * The collector's transaction cache checks its lists against the store only then.
+   */
+  changeMark(): { otherWriters: number; rollbacks: number } {
+    return { otherWriters: this.s.dataVersion.get() as number, rollbacks: this.rollbacks };
   }
 
   /** One kept transaction of a mint, or undefined. */
@@ -362,7 +387,17 @@ export class PublicStore {
 
   /** Every kept transaction of a mint, oldest slot first (within a slot: the order they were stored). */
   transactionsFor(mint: string): DecodedTransaction[] {
-    return (this.s.txsForMint.all(mint) as { decoded: string }[]).map((r) => JSON.parse(r.decoded) as DecodedTransaction);
+    return this.transactionsAndBytesFor(mint).txs;
+  }
+
+  /** {@link transactionsFor}, with the length of their stored JSON in all (characters). */
+  transactionsAndBytesFor(mint: string): { txs: DecodedTransaction[]; bytes: number } {
+    let bytes = 0;
+    const txs = (this.s.txsForMint.all(mint) as { decoded: string }[]).map((r) => {
+      bytes += r.decoded.length;
+      return JSON.parse(r.decoded) as DecodedTransaction;
+    });
+    return { txs, bytes };
   }
 
   getCursor(name: string): { signature: string | null; slot: number | null; updatedAtMs: number } | undefined {
@@ -603,6 +638,7 @@ export class PublicStore {
     } catch (e) {
       // rolled back: a funder fact read inside it may not have been committed
       this.funders.clear();
+      this.rollbacks++;
       throw e;
     }
   }

@@ -7,21 +7,45 @@ import type { DecodedTransaction } from '../core/types.ts';
  * again (which made a long curve's ingest quadratic).
  *
  * Always the same list `PublicStore.transactionsFor` would return (slot order, then insertion
- * order): rows of `launch_tx` are only ever added, the collector records each row it adds, and
- * before each use the cached length is checked against the store's count for the mint — another
- * writer (a rebuild in the server process) or an insert out of slot order makes it read the store.
- * Least recently used mints are dropped beyond `maxTransactions` held in all (TX_CACHE_TRANSACTIONS;
- * a decoded transaction takes about 5 KB of heap).
+ * order): rows of `launch_tx` are only ever added, the collector records each row it adds, and an
+ * insert out of slot order drops the mint's list. Rows it did not see come only from another
+ * writer (a rebuild in the server process, `lpa rebuild`), and only then is each list checked
+ * against the store's count for its mint (once, at its next use; `PublicStore.changeMark`). A
+ * rolled-back batch empties the cache (its lists may hold rows the store does not). Counting on
+ * every use cost the collector 13 % of its CPU at mainnet's rate (a long curve's count reads
+ * thousands of row keys).
+ *
+ * Bounded by the heap its lists take, estimated from each transaction's stored JSON: least recently
+ * used mints are dropped beyond `maxBytes` in all (TX_CACHE_MB). Transactions differ in size (one
+ * decoded whole, about 4 KB of JSON; a later trade taken from its logs, less), so a bound in bytes
+ * holds the memory it says where a count did not.
  */
-export class TransactionCache {
-  private readonly byMint = new Map<string, DecodedTransaction[]>();
-  private held = 0;
+/**
+ * Heap bytes a parsed transaction takes per character of its JSON: 1.29, measured over the ingest
+ * bench's chain (6,408 pump transactions decoded whole, 4,020 characters of JSON and 5,182 bytes of
+ * heap each; `node --expose-gc`, heapUsed before and after holding them parsed).
+ */
+export const HEAP_PER_JSON_BYTE = 1.3;
 
-  constructor(readonly maxTransactions = 20_000) {}
+export class TransactionCache {
+  private readonly byMint = new Map<string, { txs: DecodedTransaction[]; bytes: number; checked: number }>();
+  private held = 0;
+  private heldBytes = 0;
+  /** The store's change mark last seen; `generation` grows when another writer committed since: a list with an older `checked` is counted again. */
+  private mark: { otherWriters: number; rollbacks: number } | undefined;
+  private generation = 0;
+
+  /** `maxBytes`: estimated heap the lists may take in all (0: no cache, every use reads the store). */
+  constructor(readonly maxBytes = 1024 * 2 ** 20) {}
 
   /** Transactions held now (all mints). */
   get size(): number {
     return this.held;
+  }
+
+  /** Estimated heap bytes held now (all mints). */
+  get bytes(): number {
+    return this.heldBytes;
   }
 
   /**
@@ -29,57 +53,84 @@ export class TransactionCache {
    * not cached starts its list here when this is the store's only row for it (a new launch), so
    * its first record build does not read back and re-parse what was just inserted.
    */
-  added(store: PublicStore, mint: string, tx: DecodedTransaction): void {
-    const list = this.byMint.get(mint);
-    if (!list) {
+  added(store: PublicStore, mint: string, tx: DecodedTransaction, jsonLength = JSON.stringify(tx).length): void {
+    const bytes = Math.ceil(jsonLength * HEAP_PER_JSON_BYTE);
+    const entry = this.byMint.get(mint);
+    if (!entry) {
       // not cached: a new mint starts here; an older one is read whole from the store when needed
-      if (this.maxTransactions > 0 && store.transactionCount(mint) === 1) {
-        this.byMint.set(mint, [tx]);
+      if (this.maxBytes > 0 && !store.hasTransactionBesides(mint, tx.signature)) {
+        this.byMint.set(mint, { txs: [tx], bytes, checked: this.current(store) });
         this.held++;
+        this.heldBytes += bytes;
         this.trim(mint);
       }
       return;
     }
+    const list = entry.txs;
     const last = list[list.length - 1];
     if (last && (tx.slot ?? 0) < (last.slot ?? 0)) {
       this.drop(mint); // the store would order it earlier
       return;
     }
     list.push(tx);
+    entry.bytes += bytes;
     this.held++;
+    this.heldBytes += bytes;
+    this.trim(mint);
   }
 
   /** Every transaction the store keeps for `mint`, oldest slot first. Reads the store on a miss. */
   transactionsFor(store: PublicStore, mint: string): DecodedTransaction[] {
-    if (this.maxTransactions === 0) return store.transactionsFor(mint);
-    let list = this.byMint.get(mint);
-    if (list && list.length !== store.transactionCount(mint)) {
-      this.drop(mint);
-      list = undefined;
+    if (this.maxBytes === 0) return store.transactionsFor(mint);
+    const generation = this.current(store);
+    let entry = this.byMint.get(mint);
+    if (entry && entry.checked !== generation) {
+      // the store changed other than by this collector's commits since the list was last checked
+      if (entry.txs.length === store.transactionCount(mint)) entry.checked = generation;
+      else {
+        this.drop(mint);
+        entry = undefined;
+      }
     }
-    if (!list) {
-      list = store.transactionsFor(mint);
-      this.held += list.length;
+    if (!entry) {
+      const read = store.transactionsAndBytesFor(mint);
+      entry = { txs: read.txs, bytes: Math.ceil(read.bytes * HEAP_PER_JSON_BYTE), checked: generation };
+      this.held += entry.txs.length;
+      this.heldBytes += entry.bytes;
     } else {
       this.byMint.delete(mint); // re-insert: most recently used last
     }
-    this.byMint.set(mint, list);
+    this.byMint.set(mint, entry);
     this.trim(mint);
-    return list;
+    return entry.txs;
+  }
+
+  /** The generation of the store's rows as this cache knows them: it grows when the store's change mark changes. */
+  private current(store: PublicStore): number {
+    const mark = store.changeMark();
+    if (this.mark && mark.rollbacks !== this.mark.rollbacks) {
+      this.byMint.clear();
+      this.held = 0;
+      this.heldBytes = 0;
+    }
+    if (!this.mark || mark.otherWriters !== this.mark.otherWriters) this.generation++;
+    this.mark = mark;
+    return this.generation;
   }
 
   /** Drop least recently used mints (never `keep`) until the bound holds. */
   private trim(keep: string): void {
     for (const m of this.byMint.keys()) {
-      if (this.held <= this.maxTransactions || m === keep) break;
+      if (this.heldBytes <= this.maxBytes || m === keep) break;
       this.drop(m);
     }
   }
 
   private drop(mint: string): void {
-    const list = this.byMint.get(mint);
-    if (!list) return;
-    this.held -= list.length;
+    const entry = this.byMint.get(mint);
+    if (!entry) return;
+    this.held -= entry.txs.length;
+    this.heldBytes -= entry.bytes;
     this.byMint.delete(mint);
   }
 }

@@ -2,7 +2,8 @@
  * openDatabase (src/db/open.ts): a database it creates gets NEW_DATABASE_PAGE_SIZE pages; a database
  * that already exists keeps its own page size (SQLite cannot change it in WAL mode) and still gets
  * its migrations. The public store's launch_tx keeps no slot index (migration 6) and still gives a
- * launch's transactions in slot order.
+ * launch's transactions in slot order. The pool refresh lists its records by a column set by
+ * putLaunch (migration 12), not by an index over the document's JSON.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { NEW_DATABASE_PAGE_SIZE, openDatabase, type Migration } from '../../src/
 import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
+import { canonicalJson } from '../../src/core/canonical.ts';
+import { launchDoc, putDoc } from '../helpers/launch-doc.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lpa-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +71,37 @@ describe('launch_tx without its slot index (public migration 6)', () => {
     expect(store.transactionsFor('MINT').map((t) => t.signature)).toEqual(['a', 'b', 'd', 'c']);
     const plan = store.db.prepare("EXPLAIN QUERY PLAN SELECT decoded FROM launch_tx WHERE mint = 'MINT' ORDER BY slot, rowid").all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' | ')).toMatch(/USING INDEX sqlite_autoindex_launch_tx_1 \(mint=\?\)/);
+    store.close();
+  });
+});
+
+describe('the pool refresh list as a column (public migration 12)', () => {
+  const graduated = (mint: string, confirmedBy: 'migration_event' | 'pool' | 'withdraw' | null, isGraduated = true) => {
+    const doc = launchDoc(mint, 1_700_000_000_000);
+    return { ...doc, launch: { ...doc.launch!, graduated: isGraduated, graduationConfirmedBy: confirmedBy } };
+  };
+  const docs = [graduated('A1', 'migration_event'), graduated('B2', 'withdraw'), graduated('C3', 'pool'), graduated('D4', null, false), graduated('E5', null)];
+  const plan = (db: Database.Database) =>
+    (db.prepare("EXPLAIN QUERY PLAN SELECT mint FROM launch WHERE pool_refresh = 1 AND mint > '' ORDER BY mint LIMIT 10").all() as { detail: string }[]).map((p) => p.detail).join(' | ');
+
+  it('fills the column for records held before it, lists the same mints as the old index, and putLaunch keeps it', () => {
+    const path = join(dir, 'v11.db');
+    const before = openDatabase(path, PUBLIC_MIGRATIONS.filter((m) => m.version <= 11));
+    // rows written as the version-11 store wrote them (its columns only)
+    const insert = before.prepare(`INSERT INTO launch (mint, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms)
+      VALUES (?, 'observed', 1, 'NO_MARKERS', 0, 'markers-v2', ?, 'x', 0)`);
+    for (const d of docs) insert.run(d.mint, canonicalJson(d));
+    const oldList = before.prepare("SELECT mint FROM launch WHERE json_extract(document, '$.launch.graduated') = 1 AND json_extract(document, '$.launch.graduationConfirmedBy') IS NOT 'withdraw' ORDER BY mint").pluck().all();
+    expect(oldList).toEqual(['A1', 'C3', 'E5']);
+    before.close();
+    const store = new PublicStore(path);
+    expect(store.graduatedMints('', 10)).toEqual(oldList);
+    expect(store.graduatedMints('A1', 10)).toEqual(['C3', 'E5']);
+    expect(plan(store.db)).toMatch(/USING (COVERING )?INDEX launch_pool_refresh/);
+    // putLaunch sets it from the document: a withdraw-confirmed record leaves the list, a new graduated one joins it
+    putDoc(store, graduated('A1', 'withdraw'));
+    putDoc(store, graduated('F6', 'migration_event'));
+    expect(store.graduatedMints('', 10)).toEqual(['C3', 'E5', 'F6']);
     store.close();
   });
 });
