@@ -184,3 +184,13 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     expect(mintsOf(f)).toEqual([MINT]);
   });
 });
+
+describe('a long curve', () => {
+  it('analyses a history of 300,000 transactions (the slot range did overflow the call stack)', () => {
+    const creator = 'C'.repeat(43) + 'r';
+    const txs = [tx({ slot: 5000, blockTime: 1_790_000_000, events: [createEvent(MINT, creator)] })];
+    for (let i = 0; i < 300_000; i++) txs.push(tx({ slot: 5001 + i, blockTime: 1_790_000_001 + i, err: { InstructionError: [0, 'Custom'] } }));
+    const a = analyzeLaunch(MINT, txs, true, NO_FUNDER);
+    expect([a.firstSlot, a.lastSlot, a.transactions]).toEqual([5000, 305_000, 300_001]);
+  });
+});

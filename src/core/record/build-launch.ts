@@ -91,13 +91,21 @@ const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
  */
 export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyComplete: boolean, state: ChainState = {}): LaunchAnalysis {
   const ok = successful(txs);
-  const slots = txs.map((t) => t.slot ?? 0);
+  // a loop, not Math.min(...slots): spreading a long curve's history (over ~100k transactions)
+  // into arguments throws RangeError (call stack size exceeded)
+  let firstSlot: number | null = null;
+  let lastSlot: number | null = null;
+  for (const t of txs) {
+    const slot = t.slot ?? 0;
+    if (firstSlot === null || slot < firstSlot) firstSlot = slot;
+    if (lastSlot === null || slot > lastSlot) lastSlot = slot;
+  }
   const base = {
     mint,
     transactions: txs.length,
     failedTransactions: txs.length - ok.length,
-    firstSlot: slots.length ? Math.min(...slots) : null,
-    lastSlot: slots.length ? Math.max(...slots) : null,
+    firstSlot,
+    lastSlot,
   };
 
   // Creation: the successful transaction whose CreateEvent names this mint.
