@@ -228,3 +228,46 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
     curve: { points: curveOut, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
   };
 }
+
+/** How many records' series {@link chartSeriesCached} keeps (the most recently used; ~100 KB each for a long curve). */
+export const SERIES_CACHE_SIZE = 64;
+const seriesCache = new Map<string, ChartSeries>();
+
+/**
+ * {@link chartSeries}, remembered per record version: a record rendered again with the same
+ * document and transactions (the server's fallback answering request after request until the
+ * collector has written the file, a page written twice) reuses the series instead of walking every
+ * transaction again. The key is the mint, the document's sha256 (it names the record's content,
+ * history.transactions and lastSlot included), the transaction count with the first and last
+ * signatures, and every document field chartSeries reads — so a caller passing a placeholder
+ * sha256 (tests) still cannot get another record's series. The series is shared: callers must not
+ * change it. Least recently used entries go past {@link SERIES_CACHE_SIZE}.
+ */
+export function chartSeriesCached(doc: LaunchDocument, sha256: string, txs: DecodedTransaction[]): ChartSeries {
+  const l = doc.launch;
+  const key = [
+    doc.mint,
+    sha256,
+    txs.length,
+    txs[0]?.signature,
+    txs[txs.length - 1]?.signature,
+    doc.history.complete,
+    l ? `${l.transaction.signature}|${l.transaction.slot}|${l.createdAt?.ms}|${l.creator}|${l.totalSupplyRaw}|${l.quoteMint}|${l.graduated}` : '-',
+    doc.pool?.quoteReserves,
+  ].join('\n');
+  const hit = seriesCache.get(key);
+  if (hit) {
+    seriesCache.delete(key);
+    seriesCache.set(key, hit);
+    return hit;
+  }
+  const s = chartSeries(doc, txs);
+  seriesCache.set(key, s);
+  if (seriesCache.size > SERIES_CACHE_SIZE) seriesCache.delete(seriesCache.keys().next().value!);
+  return s;
+}
+
+/** Forget every remembered series (benchmarks measuring a record's first render). */
+export function clearChartSeriesCache(): void {
+  seriesCache.clear();
+}
