@@ -264,6 +264,7 @@ export const Status = named(
       lagSlots: count.nullable(),
       running: z.boolean(),
       state: z.enum(['live', 'catching_up', 'unreachable', 'stopped']),
+      fallingBehind: z.boolean(),
       unreachableSince: Instant.nullable(),
       lastRpcError: z.string().nullable(),
       periodic: z.object({ funderSweep: Instant.nullable(), afterwardsSweep: Instant.nullable(), poolRefresh: Instant.nullable(), downloads: Instant.nullable() }),
