@@ -268,6 +268,7 @@ export const Status = named(
       unreachableSince: Instant.nullable(),
       lastRpcError: z.string().nullable(),
       periodic: z.object({ funderSweep: Instant.nullable(), afterwardsSweep: Instant.nullable(), poolRefresh: Instant.nullable(), downloads: Instant.nullable() }),
+      jobs: z.array(z.object({ name: z.string(), setting: z.string().nullable(), intervalMs: count, lastRun: Instant.nullable() })).optional(),
     }),
     unrecognisedProgramData: z.array(
       z.object({ program: z.string(), kind: z.string(), discriminator: z.string(), count, firstSignature: z.string(), firstSeen: Instant, lastSeen: Instant }),
