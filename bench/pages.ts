@@ -19,7 +19,7 @@ import { PublicStore } from '../src/db/public-store.ts';
 import { createArchiveRpc } from '../src/chain/rpc.ts';
 import type { DecodedTransaction, LaunchDocument } from '../src/core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../src/render/token-page.ts';
-import { chartSeries } from '../src/render/chart-data.ts';
+import { chartSeries, clearChartSeriesCache } from '../src/render/chart-data.ts';
 import { median } from './load.ts';
 
 const TRADES = 2000;
@@ -85,12 +85,21 @@ export async function benchPages(): Promise<string> {
     const bytes = Buffer.byteLength(page);
     const gz = gzipSync(page).length;
     const svg = [...page.matchAll(/<svg[\s\S]*?<\/svg>/g)].reduce((n, m) => n + Buffer.byteLength(m[0]), 0);
+    // a record's first render: the series computed from the transactions (the publisher's case: it writes a page once per change)
+    const firstRate = rate(() => {
+      clearChartSeriesCache();
+      renderTokenPage(doc, opts);
+    });
+    // the same record rendered again (the server's fallback until the file is written): the series remembered
     const renderRate = rate(() => renderTokenPage(doc, opts));
     const series = chartSeries(doc, txs);
     const htmlRate = rate(() => renderTokenPage(doc, { ...opts, series }));
     const seriesRate = rate(() => chartSeries(doc, txs));
     const out = join(tmp, 'site', 't', `${doc.mint}.html`);
-    const writeRate = rate(() => writeFileAtomic(out, renderTokenPage(doc, opts)));
+    const writeRate = rate(() => {
+      clearChartSeriesCache();
+      writeFileAtomic(out, renderTokenPage(doc, opts));
+    });
     const ok = (b: boolean) => (b ? 'met' : '**not met**');
     return [
       '## Token pages',
@@ -99,10 +108,11 @@ export async function benchPages(): Promise<string> {
       '',
       '| measure | figure | target |',
       '|---|---|---|',
-      `| render alone (series from the decoded transactions + HTML) | ${Math.round(renderRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(renderRate >= 5000)} |`,
+      `| render alone, a record's first render (series from the decoded transactions + HTML) | ${Math.round(firstRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(firstRate >= 5000)} |`,
+      `| render alone, the same record again (series remembered: chartSeriesCached) | ${Math.round(renderRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(renderRate >= 5000)} |`,
       `| of which: chart series from the transactions alone | ${Math.round(seriesRate).toLocaleString('en')} series/s | — |`,
       `| of which: HTML from a computed series | ${Math.round(htmlRate).toLocaleString('en')} pages/s | — |`,
-      `| render + atomic write (temporary file, fsync, rename) | ${Math.round(writeRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(writeRate >= 5000)} |`,
+      `| render (first) + atomic write (temporary file, fsync, rename) | ${Math.round(writeRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(writeRate >= 5000)} |`,
       `| page size (HTML with its SVG) | ${(bytes / 1024).toFixed(1)} KB (SVG ${(svg / 1024).toFixed(1)} KB) | ≤ 60 KB: ${ok(bytes <= 60 * 1024)} |`,
       `| page size, gzip | ${(gz / 1024).toFixed(1)} KB | ≤ 15 KB: ${ok(gz <= 15 * 1024)} |`,
       '',

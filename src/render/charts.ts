@@ -8,11 +8,17 @@
  * Scales and paths come from d3-scale and d3-shape (pinned): their tick choice, nice domains and
  * path generation are maintained, tested code, where hand-rolled axis and path math is where chart
  * bugs live.
+ *
+ * Markup is built as plain strings, every formatted or chain-derived value through `esc` (the same
+ * escaping as `hono/html`'s tag), and returned as one `raw` value: with a few hundred marks and rows
+ * per page the tag's per-call work was most of the page's render time (issue 23). Each point's
+ * amounts are formatted once, for its mark and its table row.
  */
-import { html, raw } from 'hono/html';
+import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
 import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
+import { esc } from './escape.ts';
 import { count, duration, exactUnits, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
@@ -28,8 +34,8 @@ const GROUPS: { key: keyof SupplySplit; label: string }[] = [
   { key: 'curve', label: 'Not bought (curve and its reserve)' },
 ];
 
-const legend = (items: { cls: string; label: string }[]): Html =>
-  html`<ul class="legend">${items.map((i) => html`<li><span class="sw ${i.cls}"></span>${i.label}</li>`)}</ul>` as Html;
+const legend = (items: { cls: string; label: string }[]): string =>
+  `<ul class="legend">${items.map((i) => `<li><span class="sw ${esc(i.cls)}"></span>${esc(i.label)}</li>`).join('')}</ul>`;
 
 /** Supply at birth: two stacked bars (end of the creation slot, at 30 s), shares of total supply. */
 export function supplyChart(s: ChartSeries, name: string): Html {
@@ -41,74 +47,98 @@ export function supplyChart(s: ChartSeries, name: string): Html {
     ['At 30 s', s.supply.at30s],
   ];
   const share = (v: string) => (total > 0n ? Number((BigInt(v) * 1_000_000n) / total) / 10_000 : 0);
-  const bar = (split: SupplySplit, y: number): Html => {
+  const bar = (split: SupplySplit, y: number): string => {
     let at = 0;
-    return html`${GROUPS.map((g) => {
+    return GROUPS.map((g) => {
       const p = share(split[g.key]);
       const x0 = x(at);
       at += p;
-      return p > 0 ? html`<rect class="c-${g.key}" x="${r1(x0)}" y="${y}" width="${r1(x(at) - x0)}" height="28"><title>${g.label}: ${pctOf(split[g.key], total)}</title></rect>` : '';
-    })}` as Html;
+      return p > 0 ? `<rect class="c-${g.key}" x="${r1(x0)}" y="${y}" width="${r1(x(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctOf(split[g.key], total))}</title></rect>` : '';
+    }).join('');
   };
   const a = s.supply.atCreationSlot;
   const b = s.supply.at30s;
   const barSvg = (label: string, split: SupplySplit, id: string) =>
-    html`<p class="bar-label" id="${id}">${label}: creator ${pctOf(split.creator, total)}, bundled ${pctOf(split.bundled, total)}, first 30 s ${pctOf(split.early, total)}, other ${pctOf(split.other, total)}</p>
-<svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${name}, ${label.toLowerCase()}</title>${bar(split, 0)}</svg>`;
-  return html`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${s.totalSupplyRaw}" data-creator-raw="${a.creator}" data-bundled-raw="${a.bundled}" data-early-raw="${a.early}" data-other-raw="${a.other}" data-curve-raw="${a.curve}" data-creator-30s-raw="${b.creator}" data-bundled-30s-raw="${b.bundled}" data-early-30s-raw="${b.early}" data-other-30s-raw="${b.other}" data-curve-30s-raw="${b.curve}">
+    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctOf(split.creator, total))}, bundled ${esc(pctOf(split.bundled, total))}, first 30 s ${esc(pctOf(split.early, total))}, other ${esc(pctOf(split.other, total))}</p>
+<svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${bar(split, 0)}</svg>`;
+  const cell = (split: SupplySplit, k: keyof SupplySplit) => {
+    const t = tokenAmount(split[k]);
+    return `title="${esc(t.exact)}">${esc(pctOf(split[k], total))} · ${esc(t.text)}`;
+  };
+  return raw(`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${esc(s.totalSupplyRaw)}" data-creator-raw="${esc(a.creator)}" data-bundled-raw="${esc(a.bundled)}" data-early-raw="${esc(a.early)}" data-other-raw="${esc(a.other)}" data-curve-raw="${esc(a.curve)}" data-creator-30s-raw="${esc(b.creator)}" data-bundled-30s-raw="${esc(b.bundled)}" data-early-30s-raw="${esc(b.early)}" data-other-30s-raw="${esc(b.other)}" data-curve-30s-raw="${esc(b.curve)}">
 <figcaption><h3>Supply at birth</h3> Who held the token supply at the end of the creation slot and 30 s after creation (net of sells); the rest had not been bought.</figcaption>
 ${barSvg(rows[0]![0], a, 'supply-slot')}
 ${barSvg(rows[1]![0], b, 'supply-30s')}
 ${legend(GROUPS.map((g) => ({ cls: `c-${g.key}`, label: g.label })))}
 <details><summary>Supply at birth as a table</summary><table class="stack data"><thead><tr><th scope="col">Holder</th><th scope="col">End of creation slot</th><th scope="col">At 30 s</th></tr></thead><tbody>
-${GROUPS.map((g) => html`<tr><th scope="row">${g.label}</th><td data-label="End of creation slot" title="${tokenAmount(a[g.key]).exact}">${pctOf(a[g.key], total)} · ${tokenAmount(a[g.key]).text}</td><td data-label="At 30 s" title="${tokenAmount(b[g.key]).exact}">${pctOf(b[g.key], total)} · ${tokenAmount(b[g.key]).text}</td></tr>`)}
+${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${cell(a, g.key)}</td><td data-label="At 30 s" ${cell(b, g.key)}</td></tr>`).join('')}
 </tbody></table></details>
-</figure>` as Html;
+</figure>`) as Html;
 }
 
 /** A chart that cannot be drawn, and why. */
 function missingChart(kind: string, title: string, why: string | null): Html {
-  return html`<figure class="chart missing" id="chart-${kind}" data-chart="${kind}" data-missing="true"><figcaption><h3>${title}</h3></figcaption><p>Not drawn — ${why ?? 'the data is not held'}.</p></figure>` as Html;
+  return raw(`<figure class="chart missing" id="chart-${esc(kind)}" data-chart="${esc(kind)}" data-missing="true"><figcaption><h3>${esc(title)}</h3></figcaption><p>Not drawn — ${esc(why ?? 'the data is not held')}.</p></figure>`) as Html;
 }
 
 const TL_H = 230;
 const PAD = { l: 72, r: 12, t: 30, b: 34 };
+
+const WHO_MARK: Record<TimelinePoint['who'], string> = { creator: 'Creator buy', bundled: 'Bundled buy', early: 'First-30-s buy', other: 'Other trade' };
+const WHO_ROW: Record<TimelinePoint['who'], string> = { creator: 'creator', bundled: 'bundled', early: 'first 30 s', other: 'other' };
 
 /** Buyer timeline: the first 30 s (at most 100 buys), by time and size; the creation-slot bundle highlighted; creator trades marked. */
 export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null): Html {
   const tl = s.timeline;
   if (!tl) return missingChart('timeline', 'Buyer timeline', s.missing);
   if (!tl.points.length) {
-    return html`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="0" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="0" data-cut-at-100="false"><figcaption><h3>Buyer timeline</h3></figcaption><p>No trade in the creation slot or the first 30 s.</p></figure>` as Html;
+    return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="0" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="0" data-cut-at-100="false"><figcaption><h3>Buyer timeline</h3></figcaption><p>No trade in the creation slot or the first 30 s.</p></figure>`) as Html;
   }
   const unit = quoteUnit(s.quoteMint);
-  const q = (p: TimelinePoint) => Number(exactUnits(p.quote, unit.decimals).replace(/,/g, ''));
+  const sym = esc(unit.symbol);
+  // each point's amounts formatted once (escaped), for its mark and its table row
+  const shown = tl.points.map((p) => {
+    const qa = quoteAmount(p.quote, s.quoteMint);
+    const ta = tokenAmount(p.tokens);
+    return { q: Number(exactUnits(p.quote, unit.decimals).replace(/,/g, '')), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
+  });
   const maxT = Math.max(30, ...tl.points.map((p) => p.t + 1));
   const x = scaleLinear().domain([0, maxT]).range([PAD.l, W - PAD.r]);
-  const y = scaleSqrt().domain([0, Math.max(...tl.points.map(q), 1e-9)]).nice().range([TL_H - PAD.b, PAD.t]);
+  const y = scaleSqrt().domain([0, Math.max(...shown.map((v) => v.q), 1e-9)]).nice().range([TL_H - PAD.b, PAD.t]);
   // Block times have 1-second resolution: points of the same second are spread across it in stored order.
   const perSecond = new Map<number, number>();
   for (const p of tl.points) perSecond.set(Math.floor(p.t), (perSecond.get(Math.floor(p.t)) ?? 0) + 1);
   const seen = new Map<number, number>();
-  const marks = tl.points.map((p) => {
+  let marks = '';
+  tl.points.forEach((p, k) => {
+    const v = shown[k]!;
     const sec = Math.floor(p.t);
     const i = seen.get(sec) ?? 0;
     seen.set(sec, i + 1);
     const cx = r1(x(sec + (0.85 * (i + 0.5)) / perSecond.get(sec)!));
-    const cy = r1(y(q(p)));
-    const label = html`<title>${p.who === 'creator' ? (p.isBuy ? 'Creator buy' : 'Creator sell') : p.who === 'bundled' ? 'Bundled buy' : p.who === 'early' ? 'First-30-s buy' : 'Other trade'}: ${quoteAmount(p.quote, s.quoteMint).text}, ${tokenAmount(p.tokens).text}, ${duration(p.t)} after creation</title>`;
+    const cy = r1(y(v.q));
+    const label = `<title>${p.who === 'creator' && !p.isBuy ? 'Creator sell' : WHO_MARK[p.who]}: ${v.qText}, ${v.tText}, ${v.after} after creation</title>`;
     if (p.who === 'creator') {
-      return p.isBuy
-        ? html`<rect class="m c-creator" x="${r1(cx - 5)}" y="${r1(cy - 5)}" width="10" height="10">${label}</rect>`
-        : html`<path class="m c-sell" d="M${r1(cx - 6)},${r1(cy - 5)}h12l-6,11z">${label}</path>`;
+      marks += p.isBuy
+        ? `<rect class="m c-creator" x="${r1(cx - 5)}" y="${r1(cy - 5)}" width="10" height="10">${label}</rect>`
+        : `<path class="m c-sell" d="M${r1(cx - 6)},${r1(cy - 5)}h12l-6,11z">${label}</path>`;
+    } else {
+      marks += `<circle class="m c-${p.who}${p.isBuy ? '' : ' sell'}" cx="${cx}" cy="${cy}" r="4">${label}</circle>`;
     }
-    return html`<circle class="m c-${p.who}${p.isBuy ? '' : ' sell'}" cx="${cx}" cy="${cy}" r="4">${label}</circle>`;
   });
+  const rows = tl.points
+    .map((p, k) => {
+      const v = shown[k]!;
+      const href = explorer(p.signature);
+      const short = esc(shortAddress(p.signature));
+      return `<tr><td data-label="After creation">${v.after}</td><td data-label="Who">${WHO_ROW[p.who]} <code>${esc(shortAddress(p.wallet))}</code></td><td data-label="Side">${p.isBuy ? 'buy' : 'sell'}</td><td data-label="${sym}" title="${v.qExact}">${v.qText}</td><td data-label="Tokens" title="${v.tExact}">${v.tText}</td><td data-label="Transaction">${href ? `<a href="${esc(href)}">${short}</a>` : `<code>${short}</code>`}</td></tr>`;
+    })
+    .join('');
   const bandEnd = x(Math.floor(tl.creationSlotEnd) + 1);
   const creatorTrades = tl.points.filter((p) => p.who === 'creator').length;
-  return html`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">
-<figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${unit.symbol} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
-<svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${name}: ${tl.points.length} trades in the first 30 s, ${tl.bundledWallets} bundled wallets</title>
+  return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">
+<figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
+<svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.points.length} trades in the first 30 s, ${tl.bundledWallets} bundled wallets</title>
 <rect class="band" x="${PAD.l}" y="${PAD.t}" width="${r1(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
 ${axes(x, y, TL_H, timeTicks(maxT), (v) => sig(v), unit.symbol)}
 ${marks}
@@ -120,15 +150,10 @@ ${legend([
   { cls: 'c-creator sq', label: 'Creator buy' },
   { cls: 'c-sell tri', label: 'Creator sell' },
 ])}
-<details><summary>Buyer timeline as a table (${count(tl.points.length, 'trade')})</summary><table class="stack data"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${unit.symbol}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
-${tl.points.map((p) => {
-  const href = explorer(p.signature);
-  const qa = quoteAmount(p.quote, s.quoteMint);
-  const ta = tokenAmount(p.tokens);
-  return html`<tr><td data-label="After creation">${duration(p.t)}</td><td data-label="Who">${p.who === 'creator' ? 'creator' : p.who === 'bundled' ? 'bundled' : p.who === 'early' ? 'first 30 s' : 'other'} <code>${shortAddress(p.wallet)}</code></td><td data-label="Side">${p.isBuy ? 'buy' : 'sell'}</td><td data-label="${unit.symbol}" title="${qa.exact}">${qa.text}</td><td data-label="Tokens" title="${ta.exact}">${ta.text}</td><td data-label="Transaction">${href ? html`<a href="${href}">${shortAddress(p.signature)}</a>` : html`<code>${shortAddress(p.signature)}</code>`}</td></tr>`;
-})}
+<details><summary>Buyer timeline as a table (${esc(count(tl.points.length, 'trade'))})</summary><table class="stack data"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${sym}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
+${rows}
 </tbody></table></details>
-</figure>` as Html;
+</figure>`) as Html;
 }
 
 type Scale = { (v: number): number; ticks(n?: number): number[] };
@@ -140,15 +165,15 @@ function timeTicks(endSeconds: number): { ticks: number[]; label: (v: number) =>
   return { ticks, label: (v) => `${sig(v / u)} ${name}` };
 }
 
-function axes(x: Scale, y: Scale, h: number, xTicks: { ticks: number[]; label: (v: number) => string }, fy: (v: number) => string, unit: string): Html {
+function axes(x: Scale, y: Scale, h: number, xTicks: { ticks: number[]; label: (v: number) => string }, fy: (v: number) => string, unit: string): string {
   const yt = y.ticks(4);
   const xt = xTicks.ticks;
   const fx = xTicks.label;
-  return html`<g class="axis">
-<line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l - 4}" y="${PAD.t - 8}" text-anchor="end">${unit}</text>
-${yt.map((v) => html`<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${r1(y(v))}" y2="${r1(y(v))}"></line><text x="${PAD.l - 6}" y="${r1(y(v) + 5)}" text-anchor="end">${fy(v)}</text>`)}
-${xt.map((v) => html`<text x="${r1(x(v))}" y="${h - PAD.b + 22}" text-anchor="middle">${fx(v)}</text>`)}
-</g>` as Html;
+  return `<g class="axis">
+<line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l - 4}" y="${PAD.t - 8}" text-anchor="end">${esc(unit)}</text>
+${yt.map((v) => `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${r1(y(v))}" y2="${r1(y(v))}"></line><text x="${PAD.l - 6}" y="${r1(y(v) + 5)}" text-anchor="end">${esc(fy(v))}</text>`).join('')}
+${xt.map((v) => `<text x="${r1(x(v))}" y="${h - PAD.b + 22}" text-anchor="middle">${esc(fx(v))}</text>`).join('')}
+</g>`;
 }
 
 const CV_H = 240;
@@ -158,6 +183,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const c = s.curve;
   if (!c) return missingChart('curve', 'Curve progress', s.missing);
   const unit = quoteUnit(s.quoteMint);
+  const sym = esc(unit.symbol);
   const scale = 10 ** unit.decimals;
   const v = (raw: string) => Number(raw) / scale;
   // a completed curve is drawn to its migration (or completion), an open one to its latest trade held
@@ -165,11 +191,15 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const closedAt = c.migratedAt ?? c.completedAt;
   const end = Math.max(closedAt ?? 0, c.points[c.points.length - 1]!.t, 30);
   const x = scaleLinear().domain([0, end]).range([PAD.l, W - PAD.r - (c.poolQuoteNow ? 70 : 0)]);
-  const maxQ = Math.max(...c.points.map((p) => v(p.realQuote)), c.poolQuoteNow ? v(c.poolQuoteNow) : 0, 1e-9);
+  const qs = c.points.map((p) => v(p.realQuote));
+  const maxQ = Math.max(...qs, c.poolQuoteNow ? v(c.poolQuoteNow) : 0, 1e-9);
   const y = scaleLinear().domain([0, maxQ]).nice().range([CV_H - PAD.b, PAD.t]);
   // At most one point per pixel column (the last one of it): a 2,000-trade curve stays a small path.
   const cols = new Map<number, [number, number]>();
-  for (const p of c.points) cols.set(Math.round(x(p.t)), [x(p.t), y(v(p.realQuote))]);
+  c.points.forEach((p, i) => {
+    const px = x(p.t);
+    cols.set(Math.round(px), [px, y(qs[i]!)]);
+  });
   const pts = [...cols.values()];
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
   pts.push([lastX, pts[pts.length - 1]![1]]);
@@ -178,25 +208,26 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const mark = (t: number | null, label: string, cls: string, dy: number) =>
     t === null
       ? ''
-      : html`<line class="${cls}" x1="${r1(x(t))}" x2="${r1(x(t))}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${r1(x(t) < W / 3 ? x(t) + 4 : x(t) - 4)}" y="${PAD.t + dy}" text-anchor="${x(t) < W / 3 ? 'start' : 'end'}">${label}</text>`;
+      : `<line class="${cls}" x1="${r1(x(t))}" x2="${r1(x(t))}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${r1(x(t) < W / 3 ? x(t) + 4 : x(t) - 4)}" y="${PAD.t + dy}" text-anchor="${x(t) < W / 3 ? 'start' : 'end'}">${label}</text>`;
   const pool = c.poolQuoteNow
-    ? html`<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${r1(y(v(c.poolQuoteNow)))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${r1(Math.max(PAD.t + 10, y(v(c.poolQuoteNow)) - 9))}" text-anchor="middle">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${r1(y(v(c.poolQuoteNow)))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${r1(Math.max(PAD.t + 10, y(v(c.poolQuoteNow)) - 9))}" text-anchor="middle">pool now</text>`
     : '';
-  return html`<figure class="chart" id="chart-curve" data-chart="curve" data-points="${c.points.length}" data-final-real-quote="${last.realQuote}" data-completed="${String(c.completedAt !== null)}" data-completed-at="${c.completedAt ?? ''}" data-migrated-at="${c.migratedAt ?? ''}" data-pool-quote-now="${c.poolQuoteNow ?? ''}" data-source="${c.source}">
-<figcaption><h3>Curve progress</h3> ${unit.symbol} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>
-<svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${name}: ${quoteAmount(last.realQuote, s.quoteMint).text} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
+  const lastQ = quoteAmount(last.realQuote, s.quoteMint);
+  const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint) : null;
+  const near = c.completedAt !== null && c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt)) < 40;
+  return raw(`<figure class="chart" id="chart-curve" data-chart="curve" data-points="${c.points.length}" data-final-real-quote="${esc(last.realQuote)}" data-completed="${String(c.completedAt !== null)}" data-completed-at="${c.completedAt ?? ''}" data-migrated-at="${c.migratedAt ?? ''}" data-pool-quote-now="${esc(c.poolQuoteNow ?? '')}" data-source="${esc(c.source)}">
+<figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>
+<svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
 ${axes(x, y, CV_H, timeTicks(end), (t) => sig(t), unit.symbol)}
-<path class="line" d="${path}"></path>
-${mark(c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${
-    c.completedAt !== null && c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt)) < 40 ? '' : mark(c.migratedAt, 'migrated', 'mk-migrate', 48)
-  }${pool}
+<path class="line" d="${esc(path)}"></path>
+${mark(c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
 <tr><th scope="row">Trades charted</th><td>${c.points.length - 1}</td></tr>
-<tr><th scope="row">In the curve after the last trade</th><td title="${quoteAmount(last.realQuote, s.quoteMint).exact}">${quoteAmount(last.realQuote, s.quoteMint).text}, ${duration(last.t)} after creation</td></tr>
-<tr><th scope="row">Completed</th><td>${c.completedAt !== null ? `${duration(c.completedAt)} after creation` : 'not completed in the held history'}</td></tr>
-<tr><th scope="row">Migrated</th><td>${c.migratedAt !== null ? `${duration(c.migratedAt)} after creation` : 'not migrated in the held history'}</td></tr>
-${c.poolQuoteNow ? html`<tr><th scope="row">Pool now</th><td title="${quoteAmount(c.poolQuoteNow, s.quoteMint).exact}">${quoteAmount(c.poolQuoteNow, s.quoteMint).text}</td></tr>` : ''}
+<tr><th scope="row">In the curve after the last trade</th><td title="${esc(lastQ.exact)}">${esc(lastQ.text)}, ${esc(duration(last.t))} after creation</td></tr>
+<tr><th scope="row">Completed</th><td>${c.completedAt !== null ? esc(`${duration(c.completedAt)} after creation`) : 'not completed in the held history'}</td></tr>
+<tr><th scope="row">Migrated</th><td>${c.migratedAt !== null ? esc(`${duration(c.migratedAt)} after creation`) : 'not migrated in the held history'}</td></tr>
+${poolQ ? `<tr><th scope="row">Pool now</th><td title="${esc(poolQ.exact)}">${esc(poolQ.text)}</td></tr>` : ''}
 </tbody></table></details>
-</figure>` as Html;
+</figure>`) as Html;
 }

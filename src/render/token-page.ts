@@ -1,7 +1,7 @@
 import { html, raw } from 'hono/html';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
-import { chartSeries, type ChartSeries } from './chart-data.ts';
+import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
 import { curveChart, supplyChart, timelineChart } from './charts.ts';
 import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
 import { after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
@@ -44,7 +44,7 @@ export interface TokenPageOptions {
    * Absent: those parts say they were not given (callers that write pages always pass them).
    */
   transactions?: DecodedTransaction[];
-  /** The chart series already computed from those transactions (chartSeries), used instead of computing them again. */
+  /** The chart series already computed from those transactions (chartSeries), used instead of computing them again (else they are computed, or reused from chartSeriesCached). */
   series?: ChartSeries;
 }
 
@@ -279,7 +279,7 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   const docPath = `/d/${encodeURIComponent(doc.mint)}`;
   const h = doc.history;
   const l = doc.launch;
-  const s = opts.series ?? (opts.transactions ? chartSeries(doc, opts.transactions) : null);
+  const s = opts.series ?? (opts.transactions ? chartSeriesCached(doc, opts.sha256, opts.transactions) : null);
   const noTx = { missing: 'the launch’s transactions were not given to this page', quoteMint: '', totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
   const series = s ?? noTx;
   const mintAcc = ex.account(doc.mint);

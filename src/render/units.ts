@@ -32,17 +32,43 @@ export function shortAddress(a: string): string {
  * @example exactUnits('1500000000', 9) // '1.5'
  */
 export function exactUnits(raw: string | bigint, decimals: number): string {
+  const [neg, int, frac] = splitUnits(raw, decimals);
+  return `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
+}
+
+/** A raw amount's sign, integer digits and fraction digits (trailing zeros cut), ungrouped. */
+function splitUnits(raw: string | bigint, decimals: number): [boolean, string, string] {
   let v = typeof raw === 'bigint' ? raw : BigInt(raw);
   const neg = v < 0n;
   if (neg) v = -v;
   const s = v.toString().padStart(decimals + 1, '0');
   const int = s.slice(0, s.length - decimals);
-  const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
-  return `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
+  return [neg, int, decimals ? trimZeros(s.slice(s.length - decimals)) : ''];
 }
 
+/** `s` without its trailing '0's (a loop: the regex /0+$/ showed in the page profile). */
+function trimZeros(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 48) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** The plain number of a raw amount (same value as `Number` of the exact text without its commas). */
+function unitsNumber(neg: boolean, int: string, frac: string): number {
+  return Number(`${neg ? '-' : ''}${int}${frac ? '.' + frac : ''}`);
+}
+
+const DIGITS = /^\d+$/;
+
+/** Digits grouped by thousands with commas (`1234567` → `1,234,567`); anything but plain digits (a sign, an exponent) by the regex. */
 function group(int: string): string {
-  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const n = int.length;
+  if (n <= 3) return int;
+  if (!DIGITS.test(int)) return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  let first = n % 3 || 3;
+  let out = int.slice(0, first);
+  for (; first < n; first += 3) out += ',' + int.slice(first, first + 3);
+  return out;
 }
 
 /**
@@ -57,7 +83,10 @@ export function sig(x: number, digits = 4): string {
   if (a >= 10 ** (digits - 1)) return (x < 0 ? '-' : '') + group(Math.round(a).toString());
   const places = Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(a))));
   let t = a.toFixed(places);
-  if (t.includes('.')) t = t.replace(/0+$/, '').replace(/\.$/, '');
+  if (t.includes('.')) {
+    t = trimZeros(t);
+    if (t.endsWith('.')) t = t.slice(0, -1);
+  }
   return (x < 0 ? '-' : '') + t;
 }
 
@@ -72,8 +101,9 @@ export interface Shown {
  */
 export function quoteAmount(raw: string | bigint, quoteMint: string | null | undefined): Shown {
   const u = quoteUnit(quoteMint);
-  const exact = exactUnits(raw, u.decimals);
-  return { text: `${sig(Number(exact.replace(/,/g, '')))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
+  const [neg, int, frac] = splitUnits(raw, u.decimals);
+  const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
+  return { text: `${sig(unitsNumber(neg, int, frac))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
 }
 
 /**
@@ -81,8 +111,9 @@ export function quoteAmount(raw: string | bigint, quoteMint: string | null | und
  * @example tokenAmount('35210000000000').text // '35.21 M tokens'
  */
 export function tokenAmount(raw: string | bigint): Shown {
-  const exact = exactUnits(raw, TOKEN_DECIMALS);
-  const n = Number(exact.replace(/,/g, ''));
+  const [neg, int, frac] = splitUnits(raw, TOKEN_DECIMALS);
+  const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
+  const n = unitsNumber(neg, int, frac);
   const a = Math.abs(n);
   const text = a >= 1e9 ? `${sig(n / 1e9)} B` : a >= 1e6 ? `${sig(n / 1e6)} M` : a >= 1e4 ? `${sig(n / 1e3)} k` : sig(n);
   return { text: `${text} tokens`, exact: `${exact} tokens (${raw.toString()} raw)` };
@@ -96,9 +127,11 @@ export function pctOf(part: string | bigint, total: string | bigint): string {
   const t = BigInt(total);
   if (t === 0n) return 'unknown';
   // scaled by 1e18 before the bigint division, so a share of one raw unit is not lost
-  const p = Number((BigInt(part) * 10n ** 20n) / t) / 1e18;
+  const p = Number((BigInt(part) * E20) / t) / 1e18;
   return pct(p);
 }
+
+const E20 = 10n ** 20n;
 
 /** A percentage number (0–100) as text, 3 significant digits. */
 export function pct(p: number): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
-import { chartSeries, CURVE_MAX_POINTS } from '../../src/render/chart-data.ts';
+import { chartSeries, chartSeriesCached, CURVE_MAX_POINTS } from '../../src/render/chart-data.ts';
 import { complete, createEvent, migration, tx, trade } from '../helpers/synthetic-launch.ts';
 
 /** The token page's chart series (src/render/chart-data.ts) on simulated launches whose truth the test states. */
@@ -72,5 +72,16 @@ describe('chartSeries', () => {
     expect(chartSeries(docOf(txs, false), txs).missing).toMatch(/incomplete/);
     const noCreation = docOf([late]);
     expect(chartSeries(noCreation, [late])).toMatchObject({ missing: expect.stringMatching(/creation transaction is not held/), supply: null, timeline: null, curve: null });
+  });
+
+  it('remembers a series per record version: the same record gives the same series, a changed one a new one', () => {
+    const sha = 'a'.repeat(64);
+    const first = chartSeriesCached(doc, sha, txs);
+    expect(first).toEqual(s);
+    expect(chartSeriesCached(doc, sha, [...txs])).toBe(first);
+    // a placeholder sha256 does not hide a change of the transactions or of the document
+    const more = [...txs, tx({ slot: 901, blockTime: T0 + 3601, events: [trade(MINT, C, true, 10n ** 12n, 10n ** 8n, real(7n * 10n ** 9n))] })];
+    expect(chartSeriesCached(doc, sha, more).curve!.points.length).toBe(s.curve!.points.length + 1);
+    expect(chartSeriesCached(docOf(txs, false), sha, txs).missing).toMatch(/incomplete/);
   });
 });
