@@ -167,7 +167,10 @@ async function main(): Promise<void> {
   const out = join(ROOT, 'docs/benchmarks.md');
   const runLine = `Written by \`npm run bench\` on ${startedAt.toISOString()} — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB.`;
   // BENCH_ONLY: the sections not run are kept as the previous run wrote them (and say so)
-  const kept = ONLY && existsSync(out) ? mergeSections(readFileSync(out, 'utf8'), sections, runLine) : sections;
+  // (the soak's section, always last, is set aside here and put back below)
+  const previous = existsSync(out) ? readFileSync(out, 'utf8') : '';
+  const withoutSoak = previous.slice(0, previous.length - soakSectionOf(previous).length);
+  const kept = ONLY && previous ? mergeSections(withoutSoak, sections, runLine) : sections;
   const doc = [
     '# Benchmarks',
     '',
@@ -178,7 +181,7 @@ async function main(): Promise<void> {
   ].join('\n');
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
   // the soak's section (npm run soak) stays
-  const soak = existsSync(out) ? soakSectionOf(readFileSync(out, 'utf8')) : '';
+  const soak = soakSectionOf(previous);
   writeFileSync(out + '.tmp', soak ? withSoakSection(doc, soak) : doc);
   renameSync(out + '.tmp', out);
   log(`bench: wrote ${out}`);
