@@ -130,9 +130,22 @@ export interface Config extends RawConfig {
 export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof RawConfig)[];
 
 /**
- * Parse the environment once. Errors: throws `ConfigError` naming every bad setting.
+ * Settings an earlier version read and this one does not, with what replaced them: a deployment
+ * that still sets one is stopped with the replacement named, rather than silently given a default.
+ */
+export const RENAMED_SETTINGS: Record<string, string> = {
+  TX_CACHE_TRANSACTIONS: 'set TX_CACHE_MB (the transaction cache is bounded by memory: about 5 KB of heap per transaction decoded whole; default 1024)',
+};
+
+/**
+ * Parse the environment once. Errors: throws `ConfigError` naming every bad setting, and every
+ * setting of {@link RENAMED_SETTINGS} still set.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const renamed = Object.entries(RENAMED_SETTINGS).filter(([old]) => env[old] !== undefined && env[old] !== '');
+  if (renamed.length > 0) {
+    throw new ConfigError(`invalid configuration:\n  ${renamed.map(([old, why]) => `${old}: no longer read; ${why}`).join('\n  ')}`);
+  }
   const picked: Record<string, string> = {};
   for (const key of CONFIG_KEYS) {
     const v = env[key];

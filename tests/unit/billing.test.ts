@@ -379,3 +379,10 @@ describe('key material stays out of logs and the public database', () => {
     expect(log).not.toContain(standin.webhookSecret);
   });
 });
+
+describe('a setting an earlier version read', () => {
+  it('stops the process with its replacement named (TX_CACHE_TRANSACTIONS → TX_CACHE_MB), not a silent default', () => {
+    expect(() => loadConfig({ DATA_DIR: dir, TX_CACHE_TRANSACTIONS: '400000' })).toThrow(/TX_CACHE_TRANSACTIONS: no longer read; set TX_CACHE_MB/);
+    expect(loadConfig({ DATA_DIR: dir, TX_CACHE_MB: '2048' }).TX_CACHE_MB).toBe(2048);
+  });
+});
