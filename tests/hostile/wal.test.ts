@@ -31,9 +31,12 @@ describe('private.db WAL under quota counting', () => {
     dir = mkdtempSync(join(tmpdir(), 'lpa-wal-'));
     const path = join(dir, 'private.db');
     const store = new PrivateStore(path);
-    const keys = new KeyService(store, 'x'.repeat(32));
+    // one fixed clock for the key service (which picks the quota's day) and the deps: the test must
+    // not depend on the day it runs (a CI run that crossed midnight UTC counted on the next day)
+    const now = () => Date.UTC(2026, 10, 25, 12);
+    const keys = new KeyService(store, 'x'.repeat(32), now);
     const { id } = keys.create('wal');
-    const deps = { keys, dailyQuota: 1_000_000, countUsage: true, now: () => Date.UTC(2026, 10, 25, 12) };
+    const deps = { keys, dailyQuota: 1_000_000, countUsage: true, now };
     let largest = 0;
     for (let i = 1; i <= 20_000; i++) {
       const usage = admitKeyed(deps, id);
