@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { createSolanaRpcFromTransport, isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import type { RpcTransport } from '@solana/kit';
 import { createNodeHttpTransport } from './http-transport.ts';
@@ -18,7 +19,6 @@ export interface RpcClientOptions {
 /** JSON-RPC error codes worth retrying: rate limits, node behind, internal errors, long-term storage hiccups. */
 const RETRYABLE_RPC_CODES = new Set([429, -32005, -32603, -32014, -32019]);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function retryReason(err: unknown): string | null {
   if (isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)) {
@@ -80,7 +80,11 @@ export function createRetryingTransport(opts: RpcClientOptions, inner: RpcTransp
       const backoffMs = Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random()));
       const delayMs = Math.max(backoffMs, retryAfterMs(lastError) ?? 0);
       opts.onRetry?.({ method, attempt, reason, delayMs });
-      await sleep(delayMs);
+      // the wait ends early when the caller aborts (a stop under 429s must not sit out a 60 s
+      // Retry-After): it rejects with the signal's reason, as an aborted request does
+      await wait(delayMs, undefined, { signal: config.signal }).catch((err: unknown) => {
+        throw config.signal?.reason ?? err;
+      });
     }
   }) as RpcTransport;
 }

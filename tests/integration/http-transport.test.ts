@@ -11,7 +11,7 @@ import { createNodeHttpTransport } from '../../src/chain/http-transport.ts';
 import { createRetryingTransport, parseRpcJson, retryAfterMs } from '../../src/chain/rpc.ts';
 
 /** What the server does with the next requests, in order; then it answers normally. */
-let plan: ('cut' | 'http503' | 'http400')[] = [];
+let plan: ('cut' | 'http503' | 'http400' | 'http429')[] = [];
 let requests: string[] = [];
 let server: Server;
 let url: string;
@@ -30,6 +30,8 @@ beforeAll(async () => {
         setTimeout(() => res.socket?.destroy(), 10);
       } else if (step === 'http503') {
         res.writeHead(503, { 'retry-after': '1' }).end('busy');
+      } else if (step === 'http429') {
+        res.writeHead(429, { 'retry-after': '60' }).end('slow down');
       } else if (step === 'http400') {
         res.writeHead(400, { 'x-why': 'bad' }).end('no');
       } else {
@@ -82,6 +84,22 @@ describe('node:http transport', () => {
       expect(err.context.headers.get('x-why')).toBe('bad');
     }
     expect(reasons).toEqual([]);
+  });
+
+  it('a stop during a 60 s Retry-After wait ends the call at once with the abort reason (lpa start under 429s stops on SIGTERM)', async () => {
+    plan = ['http429', 'http429'];
+    const reasons: string[] = [];
+    const delays: number[] = [];
+    const ac = new AbortController();
+    const started = performance.now();
+    const call = transport(reasons, delays)({ payload: { jsonrpc: '2.0', id: 1, method: 'getSlot' }, signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('stopping')), 100);
+    const err = await call.catch((e: unknown) => e);
+    const tookMs = performance.now() - started;
+    expect(delays).toEqual([60_000]);
+    expect((err as Error).message).toBe('stopping');
+    expect(tookMs).toBeLessThan(5_000);
+    plan = [];
   });
 });
 
