@@ -3,7 +3,7 @@ import { PrivateStore } from '../../src/db/private-store.ts';
 import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 
 /**
- * `lpa keys create|list|revoke`: API keys in the private database. Keys are stored only as
+ * `lpa keys create|list|revoke|grant`: API keys in the private database. Keys are stored only as
  * HMAC-SHA-256(server secret, key); a created key is printed once and exists nowhere else.
  * Each function takes the Config (or loads it) and a line writer (default: stdout).
  */
@@ -63,6 +63,35 @@ export async function runKeysRevoke(config: Config | undefined, id: number, out:
     }
     store.revokeKey(id, Date.now());
     out(`revoked key ${id} (${row.prefix}…) "${row.label}"`);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `lpa keys grant --feed KEY_ID` (`grant` true) and `lpa keys revoke --feed KEY_ID` (false): give a
+ * key the creation feed (`GET /api/v1/stream`, under a separate agreement), or take it back. A key
+ * without it gets 403 `feed_not_in_plan`; streams already open keep running until they reconnect.
+ * Errors: throws for an id that is not a positive whole number or names no key, and when granting
+ * to a revoked key. Granting twice keeps the first grant time.
+ */
+export async function runKeysFeed(config: Config | undefined, id: number, grant: boolean, out: Out = stdout): Promise<void> {
+  if (!Number.isInteger(id) || id <= 0) throw new Error(`key id must be a positive whole number (got ${id})`);
+  const c = config ?? loadConfig();
+  const store = new PrivateStore(c.privateDbPath);
+  try {
+    const row = store.keyById(id);
+    if (!row) throw new Error(`no key with id ${id}`);
+    if (grant && row.revokedAtMs !== null) throw new Error(`key ${id} (${row.prefix}…) is revoked: grant the feed to a key in use`);
+    store.transaction(() => store.setFeed(id, grant ? Date.now() : null));
+    const after = store.keyById(id)!;
+    out(
+      grant
+        ? `key ${id} (${row.prefix}…) "${row.label}" may open the creation feed (GET /api/v1/stream) since ${new Date(after.feedGrantedAtMs!).toISOString()}`
+        : row.feedGrantedAtMs === null
+          ? `key ${id} (${row.prefix}…) did not have the creation feed`
+          : `key ${id} (${row.prefix}…) "${row.label}" may no longer open the creation feed (new streams get 403 feed_not_in_plan)`,
+    );
   } finally {
     store.close();
   }
