@@ -216,6 +216,8 @@ export class FeedHub {
     this.perKey.set(keyId, held + 1);
     const latest = this.source.latest();
     const conn = new FeedConnection(this, keyId, after === null ? latest : Math.min(after, latest), io);
+    // Nothing to catch up on: live at once (the poller's next read hands it what comes after `latest`).
+    conn.live = conn.cursor >= latest;
     this.conns.add(conn);
     return conn.stream;
   }
