@@ -80,6 +80,7 @@ export function encodeFeedEvent(r: FeedEventRow): string {
 export const HEARTBEAT = ': heartbeat\n\n';
 
 const utf8 = new TextEncoder();
+const HEARTBEAT_BYTES = utf8.encode(HEARTBEAT);
 
 /** One open stream. */
 class FeedConnection {
@@ -88,7 +89,8 @@ class FeedConnection {
   /** Taking the poller's events (true), or still reading its backlog from the database. */
   live = false;
   closed = false;
-  private pending: string[] = [];
+  /** Encoded chunks waiting for room in the client's socket (shared, read-only: one copy per poll for all connections). */
+  private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private wake: (() => void) | null = null;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -101,7 +103,7 @@ class FeedConnection {
     private readonly io: ConnectionIo,
   ) {
     this.cursor = after;
-    this.pending.push(`retry: ${RETRY_MS}\n\n`);
+    this.pending.push(utf8.encode(`retry: ${RETRY_MS}\n\n`));
     this.stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -114,11 +116,11 @@ class FeedConnection {
     );
   }
 
-  /** Queue text for the client (and the events' last id); closes the connection past the buffer bound. */
-  push(text: string, lastSeq?: number): void {
+  /** Queue bytes for the client (and the events' last id); closes the connection past the buffer bound. */
+  push(bytes: Uint8Array, lastSeq?: number): void {
     if (this.closed) return;
-    this.pending.push(text);
-    this.pendingBytes += text.length;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.byteLength;
     if (lastSeq !== undefined) this.cursor = lastSeq;
     if (this.pendingBytes > this.hub.bufferBytes) {
       this.hub.slowClosed++;
@@ -136,10 +138,10 @@ class FeedConnection {
       await this.io.room();
       if (this.closed) return;
       if (this.pending.length > 0) {
-        const text = this.pending.join('');
+        const chunks = this.pending;
         this.pending = [];
         this.pendingBytes = 0;
-        this.controller.enqueue(utf8.encode(text));
+        for (const c of chunks) this.controller.enqueue(c);
         return;
       }
       if (!this.live) {
@@ -154,7 +156,7 @@ class FeedConnection {
   /** Read the next page of the backlog; live once a read finds nothing more. */
   private catchUp(): void {
     const rows = this.hub.source.rowsAfter(this.cursor, FEED_PAGE);
-    if (rows.length > 0) this.push(rows.map(encodeFeedEvent).join(''), rows.at(-1)!.seq);
+    if (rows.length > 0) this.push(utf8.encode(rows.map(encodeFeedEvent).join('')), rows.at(-1)!.seq);
     // Nothing past the rows just read was committed when they were read, and the poller's last read
     // came before it: every later version has a greater seq and comes through the poller.
     if (rows.length < FEED_PAGE) this.live = true;
@@ -165,11 +167,11 @@ class FeedConnection {
     if (this.closed) return;
     this.closed = true;
     this.hub.release(this);
-    const rest = this.pending.join('');
+    const rest = this.pending;
     this.pending = [];
     this.pendingBytes = 0;
     try {
-      if (!error && rest) this.controller.enqueue(utf8.encode(rest));
+      if (!error) for (const c of rest) this.controller.enqueue(c);
       this.controller.close();
     } catch {
       /* already closed or cancelled by the reader */
@@ -259,11 +261,11 @@ export class FeedHub {
         const prev = this.lastSeq;
         this.lastSeq = rows.at(-1)!.seq;
         const events = rows.map(encodeFeedEvent);
-        const all = events.join('');
+        const all = utf8.encode(events.join(''));
         for (const c of this.conns) {
           if (!c.live || c.cursor >= this.lastSeq) continue;
           if (c.cursor <= prev) c.push(all, this.lastSeq);
-          else c.push(events.filter((_, i) => rows[i]!.seq > c.cursor).join(''), this.lastSeq);
+          else c.push(utf8.encode(events.filter((_, i) => rows[i]!.seq > c.cursor).join('')), this.lastSeq);
         }
         if (rows.length < FEED_PAGE) return;
       }
@@ -274,7 +276,7 @@ export class FeedHub {
 
   /** The heartbeat comment on every stream. */
   heartbeat(): void {
-    for (const c of this.conns) c.push(HEARTBEAT);
+    for (const c of this.conns) c.push(HEARTBEAT_BYTES);
   }
 
   /** End every stream cleanly (what was queued is sent, then the response ends) and open no more: server shutdown. */
