@@ -12,6 +12,9 @@ import { StreamEvent } from '../../src/server/schemas.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { runKeysFeed } from '../../collector/commands/keys.ts';
 import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
 
 /**
  * The creation feed's parts in one process: the reads of public.db (first write vs later version),
@@ -105,6 +108,25 @@ describe('public.db reads (src/db/launch-feed.ts)', () => {
     // the same document again is no change: nothing new
     putDoc(deps.publicStore, last, T0);
     expect(feedRowsAfter(deps.publicStore.db, later[0]!.seq, 10)).toEqual([]);
+  });
+
+  it('migration 13 on a database held before it: its records count as first writes; a later version is changed, a new record is not', () => {
+    const path = join(dir, 'old.db');
+    const [a, b] = [randomAddress(), randomAddress()];
+    // a record written at version 12 (the columns its insert needs)
+    const db12 = openDatabase(path, PUBLIC_MIGRATIONS.filter((m) => m.version <= 12));
+    db12.prepare("INSERT INTO launch (mint, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms) VALUES (?, 'observed', 1, 'NO_MARKERS', 0, 'markers-v2', '{}', 'x', 0)").run(a);
+    db12.close();
+    const store = new PublicStore(path); // applies 13
+    try {
+      expect(feedRowsAfter(store.db, 0, 10).map((r) => [r.mint, r.changed])).toEqual([[a, false]]);
+      const seq = latestFeedSeq(store.db);
+      putDoc(store, launchDoc(a, T0), T0);
+      putDoc(store, launchDoc(b, T0), T0);
+      expect(feedRowsAfter(store.db, seq, 10).map((r) => [r.mint, r.changed])).toEqual([[a, true], [b, false]]);
+    } finally {
+      store.close();
+    }
   });
 
   it('an event is one id line and one data line of a StreamEvent', () => {
