@@ -232,7 +232,7 @@ export async function benchStream(): Promise<string> {
       `| streams closed by the server as too slow (\`STREAM_BUFFER_KB\` ${config.STREAM_BUFFER_KB}); each resumed with Last-Event-ID | ${reconnects} | |`,
       '',
       `CPU used over the measured part, in cores: server ${cpuShare.server.toFixed(2)}, the ${CLIENTS} clients (bench process) ${cpuShare.bench.toFixed(2)}, writer ${(writerCpu / 1e6 / measuredS).toFixed(2)}. ` +
-        `Time the main thread spent ready but waiting for a CPU (\`/proc/<pid>/schedstat\`): server ${waited.server.toFixed(1)} s, bench process ${waited.bench.toFixed(1)} s, of ${measuredS.toFixed(0)} s. +
+        `Time the main thread spent ready but waiting for a CPU (\`/proc/<pid>/schedstat\`): server ${waited.server.toFixed(1)} s, bench process ${waited.bench.toFixed(1)} s, of ${measuredS.toFixed(0)} s.` +
         (waited.server > measuredS / 2
           ? ' The server waited for a CPU more than half the time: this run measures the machine\'s load (other jobs), not the feed; run it again on a quiet machine before judging the bars.'
           : ''),
