@@ -110,7 +110,7 @@ keys
   });
 keys
   .command('list')
-  .description('list keys (id, label, prefix, created, revoked; never the key)')
+  .description('list keys (id, label, prefix, created, revoked, feed; never the key)')
   .addHelpText('after', settingsHelp('keys list'))
   .action(async () => {
     const { runKeysList } = await import('./commands/keys.ts');

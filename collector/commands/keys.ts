@@ -36,13 +36,12 @@ export async function runKeysCreate(config: Config | undefined, opts: { label: s
   });
 }
 
-/** List keys: id, label, prefix, created, revoked (tab-separated; never the key or its hash). */
+/** List keys: id, label, prefix, created, revoked, feed (when granted the creation feed) (tab-separated; never the key or its hash). */
 export async function runKeysList(config?: Config, out: Out = stdout): Promise<void> {
+  const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
   withKeys(config, (keys) => {
-    out(['id', 'label', 'prefix', 'created', 'revoked'].join('\t'));
-    for (const k of keys.list()) {
-      out([k.id, k.label, k.prefix, new Date(k.createdAtMs).toISOString(), k.revokedAtMs === null ? '-' : new Date(k.revokedAtMs).toISOString()].join('\t'));
-    }
+    out(['id', 'label', 'prefix', 'created', 'revoked', 'feed'].join('\t'));
+    for (const k of keys.list()) out([k.id, k.label, k.prefix, when(k.createdAtMs), when(k.revokedAtMs), when(k.feedGrantedAtMs)].join('\t'));
   });
 }
 
