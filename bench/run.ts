@@ -4,10 +4,10 @@
  *
  * Sections: the keyed token endpoint through the Astro server vs a bare node:http server doing the
  * same work (issue 2); the same endpoint with quota counting on vs off (issue 5); and, when their
- * modules exist, collector ingest/lag (bench/ingest.ts), rebuilds (bench/rebuild.ts) and token
- * page rendering and size (bench/pages.ts).
+ * modules exist, collector ingest/lag (bench/ingest.ts), rebuilds (bench/rebuild.ts), token
+ * page rendering and size (bench/pages.ts) and the creation feed under load (bench/stream.ts).
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages), BENCH_HOME_RECORDS (default 1,000,000).
+ * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages, stream), BENCH_HOME_RECORDS (default 1,000,000).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +154,7 @@ async function main(): Promise<void> {
       ['rebuild', 'bench/rebuild.ts', 'benchRebuild'],
       ['home', 'bench/home-search.ts', 'benchHomeSearch'],
       ['pages', 'bench/pages.ts', 'benchPages'],
+      ['stream', 'bench/stream.ts', 'benchStream'],
     ] as const) {
       if (!wanted(name) || !existsSync(join(ROOT, file))) continue;
       log(`bench: ${name}`);

@@ -110,7 +110,7 @@ keys
   });
 keys
   .command('list')
-  .description('list keys (id, label, prefix, created, revoked; never the key)')
+  .description('list keys (id, label, prefix, created, revoked, feed; never the key)')
   .addHelpText('after', settingsHelp('keys list'))
   .action(async () => {
     const { runKeysList } = await import('./commands/keys.ts');
@@ -118,11 +118,22 @@ keys
   });
 keys
   .command('revoke <id>')
-  .description('revoke a key by id; its requests then get 401 revoked_key')
+  .description('revoke a key by id; its requests then get 401 revoked_key (with --feed: take only the creation feed away)')
+  .option('--feed', 'withdraw the creation feed entitlement (GET /api/v1/stream) and keep the key')
   .addHelpText('after', settingsHelp('keys revoke'))
+  .action(async (id: string, o: { feed?: boolean }) => {
+    const { runKeysRevoke, runKeysFeed } = await import('./commands/keys.ts');
+    if (o.feed) await runKeysFeed(config(), Number(id), false);
+    else await runKeysRevoke(config(), Number(id));
+  });
+keys
+  .command('grant <id>')
+  .description('grant a key an entitlement: --feed, the creation feed (GET /api/v1/stream, under a separate agreement)')
+  .requiredOption('--feed', 'the creation feed (Server-Sent Events of every new or changed record)')
+  .addHelpText('after', settingsHelp('keys grant'))
   .action(async (id: string) => {
-    const { runKeysRevoke } = await import('./commands/keys.ts');
-    await runKeysRevoke(config(), Number(id));
+    const { runKeysFeed } = await import('./commands/keys.ts');
+    await runKeysFeed(config(), Number(id), true);
   });
 
 const accounts = program.command('accounts').description('subscriber accounts of the paid plan (one per Stripe subscription)');

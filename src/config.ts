@@ -80,6 +80,12 @@ const schema = z.object({
   SEARCH_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often at most (ms) the collector rewrites the home page, the list pages and /status.html (collector/publish/lists.ts). */
   LISTS_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How often (ms) the creation feed (`GET /api/v1/stream`) sends its `: heartbeat` comment on every open stream (issue 25: 15 s). */
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** How often (ms) the server's one feed poller reads public.db for records written since it last looked (the feed's delay from commit is up to this, plus delivery). */
+  STREAM_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(150),
+  /** KB of events the server holds for one feed connection whose client reads slower than records arrive; past it the connection is closed (the client resumes with Last-Event-ID). Lagging connections share the same event chunks, so this bounds each, not their sum. */
+  STREAM_BUFFER_KB: z.coerce.number().int().min(16).default(4096),
   /** Keyed requests per key per UTC day (spec §8: 10,000). */
   DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
   /** Count keyed requests against the daily quota (spec §8). `off` is for `npm run bench` only: nothing is counted or refused, and the server logs a warning at start. */

@@ -8,7 +8,8 @@
  * const record = await archive.getToken(mint); // follows 202 (rebuild) by Retry-After until 200
  * if (record.finding.class === 'NO_MARKERS') …  // branch on finding.class; cleanAtBirth null is never "clean"
  */
-import type { ErrorBody, ErrorCode, LaunchList, RebuildInProgress, TokenBatch, TokenRecord, Usage, WalletRecord } from './types.ts';
+import type { ErrorBody, ErrorCode, LaunchList, RebuildInProgress, StreamEvent, TokenBatch, TokenRecord, Usage, WalletRecord } from './types.ts';
+import { SseParser } from './sse.ts';
 
 export type * from './types.ts';
 
@@ -37,6 +38,36 @@ export class ArchiveError extends Error {
     this.body = body;
     this.retryAfter = retryAfter;
   }
+}
+
+/**
+ * 403 `feed_not_in_plan` from `stream()`: the key lacks the creation feed entitlement. The feed is
+ * offered under a separate agreement; `message` says whom to ask.
+ */
+export class FeedNotInPlanError extends ArchiveError {
+  constructor(status: number, body: ErrorBody, retryAfter: number | null) {
+    super(status, body, retryAfter);
+    this.name = 'FeedNotInPlanError';
+  }
+}
+
+/** One event of the creation feed: its id (resume after it with `after`) and its data. */
+export interface FeedEvent extends StreamEvent {
+  /** The event id: the record's change sequence (increasing). */
+  id: number;
+}
+
+export interface StreamOptions {
+  /** Resume after this event id (the `id` of the last event you handled); default: from now on. */
+  after?: number;
+  /** Stop the stream (the iterator then ends). */
+  signal?: AbortSignal;
+  /** Wait before reconnecting after a drop, ms (default: the server's `retry:`, else 2,000). */
+  reconnectDelayMs?: number;
+  /** Reconnect when nothing (not even a heartbeat) arrived for this long, ms (default 45,000: three heartbeats). */
+  idleTimeoutMs?: number;
+  /** Called on each reconnection with the id it resumes after and why (for logs). */
+  onReconnect?: (info: { after: number | null; reason: string }) => void;
 }
 
 /** A rebuild that did not finish within `maxWaitMs` of getToken: the last 202 body. */
@@ -146,6 +177,79 @@ export class ArchiveClient {
     while (page.hasMore && page.next) {
       page = await this.listLaunches({ cursor: page.next, limit: o.limit });
       yield page;
+    }
+  }
+
+  /**
+   * The creation feed (`GET /api/v1/stream`, keys with the feed entitlement only): every new or
+   * changed record, as an async iterator. After a drop (network, server restart, idle timeout) it
+   * reconnects with `Last-Event-ID` = the last event yielded, so no record is missed (a record that
+   * changed several times meanwhile comes once, at its latest version). It ends when
+   * `signal` aborts or the loop breaks. Throws FeedNotInPlanError (403 `feed_not_in_plan`) and
+   * ArchiveError for the other refusals (401, 429 `too_many_streams`, 400); a 503 while the server
+   * shuts down is retried after Retry-After.
+   * @example for await (const e of archive.stream({ after: savedId })) { save(e.mint, e.document); savedId = e.id; }
+   */
+  async *stream(o: StreamOptions = {}): AsyncGenerator<FeedEvent> {
+    let after: number | null = o.after ?? null;
+    let retryMs = o.reconnectDelayMs ?? 2000;
+    const idleMs = o.idleTimeoutMs ?? 45_000;
+    for (let attempt = 0; ; attempt++) {
+      if (o.signal?.aborted) return;
+      const local = new AbortController();
+      const onAbort = () => local.abort();
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const touch = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => local.abort(), idleMs);
+      };
+      let reason = 'the stream ended';
+      try {
+        touch();
+        const headers: Record<string, string> = { Authorization: `Bearer ${this.opts.key}`, Accept: 'text/event-stream' };
+        if (after !== null) headers['Last-Event-ID'] = String(after);
+        const res = await this.f(`${this.base}/api/v1/stream`, { headers, signal: local.signal });
+        if (!res.ok) {
+          const retry = res.headers.get('Retry-After');
+          const retryAfter = retry !== null && /^\d+$/.test(retry) ? Number(retry) : null;
+          const body = (await res.json()) as ErrorBody;
+          if (res.status === 503 && retryAfter !== null) {
+            reason = `503 ${body.error}`;
+            retryMs = Math.max(retryMs, retryAfter * 1000);
+          } else if (res.status === 403 && body.error === 'feed_not_in_plan') {
+            throw new FeedNotInPlanError(res.status, body, retryAfter);
+          } else {
+            throw new ArchiveError(res.status, body, retryAfter);
+          }
+        } else if (res.body) {
+          const parser = new SseParser();
+          const reader = res.body.getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            touch();
+            for (const ev of parser.push(value)) {
+              if (ev.retry !== undefined && o.reconnectDelayMs === undefined) retryMs = ev.retry;
+              if (ev.data === undefined || ev.id === undefined || !/^\d+$/.test(ev.id)) continue;
+              const data = JSON.parse(ev.data) as StreamEvent;
+              after = Number(ev.id);
+              yield { id: after, ...data };
+            }
+          }
+        }
+      } catch (e) {
+        if (e instanceof ArchiveError) throw e;
+        if (o.signal?.aborted) return;
+        reason = local.signal.aborted ? `nothing arrived for ${idleMs} ms` : e instanceof Error ? e.message : String(e);
+      } finally {
+        clearTimeout(idle);
+        o.signal?.removeEventListener('abort', onAbort);
+        local.abort();
+      }
+      if (o.signal?.aborted) return;
+      o.onReconnect?.({ after, reason });
+      await this.sleep(retryMs);
     }
   }
 

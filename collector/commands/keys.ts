@@ -3,7 +3,7 @@ import { PrivateStore } from '../../src/db/private-store.ts';
 import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 
 /**
- * `lpa keys create|list|revoke`: API keys in the private database. Keys are stored only as
+ * `lpa keys create|list|revoke|grant`: API keys in the private database. Keys are stored only as
  * HMAC-SHA-256(server secret, key); a created key is printed once and exists nowhere else.
  * Each function takes the Config (or loads it) and a line writer (default: stdout).
  */
@@ -36,13 +36,12 @@ export async function runKeysCreate(config: Config | undefined, opts: { label: s
   });
 }
 
-/** List keys: id, label, prefix, created, revoked (tab-separated; never the key or its hash). */
+/** List keys: id, label, prefix, created, revoked, feed (when granted the creation feed) (tab-separated; never the key or its hash). */
 export async function runKeysList(config?: Config, out: Out = stdout): Promise<void> {
+  const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
   withKeys(config, (keys) => {
-    out(['id', 'label', 'prefix', 'created', 'revoked'].join('\t'));
-    for (const k of keys.list()) {
-      out([k.id, k.label, k.prefix, new Date(k.createdAtMs).toISOString(), k.revokedAtMs === null ? '-' : new Date(k.revokedAtMs).toISOString()].join('\t'));
-    }
+    out(['id', 'label', 'prefix', 'created', 'revoked', 'feed'].join('\t'));
+    for (const k of keys.list()) out([k.id, k.label, k.prefix, when(k.createdAtMs), when(k.revokedAtMs), when(k.feedGrantedAtMs)].join('\t'));
   });
 }
 
@@ -63,6 +62,35 @@ export async function runKeysRevoke(config: Config | undefined, id: number, out:
     }
     store.revokeKey(id, Date.now());
     out(`revoked key ${id} (${row.prefix}…) "${row.label}"`);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `lpa keys grant --feed KEY_ID` (`grant` true) and `lpa keys revoke --feed KEY_ID` (false): give a
+ * key the creation feed (`GET /api/v1/stream`, under a separate agreement), or take it back. A key
+ * without it gets 403 `feed_not_in_plan`; streams already open keep running until they reconnect.
+ * Errors: throws for an id that is not a positive whole number or names no key, and when granting
+ * to a revoked key. Granting twice keeps the first grant time.
+ */
+export async function runKeysFeed(config: Config | undefined, id: number, grant: boolean, out: Out = stdout): Promise<void> {
+  if (!Number.isInteger(id) || id <= 0) throw new Error(`key id must be a positive whole number (got ${id})`);
+  const c = config ?? loadConfig();
+  const store = new PrivateStore(c.privateDbPath);
+  try {
+    const row = store.keyById(id);
+    if (!row) throw new Error(`no key with id ${id}`);
+    if (grant && row.revokedAtMs !== null) throw new Error(`key ${id} (${row.prefix}…) is revoked: grant the feed to a key in use`);
+    store.transaction(() => store.setFeed(id, grant ? Date.now() : null));
+    const after = store.keyById(id)!;
+    out(
+      grant
+        ? `key ${id} (${row.prefix}…) "${row.label}" may open the creation feed (GET /api/v1/stream) since ${new Date(after.feedGrantedAtMs!).toISOString()}`
+        : row.feedGrantedAtMs === null
+          ? `key ${id} (${row.prefix}…) did not have the creation feed`
+          : `key ${id} (${row.prefix}…) "${row.label}" may no longer open the creation feed (new streams get 403 feed_not_in_plan)`,
+    );
   } finally {
     store.close();
   }

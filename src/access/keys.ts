@@ -132,7 +132,7 @@ export class KeyService {
 
   /**
    * Rotate a key: check `current`; if it is usable, create a new key with the same label and
-   * account, carry today's request count over (rotation never resets the daily quota), and revoke
+   * account, carry today's request count and the feed entitlement over (rotation never resets the daily quota), and revoke
    * `current` — all in one transaction. The new key exists nowhere else afterwards (show it once).
    */
   rotate(current: string): KeyCheck | { status: 'rotated'; id: number; key: string; prefix: string; oldId: number; oldPrefix: string } {
@@ -144,9 +144,15 @@ export class KeyService {
       const day = utcDay(this.now());
       const used = this.store.usage(old.id, day);
       if (used > 0) this.store.setUsage(created.id, day, used);
+      if (old.feedGrantedAtMs !== null) this.store.setFeed(created.id, old.feedGrantedAtMs); // the feed agreement stays with the holder
       this.store.revokeKey(old.id, this.now());
       return { status: 'rotated' as const, ...created, oldId: old.id, oldPrefix: old.prefix };
     });
+  }
+
+  /** Does the key hold the creation feed entitlement (`lpa keys grant --feed`)? False for an unknown id. */
+  hasFeed(keyId: number): boolean {
+    return (this.store.keyById(keyId)?.feedGrantedAtMs ?? null) !== null;
   }
 
   list(): Omit<ApiKeyRow, 'hash'>[] {

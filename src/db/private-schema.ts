@@ -101,4 +101,13 @@ export const PRIVATE_MIGRATIONS: Migration[] = [
       CREATE INDEX rebuild_start_at ON rebuild_start (at_ms);
     `,
   },
+  {
+    version: 4,
+    name: 'the creation feed entitlement of a key',
+    sql: `
+      -- When the key was granted the creation feed (GET /api/v1/stream, a separate agreement:
+      -- "lpa keys grant --feed"); NULL: not entitled ("lpa keys revoke --feed" sets it back).
+      ALTER TABLE api_key ADD COLUMN feed_granted_at_ms INTEGER;
+    `,
+  },
 ];

@@ -12,6 +12,8 @@ export interface ApiKeyRow {
   revokedAtMs: number | null;
   /** The subscriber account of the key; null for operator-created keys. */
   accountId: number | null;
+  /** When the key was granted the creation feed (epoch ms); null: not entitled (private migration 4). */
+  feedGrantedAtMs: number | null;
 }
 
 /** A subscriber account: one per paid subscription (Stripe ids only). */
@@ -54,7 +56,7 @@ export class PrivateStore {
     const db = this.db;
     // A sealed key, once shown, is overwritten with zeros rather than left in a free page.
     db.pragma('secure_delete = ON');
-    const cols = 'id, label, prefix, hash, created_at_ms AS createdAtMs, revoked_at_ms AS revokedAtMs, account_id AS accountId';
+    const cols = 'id, label, prefix, hash, created_at_ms AS createdAtMs, revoked_at_ms AS revokedAtMs, account_id AS accountId, feed_granted_at_ms AS feedGrantedAtMs';
     const acols =
       'id, stripe_customer AS stripeCustomer, stripe_subscription AS stripeSubscription, created_at_ms AS createdAtMs, ended_at_ms AS endedAtMs, end_reason AS endReason';
     this.s = {
@@ -64,6 +66,7 @@ export class PrivateStore {
       revoke: db.prepare('UPDATE api_key SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL'),
       revokeAccountKeys: db.prepare('UPDATE api_key SET revoked_at_ms = ? WHERE account_id = ? AND revoked_at_ms IS NULL'),
       keyById: db.prepare(`SELECT ${cols} FROM api_key WHERE id = ?`),
+      setFeed: db.prepare('UPDATE api_key SET feed_granted_at_ms = ? WHERE id = ?'),
       // One statement decides and counts: the row is incremented only while under the quota, so no
       // request over it is admitted and none under it refused, whatever the concurrency (SQLite
       // serialises writers; each statement is atomic). No row returned = refused.
@@ -119,6 +122,18 @@ export class PrivateStore {
   /** Revoke a key; false when no such key or it was already revoked (revocation time never moves). */
   revokeKey(id: number, nowMs: number): boolean {
     return this.s.revoke.run(nowMs, id).changes === 1;
+  }
+
+  /**
+   * Grant (`grantedAtMs`, epoch ms) or withdraw (null) the creation feed entitlement of a key.
+   * Returns false when no key has that id. Granting an entitled key again keeps its first grant time.
+   */
+  setFeed(id: number, grantedAtMs: number | null): boolean {
+    const row = this.keyById(id);
+    if (!row) return false;
+    if (grantedAtMs !== null && row.feedGrantedAtMs !== null) return true;
+    this.s.setFeed.run(grantedAtMs, id);
+    return true;
   }
 
   /**

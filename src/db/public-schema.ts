@@ -328,4 +328,22 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX launch_pool_refresh ON launch (mint) WHERE pool_refresh = 1;
     `,
   },
+  {
+    version: 13,
+    name: 'the change sequence of a record\'s first write, for the creation feed (GET /api/v1/stream)',
+    sql: `
+      -- first_change_seq: the change_seq the record got when its row was inserted (its first write).
+      -- The feed reports a record as changed when its change_seq is past it (a later version). Rows
+      -- already held get their current change_seq (reported as first writes if a feed client resumes
+      -- from before them). The insert trigger of migration 10 is replaced to set both.
+      ALTER TABLE launch ADD COLUMN first_change_seq INTEGER NOT NULL DEFAULT 0;
+      UPDATE launch SET first_change_seq = change_seq;
+      DROP TRIGGER launch_change_on_insert;
+      CREATE TRIGGER launch_change_on_insert AFTER INSERT ON launch BEGIN
+        UPDATE launch_change_counter SET seq = seq + 1 WHERE id = 1;
+        UPDATE launch SET change_seq = (SELECT seq FROM launch_change_counter WHERE id = 1),
+                          first_change_seq = (SELECT seq FROM launch_change_counter WHERE id = 1) WHERE mint = NEW.mint;
+      END;
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import { BillingService } from './billing.ts';
 import { KeyService, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
+import type { FeedHub } from './feed-hub.ts';
 
 /** Everything a handler needs; tests build their own with temporary databases and fakes. */
 export interface Deps {
@@ -32,6 +33,8 @@ export interface Deps {
   countUsage?: boolean;
   /** On-demand rebuilds (src/server/rebuilds.ts): queue and worker. The server process starts its worker. */
   rebuilds: RebuildService;
+  /** The creation feed's hub (`GET /api/v1/stream`): created on first use by stream.ts `feedOf`. */
+  feed?: FeedHub;
 }
 
 /** Build the deps of a server process from a config (opens both databases). */
@@ -75,4 +78,9 @@ export function getDeps(): Deps {
     deps.rebuilds.startWorker();
   }
   return deps;
+}
+
+/** End every feed stream of the process cleanly (server shutdown: node-entry.ts); nothing when none was opened. */
+export function closeFeeds(): void {
+  deps?.feed?.closeAll();
 }

@@ -151,9 +151,23 @@ export const ERRORS = {
     message: 'The mints parameter is missing or empty, or its list is malformed (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.',
     why: 'The request could not be understood, so nothing about any token was checked.',
   },
+  feed_not_in_plan: {
+    status: 403,
+    label: 'Feed not in plan',
+    message:
+      "This key may not open the creation feed: the live feed is not part of the 10,000-a-day plan but is offered under a separate (enterprise) data agreement. Ask the archive's operator for one at the contact address on its home page; once agreed, the operator grants the feed to your key. Your other endpoints are unaffected.",
+    why: 'The feed was not opened, so nothing about any token was sent.',
+  },
+  too_many_streams: {
+    status: 429,
+    label: 'Too many streams',
+    message:
+      'This key already has 2 creation feed streams open, the most it may hold at once. Close one (or wait until a dropped one is noticed, at most a heartbeat) before opening another; one stream carries every record.',
+    why: 'The stream was not opened, so nothing about any token was sent.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `feed_not_in_plan`, `too_many_streams`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

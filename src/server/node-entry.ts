@@ -7,6 +7,8 @@ import { autostart } from './node-entry-preamble.ts';
 import { handler, options, startServer } from '@astrojs/node/server.js';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
+import { closeFeeds } from './deps.ts';
+import type { Server } from 'node:http';
 
 export { handler, options };
 
@@ -15,7 +17,32 @@ export function start(): ReturnType<typeof startServer> {
   const started = startServer();
   serveSitePagesFirst(started.server.server); // the collector's written pages, before Astro (behind the front door)
   hardenServer(started.server.server);
+  endStreamsOnSignal(started.server.server);
   return started;
+}
+
+/** Time (ms) given to the last bytes of ended streams before the process stops on a signal. */
+const STREAM_END_GRACE_MS = 200;
+
+/**
+ * On SIGTERM/SIGINT: end every creation feed stream cleanly (its last events, then the end of the
+ * response, so a client sees a closed stream and resumes with Last-Event-ID elsewhere), stop taking
+ * connections, then stop as the signal would have (the signal is raised again without this handler).
+ */
+function endStreamsOnSignal(server: Server): void {
+  const stop = (signal: NodeJS.Signals) => {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+    try {
+      closeFeeds();
+      server.close();
+      server.closeIdleConnections();
+    } finally {
+      setTimeout(() => process.kill(process.pid, signal), STREAM_END_GRACE_MS);
+    }
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 export { start as startServer };

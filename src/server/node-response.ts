@@ -39,3 +39,17 @@ export function drainWaiter(): () => Promise<void> {
           res.on('close', done);
         });
 }
+
+/**
+ * A function that closes the current Node response's connection at once (the socket is destroyed,
+ * whatever is still buffered is dropped): for a stream that gives up on a client that reads too
+ * slowly (feed-hub.ts). Outside the front door there is no response, and it does nothing.
+ * Capture it in the handler, where the request's context is current.
+ */
+export function connectionCloser(): () => void {
+  const res = current.getStore();
+  if (!res) return () => undefined;
+  return () => {
+    if (!res.destroyed) res.destroy();
+  };
+}

@@ -169,6 +169,34 @@ export const OPERATIONS: Operation[] = [
     errors: [...KEY_ERRORS],
   },
   {
+    route: ROUTES.stream,
+    path: '/api/v1/stream',
+    method: 'get',
+    summary: 'The creation feed: every new or changed record, as Server-Sent Events (feed entitlement only)',
+    description:
+      'Only keys with the feed entitlement (a separate agreement; otherwise 403 `feed_not_in_plan`); at most 2 open streams per key (a third: 429 `too_many_streams`). Never counted against the daily quota. ' +
+      'Each event: `id: <change sequence>` and one `data:` line of a StreamEvent (`#/components/schemas/StreamEvent`): `{mint, sha256, class, changed, document}`. A `: heartbeat` comment comes every 15 s. ' +
+      'Resume with `Last-Event-ID` (or `?after=`): every record written or changed after that id comes first, each at its latest version, then the live events. A stream may be closed by the server (a client reading too slowly, a shutdown): connect again with the last id received.',
+    tags: ['records'],
+    keyed: true,
+    counted: false,
+    parameters: [
+      { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received: the stream resumes after it.', schema: { type: 'string', pattern: '^\\d{1,15}$' } },
+      { name: 'after', in: 'query', required: false, description: 'As Last-Event-ID, for clients that cannot set headers (the header wins when both are sent).', schema: { type: 'string', pattern: '^\\d{1,15}$' } },
+    ],
+    success: [
+      {
+        status: 200,
+        description: 'The event stream (text/event-stream, UTF-8); it stays open. Each `data:` line is a StreamEvent.',
+        media: 'text/event-stream',
+        schema: { type: 'string', description: 'Server-Sent Events: `retry:`, then events (`id:`, `data:` StreamEvent JSON) and `: heartbeat` comments.' },
+        headers: ['Cache-Control'],
+      },
+    ],
+    errors: [...KEY_ERRORS, 'feed_not_in_plan', 'invalid_query', 'too_many_streams', 'busy'],
+    retryAfter: ['too_many_streams', 'busy'],
+  },
+  {
     route: ROUTES.status,
     path: '/api/v1/status',
     method: 'get',

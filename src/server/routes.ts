@@ -50,6 +50,7 @@ export const ROUTES = {
   tokens: route('tokens', path('/api/v1/tokens'), ['GET'], 'json'),
   launches: route('launches', path('/api/v1/launches'), ['GET'], 'json'),
   usage: route('usage', path('/api/v1/usage'), ['GET'], 'json'),
+  stream: route('stream', path('/api/v1/stream'), ['GET'], 'json'),
   openapi: route('openapi', path('/api/v1/openapi\\.json'), ['GET'], 'json'),
   schemas: route('schemas', path('/api/v1/schemas/[^/]+'), ['GET'], 'json'),
   apiUnknown: route('apiUnknown', /^\/api(\/|$)/, [], 'json'),

@@ -349,6 +349,12 @@ export const UsageReport = named(
   }),
 );
 
+export const StreamEvent = named(
+  'StreamEvent',
+  'The `data:` of one event of GET /api/v1/stream (Server-Sent Events; the event `id:` is the record\'s change sequence, as `changeSeq` in GET /api/v1/launches): a record written for the first time (`changed: false`) or a later version of it (`changed: true`), with its canonical document.',
+  z.object({ mint: address, sha256: z.string().regex(/^[0-9a-f]{64}$/), class: FindingClass, changed: z.boolean(), document: LaunchDocument }),
+);
+
 // Compile-time ties between the schemas and the types the handlers build: each handler's body type
 // must be assignable to its schema's type, so a field added to one without the other fails `tsc`.
 // Top-level keys must also be the same both ways (an extra field in the type fails too).

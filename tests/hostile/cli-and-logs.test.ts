@@ -95,7 +95,7 @@ describe('lpa keys list | head -1', () => {
       });
     });
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    expect(first).toBe('id\tlabel\tprefix\tcreated\trevoked');
+    expect(first).toBe('id\tlabel\tprefix\tcreated\trevoked\tfeed');
     expect(err).not.toMatch(/EPIPE|Error|at /);
     expect(code).toBe(0);
   }, 60_000);

@@ -105,8 +105,8 @@ describe('lpa keys create|list|revoke', () => {
 
     const listed: string[] = [];
     await runKeysList(config, (l) => listed.push(l));
-    expect(listed[0]).toBe('id\tlabel\tprefix\tcreated\trevoked');
-    expect(listed[1]).toMatch(new RegExp(`^${id}\\tacme\\tlpa_\\w{6}\\t\\d{4}-.*Z\\t-$`));
+    expect(listed[0]).toBe('id\tlabel\tprefix\tcreated\trevoked\tfeed');
+    expect(listed[1]).toMatch(new RegExp(`^${id}\\tacme\\tlpa_\\w{6}\\t\\d{4}-.*Z\\t-\\t-$`));
     expect(listed.join('\n')).not.toContain(key);
     expect(listed.join('\n')).not.toContain(hashKey(loadKeySecret(config), key));
 
@@ -121,7 +121,7 @@ describe('lpa keys create|list|revoke', () => {
     store.close();
     const after: string[] = [];
     await runKeysList(config, (l) => after.push(l));
-    expect(after[1]).toMatch(/\t\d{4}-[^\t]*Z$/);
+    expect(after[1]).toMatch(/\t\d{4}-[^\t]*Z\t-$/);
   });
 });
 

@@ -1,0 +1,77 @@
+import type { Deps } from './deps.ts';
+import { errorResponse } from './errors.ts';
+import { FeedHub } from './feed-hub.ts';
+import { CACHE_NONE, corsHeaders } from './http.ts';
+import { connectionCloser, drainWaiter } from './node-response.ts';
+import { feedRowsAfter, latestFeedSeq } from '../db/launch-feed.ts';
+
+/**
+ * `GET /api/v1/stream` (key with the feed entitlement; never counted against the daily quota): the
+ * creation feed as Server-Sent Events — every new or changed record, `id:` its change sequence,
+ * `data:` `{mint, sha256, class, changed, document}`, a `: heartbeat` comment every
+ * STREAM_HEARTBEAT_MS. Resumes after the id in `Last-Event-ID` (or `?after=`): every record changed
+ * since that id comes first, at its latest version. Behaviour of the feed: feed-hub.ts. docs/api.md
+ * "The creation feed".
+ *
+ * Answers, in order: 401 `missing_key`/`invalid_key`/`revoked_key`; 403 `feed_not_in_plan` (the
+ * key lacks the entitlement: `lpa keys grant --feed`); 400 `invalid_query` (a resume id that is not
+ * a whole number); 429 `too_many_streams` (the key has 2 streams open); 200 `text/event-stream`.
+ */
+
+/** The process's feed hub over its public store (created on first use; closed at shutdown). */
+export function feedOf(deps: Deps): FeedHub {
+  deps.feed ??= createFeedHub(deps);
+  return deps.feed;
+}
+
+/** A feed hub reading `deps.publicStore` with the config's intervals and buffer. */
+export function createFeedHub(deps: Pick<Deps, 'config' | 'publicStore' | 'log'>): FeedHub {
+  const db = deps.publicStore.db;
+  return new FeedHub({
+    source: { rowsAfter: (after, limit) => feedRowsAfter(db, after, limit), latest: () => latestFeedSeq(db) },
+    pollMs: deps.config.STREAM_POLL_MS,
+    heartbeatMs: deps.config.STREAM_HEARTBEAT_MS,
+    bufferBytes: deps.config.STREAM_BUFFER_KB * 1024,
+    log: deps.log,
+  });
+}
+
+/** The resume id of a request: `Last-Event-ID` (what an EventSource sends back), else `?after=`; null when neither. */
+export function resumeIdOf(request: Request): { after: number | null } | { problem: string } {
+  const header = request.headers.get('Last-Event-ID');
+  const query = new URL(request.url).searchParams.get('after');
+  const raw = header !== null && header.trim() !== '' ? header.trim() : query;
+  if (raw === null) return { after: null };
+  if (!/^\d{1,15}$/.test(raw)) {
+    return { problem: `The resume id (${header !== null && header.trim() !== '' ? 'Last-Event-ID' : 'after'}) must be the id of an event this feed sent: a whole number of at most 15 digits. Nothing was opened.` };
+  }
+  return { after: Number(raw) };
+}
+
+export function handleStream(request: Request, deps: Deps): Response {
+  const nowMs = deps.now();
+  const key = deps.keys.check(request);
+  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  if (!deps.keys.hasFeed(key.keyId)) {
+    return errorResponse('feed_not_in_plan', {
+      nowMs,
+      message: `This key may not open the creation feed: the live feed is not part of the 10,000-a-day plan but is offered under a separate (enterprise) data agreement. To ask for one, write to ${deps.config.CONTACT_EMAIL}; once agreed, the operator grants the feed to your key. Your other endpoints are unaffected.`,
+    });
+  }
+  const resume = resumeIdOf(request);
+  if ('problem' in resume) return errorResponse('invalid_query', { nowMs, message: resume.problem });
+  const stream = feedOf(deps).open(key.keyId, resume.after, { room: drainWaiter(), close: connectionCloser() });
+  if (stream === 'too_many') return errorResponse('too_many_streams', { nowMs, headers: { 'Retry-After': '15' } });
+  if (stream === 'stopped') return errorResponse('busy', { nowMs, headers: { 'Retry-After': '5' }, message: 'The server is shutting down and opens no new stream. Connect again after Retry-After seconds with Last-Event-ID.' });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': CACHE_NONE,
+      'X-Content-Type-Options': 'nosniff',
+      // a reverse proxy (nginx) must pass events on as they come, not buffer them
+      'X-Accel-Buffering': 'no',
+      ...corsHeaders(),
+    },
+  });
+}
