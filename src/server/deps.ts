@@ -9,7 +9,7 @@ import { KeyService, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
 import { GenerationReader } from '../db/generation-reader.ts';
-import { watchGenerations } from './generation-lease.ts';
+import { watchGenerations } from './watch-generations.ts';
 
 /** Everything a handler needs; tests build their own with temporary databases and fakes. */
 export interface Deps {

@@ -67,12 +67,6 @@ export const ERRORS = {
     message: 'The archive holds no record for this mint yet and cannot build or check one right now. Try again after Retry-After seconds.',
     why: 'No record is held and none could be established now: the provenance of this launch is unknown, not clean.',
   },
-  unavailable: {
-    status: 503,
-    label: 'Not available yet',
-    message: 'This API node has no verified generation of the public database to answer from yet (API_GENERATIONS_DIR). Try again after Retry-After seconds; another node may answer now.',
-    why: 'Nothing could be looked up, so nothing about any token is established.',
-  },
   not_found: {
     status: 404,
     label: 'Not found',
@@ -157,9 +151,15 @@ export const ERRORS = {
     message: 'The mints parameter is missing or empty, or its list is malformed (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.',
     why: 'The request could not be understood, so nothing about any token was checked.',
   },
+  unavailable: {
+    status: 503,
+    label: 'Not available yet',
+    message: 'This API node has no verified generation of the public database to answer from yet (API_GENERATIONS_DIR). Try again after Retry-After seconds; another node may answer now.',
+    why: 'Nothing could be looked up, so nothing about any token is established.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `unavailable`, `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `unavailable`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

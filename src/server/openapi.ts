@@ -45,6 +45,8 @@ interface Operation {
   /** Error codes whose answers carry Retry-After. */
   retryAfter?: ErrorCode[];
   notModified?: boolean;
+  /** Also answered from disk by the static tier (nginx): its ETag may be nginx's `"<mtime>-<size>"`. */
+  staticTier?: boolean;
 }
 
 /** Errors any path can answer: a request the front door cannot read, the service's own failure, and a generations node with no generation yet. */
@@ -222,9 +224,11 @@ export const OPERATIONS: Operation[] = [
     path: '/d/{mint}',
     method: 'get',
     summary: 'The canonical launch document as captured',
-    description: 'Canonical JSON (keys sorted, no whitespace); its sha256 is the ETag.',
+    description:
+      'Canonical JSON (keys sorted, no whitespace); from the server its sha256 is the ETag. Through the static tier (nginx, docs/scaling.md) the file is sent from disk with nginx\'s ETag (`"<mtime hex>-<size hex>"`); either answers its own tag with 304, and the sha256 of the body is the same.',
     tags: ['records'],
     keyed: false,
+    staticTier: true,
     parameters: [MINT, IF_NONE_MATCH],
     success: [{ status: 200, description: 'The launch document.', schema: S.LaunchDocument, headers: ['ETag', 'Cache-Control'] }],
     notModified: true,
@@ -389,7 +393,7 @@ function errorContent(codes: ErrorCode[]): Json {
   };
 }
 
-function headersOf(names: HeaderName[] = []): Json | undefined {
+function headersOfNames(names: HeaderName[] = []): Json | undefined {
   if (names.length === 0) return undefined;
   return Object.fromEntries(names.map((n) => [n, { ...HEADERS[n], required: true }]));
 }
@@ -399,7 +403,18 @@ function withGeneration(headers: Json | undefined): Json {
   return { ...(headers ?? {}), 'X-Archive-Generation': HEADERS['X-Archive-Generation'] };
 }
 
+/** The ETag of a path the static tier also answers: the server's sha256, or nginx's `"<mtime hex>-<size hex>"`. */
+const STATIC_ETAG: Json = {
+  description: 'Strong entity tag: from the server the sha256 (hex) of the bytes; from the static tier (nginx) `"<mtime hex>-<size hex>"`. Send it back in If-None-Match for a 304.',
+  schema: { type: 'string', pattern: '^"([0-9a-f]{64}|[0-9a-f]+-[0-9a-f]+)"$' },
+  required: true,
+};
+
 function operationObject(op: Operation): Json {
+  const headersOf = (names: HeaderName[] = []) => {
+    const h = headersOfNames(names);
+    return op.staticTier && h && 'ETag' in h ? { ...h, ETag: STATIC_ETAG } : h;
+  };
   const responses: Record<string, Json> = {};
   for (const s of op.success) {
     responses[String(s.status)] = {
