@@ -8,7 +8,7 @@
  * bounded by the load generator as much as by nginx (said in the section).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_MINT, ROOT, type BenchArchive } from './setup.ts';
@@ -46,6 +46,7 @@ export async function benchStaticTier(archive: BenchArchive): Promise<string> {
   const pages = readdirSync(join(siteDir, 't')).filter((f) => f.endsWith('.html'));
   const page = existsSync(join(siteDir, 't', `${BENCH_MINT}.html`)) ? `${BENCH_MINT}.html` : pages[0]!;
   if (!existsSync(join(siteDir, 'index.html'))) throw new Error('the bench archive has no home page (site/index.html)');
+  const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
   const api = await startServer('API node', [join(ROOT, 'dist/server/entry.mjs')], { ...archive.env, DAILY_QUOTA: '1000000000' }, '/api/v1/status');
   const nginx = await startNginx({ siteDir, nodes: [new URL(api.url).host], workers: 'auto' });
   try {
@@ -73,6 +74,7 @@ export async function benchStaticTier(archive: BenchArchive): Promise<string> {
     const [home, token, apiT] = targets as [Target, Target, Target];
     const ratio = median(token.rps.map((r, i) => r / apiT.rps[i]!));
     const homeRps = median(home.rps);
+    const loadAfter = loadavg().map((l) => l.toFixed(2)).join(' ');
     return [
       '## Static tier (nginx) vs the API (issues 23 and 26)',
       '',
@@ -86,6 +88,8 @@ export async function benchStaticTier(archive: BenchArchive): Promise<string> {
       '',
       `**Home page through the static tier: ${Math.round(homeRps)} req/s** (issue 23 target ≥ 5,000: ${homeRps >= 5000 ? 'met' : 'NOT met'}). ` +
         `**Token pages through the static tier = ${ratio.toFixed(1)} × the keyed endpoint's req/s** (median of per-round ratios; issue 26 target ≥ 10 ×: ${ratio >= 10 ? 'met' : 'NOT met'}).`,
+      '',
+      `Load average (1, 5, 15 min) at the start of this section: ${loadBefore}; at its end: ${loadAfter} (${cpus().length} cores).`,
     ].join('\n');
   } finally {
     await nginx.stop();
