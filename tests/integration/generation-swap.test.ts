@@ -6,7 +6,7 @@
  * one already answered by a request that finished before it began. Needs `npx astro build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
@@ -66,10 +66,29 @@ describe('API nodes serving generations', () => {
   it('swap under load: no 5xx, every answer names its generation, monotonic per node', async () => {
     const source = join(tmp, 'collector'); // the previous test's archive: its public.db and generations 1–2
     const shipped = join(tmp, 'shipped'); // the folder as rsync leaves it on the API machines
-    cpSync(join(source, 'generations'), shipped, { recursive: true });
+    mkdirSync(shipped);
     const noChain = { SOLANA_RPC_URL: rpc.url }; // nothing here reads the chain; if it did, the replay answers
     for (const i of [1, 2]) nodes.push(await startApiNode(join(tmp, `node${i}`), { ...noChain, API_GENERATIONS_DIR: shipped, DAILY_QUOTA: '1000000' }));
     const store = new PublicStore(join(source, 'public.db'));
+    // before any generation arrived: 503 unavailable, retry in a second (nginx tries another node)
+    const early = await fetch(`${nodes[0]!.base}/api/v1/status`);
+    expect([early.status, early.headers.get('retry-after'), ((await early.json()) as { error: string }).error]).toEqual([503, '1', 'unavailable']);
+    // generations 1 and 2 arrive as a copy would: the files, then the manifest; the nodes find them by themselves
+    const arrived = readGenerationManifest(join(source, 'generations'))!;
+    for (const f of readdirSync(join(source, 'generations')).filter((f) => f !== 'manifest.json')) cpSync(join(source, 'generations', f), join(shipped, f));
+    cpSync(join(source, 'generations', 'manifest.json'), join(shipped, 'manifest.json'));
+    for (const node of nodes) {
+      for (let i = 0; ; i++) {
+        const res = await fetch(`${node.base}/api/v1/status`);
+        await res.arrayBuffer();
+        if (res.status === 200) {
+          expect(res.headers.get('X-Archive-Generation')).toBe(String(arrived.generation));
+          break;
+        }
+        if (i > 100) throw new Error(`node did not pick up generation ${arrived.generation}:\n${node.log()}`);
+        await sleep(100);
+      }
+    }
     // records served as held (a placeholder would start a rebuild: a chain read this test does not make)
     const rows = store.db.prepare('SELECT mint, document FROM launch ORDER BY mint').all() as { mint: string; document: string }[];
     const mints = rows.filter((r) => !needsRebuild(JSON.parse(r.document) as LaunchDocument)).map((r) => r.mint).slice(0, 5);

@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { writeChain } from '../../devchain/simulate/write-chain.ts';
-import { nginxConfig } from '../../collector/cluster/nginx-config.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { startApiNode, type ApiNode } from '../helpers/api-node.ts';
@@ -57,18 +56,6 @@ afterAll(async () => {
 });
 
 const address = () => getBase58Decoder().decode(randomBytes(32));
-
-describe('nginx configuration', () => {
-  it('refuses options that cannot go into a configuration, naming them', () => {
-    const ok = { siteDir: '/srv/site', nodes: ['10.0.0.2:4321'], listen: '80', runDir: '/var/lib/lpa-nginx' };
-    expect(nginxConfig(ok)).toContain('server 10.0.0.2:4321 max_fails=1');
-    expect(() => nginxConfig({ ...ok, nodes: [] })).toThrow(/nodes: at least one/);
-    expect(() => nginxConfig({ ...ok, nodes: ['10.0.0.2'] })).toThrow(/not host:port/);
-    expect(() => nginxConfig({ ...ok, nodes: ['10.0.0.2:99999'] })).toThrow(/port must be/);
-    expect(() => nginxConfig({ ...ok, siteDir: '/srv/site; include /etc/passwd' })).toThrow(/siteDir/);
-    expect(() => nginxConfig({ ...ok, listen: 'eighty' })).toThrow(/listen/);
-  });
-});
 
 describe('the same path through nginx and through the server', () => {
   const paths = () => [
