@@ -7,14 +7,14 @@
  * modules exist, collector ingest/lag (bench/ingest.ts), rebuilds (bench/rebuild.ts), token
  * page rendering and size (bench/pages.ts) and the creation feed under load (bench/stream.ts).
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages, stream), BENCH_HOME_RECORDS (default 1,000,000).
+ * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages, stream, tier), BENCH_HOME_RECORDS (default 1,000,000).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renameSync } from 'node:fs';
-import { BENCH_MINT, ROOT, buildBenchArchive } from './setup.ts';
+import { BENCH_MINT, ROOT, buildBenchArchive, type BenchArchive } from './setup.ts';
 import { compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
 import { soakSectionOf, withSoakSection } from './soak/docs-section.ts';
 
@@ -155,11 +155,12 @@ async function main(): Promise<void> {
       ['home', 'bench/home-search.ts', 'benchHomeSearch'],
       ['pages', 'bench/pages.ts', 'benchPages'],
       ['stream', 'bench/stream.ts', 'benchStream'],
+      ['tier', 'bench/static-tier.ts', 'benchStaticTier'],
     ] as const) {
       if (!wanted(name) || !existsSync(join(ROOT, file))) continue;
       log(`bench: ${name}`);
-      const mod = (await import(join(ROOT, file))) as Record<string, () => Promise<string>>;
-      sections.push(await mod[fn]());
+      const mod = (await import(join(ROOT, file))) as Record<string, (archive: BenchArchive) => Promise<string>>;
+      sections.push(await mod[fn](archive));
     }
   } finally {
     rmSync(archive.dataDir, { recursive: true, force: true });

@@ -98,6 +98,22 @@ program
     await runBackup(config(), { out: o.out });
   });
 
+program
+  .command('cluster-config')
+  .description('write the static tier\'s nginx configuration: the site from disk, /api/, /search, billing and downloads to the API nodes (docs/scaling.md)')
+  .requiredOption('--nodes <list>', 'API nodes, comma-separated host:port (e.g. 10.0.0.2:4321,10.0.0.3:4321)')
+  .requiredOption('--out <file>', 'the configuration file to write (a whole nginx.conf: nginx -c FILE)')
+  .option('--listen <addr>', 'where nginx listens: port or host:port', '80')
+  .option('--run-dir <dir>', 'folder for nginx\'s pid, logs and temporary files (created)', '/var/lib/lpa-nginx')
+  .option('--site-dir <dir>', 'the written site to serve (default: DATA_DIR/site, or its copy on this machine)')
+  .option('--workers <n>', 'worker processes (a number, or auto: one per core)', 'auto')
+  .option('--access-log', 'write an access log to RUN_DIR/access.log')
+  .addHelpText('after', settingsHelp('cluster-config'))
+  .action(async (o: { nodes: string; out: string; listen: string; runDir: string; siteDir?: string; workers: string; accessLog?: boolean }) => {
+    const { runClusterConfig } = await import('./commands/cluster-config.ts');
+    runClusterConfig(config(), o);
+  });
+
 const keys = program.command('keys').description('API keys (stored only as keyed hashes)');
 keys
   .command('create')

@@ -12,6 +12,8 @@ import { refreshPools } from './enrich/pool-refresh.ts';
 import { HISTORY_CHECK_MS } from './enrich/launch-states.ts';
 import { refreshDownloads } from './publish/downloads.ts';
 import { listsWrittenAtMs, publishLists } from './publish/lists.ts';
+import { publishGeneration } from './publish/generations.ts';
+import { readGenerationManifest } from '../src/generations.ts';
 
 /**
  * The collector's periodic jobs, in the order they run after each pass (collector/scheduler.ts):
@@ -27,6 +29,27 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
   };
   const job = jobDeps(deps, queue, signal);
   let unreadableReadMs: number | null = null;
+  const generationMs = () => {
+    const m = readGenerationManifest(config.generationsDir);
+    return m ? m.writtenAt.ms : null;
+  };
+  const generations: Job[] =
+    config.GENERATION_INTERVAL_MS === undefined
+      ? []
+      : [
+          {
+            // issue 26: a consistent snapshot of public.db for the API nodes (API_GENERATIONS_DIR), the newest three kept;
+            // the online backup steps between the next passes' writes, so it runs alongside them like the downloads
+            name: 'public-database generation', setting: 'GENERATION_INTERVAL_MS', intervalMs: config.GENERATION_INTERVAL_MS, lastRunMs: generationMs,
+            run: async () => {
+              const m = await publishGeneration(store, config.generationsDir, now());
+              log.info({ generation: m.generation, records: m.records, bytes: m.bytes }, 'public-database generation published');
+              return 0;
+            },
+            background: true,
+            failed: 'a public-database generation could not be published; the previous one stays served',
+          },
+        ];
   return [
     {
       // every pass: each unreadable transaction carries its own next try (UNREADABLE_RETRY_MS after its last)
@@ -80,5 +103,6 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
       background: true,
       failed: 'bulk downloads could not be written; the previous ones stay served',
     },
+    ...generations,
   ];
 }

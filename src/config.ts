@@ -48,6 +48,18 @@ const schema = z.object({
   /** How often (ms) the collector rewrites the bulk downloads (/data/record.db, /data/documents.ndjson.gz). */
   DOWNLOADS_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
   /**
+   * How often (ms) the collector publishes a generation of the public database (a consistent,
+   * immutable snapshot with a manifest: src/generations.ts) into `DATA_DIR/generations`, keeping the
+   * newest three. Unset: none is published (single-machine mode: the server reads public.db live).
+   */
+  GENERATION_INTERVAL_MS: z.coerce.number().int().min(1000).optional(),
+  /**
+   * An API node with this set serves the public database from the newest verified generation in
+   * this folder (a copy of the collector's `DATA_DIR/generations`: rsync or object storage), read-only,
+   * swapping to each newer one; unset: it reads `DATA_DIR/public.db` live (single-machine mode).
+   */
+  API_GENERATIONS_DIR: z.string().min(1).optional(),
+  /**
    * Catch-ups in a row that may fail to read the same transaction (timeouts, 5xx, 429 beyond the
    * retries, an RPC error, no answer) before it is recorded as unreadable and the cursor moves past
    * it; an unsupported version or a malformed answer is recorded at once.
@@ -126,6 +138,10 @@ export interface Config extends RawConfig {
   publicDbPath: string;
   privateDbPath: string;
   siteDir: string;
+  /** Absolute folder the collector publishes generations into: `DATA_DIR/generations`. */
+  generationsDir: string;
+  /** Absolute API_GENERATIONS_DIR, or null: the server reads `DATA_DIR/public.db` live. */
+  apiGenerationsDir: string | null;
   /** Base URL used in `source` links: PUBLIC_BASE_URL or http://HOST:PORT. */
   baseUrl: string;
   /** Stripe settings of the paid plan, or null when subscriptions are not configured. */
@@ -177,6 +193,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicDbPath: resolve(dataDir, 'public.db'),
     privateDbPath: resolve(dataDir, 'private.db'),
     siteDir: resolve(dataDir, 'site'),
+    generationsDir: resolve(dataDir, 'generations'),
+    apiGenerationsDir: c.API_GENERATIONS_DIR === undefined ? null : resolve(c.API_GENERATIONS_DIR),
     baseUrl: (c.PUBLIC_BASE_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, ''),
     billing:
       missing.length === 0

@@ -5,7 +5,7 @@ import type { PublicStore } from '../db/public-store.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
 import { creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
-import { sitePaths, walletPagePath, writeFileAtomic } from './write-site.ts';
+import { settledMarkerPath, sitePaths, walletPagePath, writeFileAtomic } from './write-site.ts';
 
 /**
  * Write the page `t/{mint}.html` and document `d/{mint}.json` of every record marked pending in
@@ -15,6 +15,7 @@ import { sitePaths, walletPagePath, writeFileAtomic } from './write-site.ts';
  * The token page is rendered with the launch's transactions (`launch_tx`: its charts and
  * first-30-s wallets). Then the creator pages `w/{wallet}.html` of the wallets marked pending
  * (pending_wallet_page: the wallets named by a changed record) are written the same way.
+ * A settled record also gets its marker `settled/{mint}` (static tiers' Cache-Control).
  * Returns how many records' files were written.
  */
 export function writeSiteFiles(store: PublicStore, config: Config, log: Logger): number {
@@ -26,8 +27,11 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger):
     if (row) {
       const doc = JSON.parse(row.document) as LaunchDocument;
       const paths = sitePaths(config.siteDir, mint);
+      const marker = settledMarkerPath(config.siteDir, mint);
+      if (!row.settled) rmSync(marker, { force: true }); // before the files: never a cacheable answer for an unsettled one
       writeFileAtomic(paths.document, row.document);
       writeFileAtomic(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, store.transactionsFor(mint))));
+      if (row.settled) writeFileAtomic(marker, ''); // after them: the cacheable answer is the final one
       n++;
     }
   }

@@ -96,6 +96,15 @@ export function sitePaths(siteDir: string, mint: string): { page: string; docume
   return { page: join(siteDir, 't', `${mint}.html`), document: join(siteDir, 'd', `${mint}.json`) };
 }
 
+/**
+ * The settled marker of a mint: an empty file `settled/{mint}` that exists while its record is
+ * settled, so a static tier that cannot read the record (nginx: collector/cluster/nginx-config.ts)
+ * sends the same Cache-Control as the server for `t/{mint}.html` and `d/{mint}.json`.
+ */
+export function settledMarkerPath(siteDir: string, mint: string): string {
+  return join(siteDir, 'settled', mint);
+}
+
 /** Path of a wallet's creator page under the site folder (`w/{address}.html`). */
 export function walletPagePath(siteDir: string, address: string): string {
   return join(siteDir, 'w', `${address}.html`);

@@ -9,11 +9,27 @@ import { KeyService, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
 import type { FeedHub } from './feed-hub.ts';
+import { GenerationReader } from '../db/generation-reader.ts';
+import { watchGenerations } from './watch-generations.ts';
 
 /** Everything a handler needs; tests build their own with temporary databases and fakes. */
 export interface Deps {
   config: Config;
+  /**
+   * The public database a handler reads: `DATA_DIR/public.db` live, or, on a node serving
+   * generations, the generation leased for this request (src/server/generation-lease.ts, read-only).
+   */
   publicStore: PublicStore;
+  /**
+   * On a node serving generations (API_GENERATIONS_DIR): the newest verified generation and its
+   * leases; null/absent: the node reads `DATA_DIR/public.db` live.
+   */
+  generations?: GenerationReader | null;
+  /**
+   * Set for a request answered from a generation: the node's own writable `DATA_DIR/public.db`,
+   * where its on-demand rebuilds write; a record the generation does not hold is looked up here.
+   */
+  rebuiltStore?: PublicStore;
   keys: KeyService;
   /** Subscriber accounts, checkouts and payment events (src/server/billing.ts). */
   billing: BillingService;
@@ -62,6 +78,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     dailyQuota: overrides.dailyQuota ?? config.DAILY_QUOTA,
     countUsage: overrides.countUsage ?? (config.QUOTA_COUNTING === 'off' ? false : undefined),
     rebuilds: overrides.rebuilds ?? new RebuildService({ config, publicStore, log, now }),
+    generations: overrides.generations !== undefined ? overrides.generations : config.apiGenerationsDir ? new GenerationReader(config.apiGenerationsDir) : null,
   };
 }
 
@@ -76,6 +93,7 @@ export function getDeps(): Deps {
     deps = createDeps(loadConfig());
     if (deps.countUsage === false) deps.log.warn('QUOTA_COUNTING=off: keyed requests are neither counted nor refused (benchmarks only)');
     deps.rebuilds.startWorker();
+    if (deps.generations && deps.config.apiGenerationsDir) watchGenerations(deps.generations, deps.config.apiGenerationsDir, deps.log);
   }
   return deps;
 }

@@ -165,9 +165,15 @@ export const ERRORS = {
       'This key already has 2 creation feed streams open, the most it may hold at once. Close one (or wait until a dropped one is noticed, at most a heartbeat) before opening another; one stream carries every record.',
     why: 'The stream was not opened, so nothing about any token was sent.',
   },
+  unavailable: {
+    status: 503,
+    label: 'Not available yet',
+    message: 'This API node has no verified generation of the public database to answer from yet (API_GENERATIONS_DIR). Try again after Retry-After seconds; another node may answer now.',
+    why: 'Nothing could be looked up, so nothing about any token is established.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `feed_not_in_plan`, `too_many_streams`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `feed_not_in_plan`, `too_many_streams`, `unavailable`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

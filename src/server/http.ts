@@ -6,20 +6,8 @@ import { PAGE_CSP, renderMessagePage } from '../render/token-page.ts';
  * Pure functions over Web Request/Response.
  */
 
-/** Cache-Control of a settled (immutable) record: spec §4 rule 7. */
-export const CACHE_SETTLED = 'max-age=3600, stale-while-revalidate=86400';
-/** Cache-Control of anything unsettled, and of every error: spec §4 rule 7. */
-export const CACHE_NONE = 'no-store';
-
-const EXPOSED = ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Content-Length'];
-
-/**
- * CORS headers put on every response: open to every origin (spec §1). Keys belong on the caller's
- * server; the browser never needs credentials mode, so `*` is correct.
- */
-export function corsHeaders(): Record<string, string> {
-  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED.join(', ') };
-}
+export { CACHE_NONE, CACHE_SETTLED, corsHeaders } from '../cache-rules.ts';
+import { CACHE_NONE, corsHeaders } from '../cache-rules.ts';
 
 /**
  * Answer to a CORS preflight (`OPTIONS`) on any API path: 204, GET only (or the given methods),

@@ -45,17 +45,24 @@ interface Operation {
   /** Error codes whose answers carry Retry-After. */
   retryAfter?: ErrorCode[];
   notModified?: boolean;
+  /** Also answered from disk by the static tier (nginx): its ETag may be nginx's `"<mtime>-<size>"`. */
+  staticTier?: boolean;
 }
 
-/** Errors any path can answer: a request the front door cannot read, and the service's own failure. */
-const GENERIC_ERRORS: ErrorCode[] = ['bad_request', 'request_timeout', 'headers_too_large', 'internal'];
+/** Errors any path can answer: a request the front door cannot read, the service's own failure, and a generations node with no generation yet. */
+const GENERIC_ERRORS: ErrorCode[] = ['bad_request', 'request_timeout', 'headers_too_large', 'internal', 'unavailable'];
 const KEY_ERRORS: ErrorCode[] = ['missing_key', 'invalid_key', 'revoked_key'];
 const QUOTA_ERRORS: ErrorCode[] = ['quota_exceeded'];
 
-type HeaderName = 'RateLimit' | 'RateLimit-Policy' | 'Retry-After' | 'ETag' | 'Cache-Control' | 'Allow' | 'Location' | 'Content-Disposition' | 'Last-Modified';
+type HeaderName = 'X-Archive-Generation' | 'RateLimit' | 'RateLimit-Policy' | 'Retry-After' | 'ETag' | 'Cache-Control' | 'Allow' | 'Location' | 'Content-Disposition' | 'Last-Modified';
 
 /** Response headers, by name (components.headers). */
 const HEADERS: Record<HeaderName, Json> = {
+  'X-Archive-Generation': {
+    description:
+      'On a node serving generations of the public database (API_GENERATIONS_DIR, docs/scaling.md): the generation this answer was read from. It never goes backwards on one node. Absent on a single-machine archive.',
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  },
   RateLimit: {
     description:
       'draft-ietf-httpapi-ratelimit-headers-10: what is left of each policy. `"daily";r=<requests left today>;t=<seconds until 00:00 UTC>`; a response that started a rebuild adds `"rebuilds";r=<starts left>;t=<seconds until one frees>`.',
@@ -245,9 +252,11 @@ export const OPERATIONS: Operation[] = [
     path: '/d/{mint}',
     method: 'get',
     summary: 'The canonical launch document as captured',
-    description: 'Canonical JSON (keys sorted, no whitespace); its sha256 is the ETag.',
+    description:
+      'Canonical JSON (keys sorted, no whitespace); from the server its sha256 is the ETag. Through the static tier (nginx, docs/scaling.md) the file is sent from disk with nginx\'s ETag (`"<mtime hex>-<size hex>"`); either answers its own tag with 304, and the sha256 of the body is the same.',
     tags: ['records'],
     keyed: false,
+    staticTier: true,
     parameters: [MINT, IF_NONE_MATCH],
     success: [{ status: 200, description: 'The launch document.', schema: S.LaunchDocument, headers: ['ETag', 'Cache-Control'] }],
     notModified: true,
@@ -412,21 +421,37 @@ function errorContent(codes: ErrorCode[]): Json {
   };
 }
 
-function headersOf(names: HeaderName[] = []): Json | undefined {
+function headersOfNames(names: HeaderName[] = []): Json | undefined {
   if (names.length === 0) return undefined;
   return Object.fromEntries(names.map((n) => [n, { ...HEADERS[n], required: true }]));
 }
 
+/** Headers of a response plus the optional `X-Archive-Generation` every answer of a generations node carries. */
+function withGeneration(headers: Json | undefined): Json {
+  return { ...(headers ?? {}), 'X-Archive-Generation': HEADERS['X-Archive-Generation'] };
+}
+
+/** The ETag of a path the static tier also answers: the server's sha256, or nginx's `"<mtime hex>-<size hex>"`. */
+const STATIC_ETAG: Json = {
+  description: 'Strong entity tag: from the server the sha256 (hex) of the bytes; from the static tier (nginx) `"<mtime hex>-<size hex>"`. Send it back in If-None-Match for a 304.',
+  schema: { type: 'string', pattern: '^"([0-9a-f]{64}|[0-9a-f]+-[0-9a-f]+)"$' },
+  required: true,
+};
+
 function operationObject(op: Operation): Json {
+  const headersOf = (names: HeaderName[] = []) => {
+    const h = headersOfNames(names);
+    return op.staticTier && h && 'ETag' in h ? { ...h, ETag: STATIC_ETAG } : h;
+  };
   const responses: Record<string, Json> = {};
   for (const s of op.success) {
     responses[String(s.status)] = {
       description: s.description,
-      ...(s.headers ? { headers: headersOf(s.headers) } : {}),
+      headers: withGeneration(headersOf(s.headers)),
       ...(s.schema ? { content: { [s.media ?? 'application/json']: { schema: jsonSchemaOf(s.schema) } } } : s.media ? { content: { [s.media]: {} } } : {}),
     };
   }
-  if (op.notModified) responses['304'] = { description: 'Not modified: the If-None-Match ETag still matches (no body).', headers: headersOf(['ETag', 'Cache-Control']) };
+  if (op.notModified) responses['304'] = { description: 'Not modified: the If-None-Match ETag still matches (no body).', headers: withGeneration(headersOf(['ETag', 'Cache-Control'])) };
   const errors = [...op.errors, ...GENERIC_ERRORS];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errors) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
@@ -435,7 +460,7 @@ function operationObject(op: Operation): Json {
     const rated = op.keyed && op.counted !== false && codes.some((c) => c === 'quota_exceeded' || c === 'rate_limited');
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),
-      ...(retry || rated ? { headers: { ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) } } : {}),
+      headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),
       content: errorContent(codes),
     };
   }

@@ -18,10 +18,8 @@ import { statusBody } from './status.ts';
  * page is rendered from the database (the methodology from the Markdown bundled at build).
  */
 
-/** Cache-Control of the home, list and status pages: a CDN may keep them a few seconds. */
-export const CACHE_LISTS = 'max-age=5';
-/** Cache-Control of the methodology page. */
-export const CACHE_METHODOLOGY = 'max-age=300';
+export { CACHE_LISTS, CACHE_METHODOLOGY } from '../cache-rules.ts';
+import { CACHE_LISTS, CACHE_METHODOLOGY } from '../cache-rules.ts';
 /** How often at most (ms) a served file's mtime is checked. */
 export const RECHECK_MS = 500;
 

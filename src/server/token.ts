@@ -31,7 +31,8 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const usage = admitted.usage;
   const rate = rateLimitHeaders(usage);
 
-  const row = deps.publicStore.getLaunch(mint);
+  // on a node serving generations, a record this node rebuilt is in its own public.db until a generation holds it
+  const row = deps.publicStore.getLaunch(mint) ?? deps.rebuiltStore?.getLaunch(mint);
   if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
   const doc = JSON.parse(row.document) as LaunchDocument;

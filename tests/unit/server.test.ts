@@ -127,7 +127,7 @@ describe('error vocabulary', () => {
       'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found',
       'invalid_signature', 'billing_not_configured', 'internal',
       'bad_request', 'method_not_allowed', 'payload_too_large', 'invalid_event', 'headers_too_large', 'request_timeout',
-      'invalid_query', 'invalid_cursor', 'too_many_mints', 'invalid_mints', 'feed_not_in_plan', 'too_many_streams',
+      'invalid_query', 'invalid_cursor', 'too_many_mints', 'invalid_mints', 'feed_not_in_plan', 'too_many_streams', 'unavailable',
     ]);
     for (const code of ERROR_CODES) {
       await expectError(errorResponse(code, { nowMs: NOW }), ERRORS[code].status, code);

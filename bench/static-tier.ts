@@ -1,0 +1,98 @@
+/**
+ * Static tier vs API (issue 23 "the home page is served at ≥ 5,000 req/s (static file through the
+ * server or the static tier)"; issue 26 "the static tier serves token pages at ≥ 10 × the API's
+ * req/s"): in one run, over the bench archive, nginx with the `lpa cluster-config` configuration
+ * (collector/cluster/nginx-config.ts) serving the home page and a token page from disk, and the
+ * keyed token endpoint of one API node (the built Astro server, quota counting on). Alternating
+ * rounds; autocannon runs in the bench process on the same machine, so the nginx figures are
+ * bounded by the load generator as much as by nginx (said in the section).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { BENCH_MINT, ROOT, type BenchArchive } from './setup.ts';
+import { startServer } from './load.ts';
+import { startNginx } from '../tests/helpers/nginx.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const log = (s: string) => process.stderr.write(s + '\n');
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  rps: number[];
+  p99: number[];
+  bad: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+async function round(t: Target, seconds: number): Promise<{ rps: number; p99: number; bad: number }> {
+  const r = await autocannon({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+}
+
+/** The section of docs/benchmarks.md. */
+export async function benchStaticTier(archive: BenchArchive): Promise<string> {
+  const siteDir = join(archive.dataDir, 'site');
+  const pages = readdirSync(join(siteDir, 't')).filter((f) => f.endsWith('.html'));
+  const page = existsSync(join(siteDir, 't', `${BENCH_MINT}.html`)) ? `${BENCH_MINT}.html` : pages[0]!;
+  if (!existsSync(join(siteDir, 'index.html'))) throw new Error('the bench archive has no home page (site/index.html)');
+  const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const api = await startServer('API node', [join(ROOT, 'dist/server/entry.mjs')], { ...archive.env, DAILY_QUOTA: '1000000000' }, '/api/v1/status');
+  const nginx = await startNginx({ siteDir, nodes: [new URL(api.url).host], workers: 'auto' });
+  try {
+    const targets: Target[] = [
+      { name: 'home page `/`, nginx from disk', url: `${nginx.base}/`, headers: {}, rps: [], p99: [], bad: 0 },
+      { name: `token page \`/t/{mint}.html\`, nginx from disk`, url: `${nginx.base}/t/${page}`, headers: {}, rps: [], p99: [], bad: 0 },
+      { name: 'keyed token endpoint `/api/v1/token/{mint}`, one API node (Astro)', url: `${api.url}/api/v1/token/${BENCH_MINT}`, headers: { Authorization: `Bearer ${archive.key}` }, rps: [], p99: [], bad: 0 },
+    ];
+    for (const t of targets) {
+      const r = await fetch(t.url, { headers: t.headers });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`${t.name}: ${r.status}`);
+      await round(t, 2); // warm-up
+    }
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = i % 2 ? [...targets].reverse() : targets;
+      for (const t of order) {
+        const r = await round(t, SECONDS);
+        t.rps.push(r.rps);
+        t.p99.push(r.p99);
+        t.bad += r.bad;
+        log(`  round ${i + 1} ${t.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms${r.bad ? `, non-2xx/errors ${r.bad}` : ''}`);
+      }
+    }
+    const [home, token, apiT] = targets as [Target, Target, Target];
+    const ratio = median(token.rps.map((r, i) => r / apiT.rps[i]!));
+    const homeRps = median(home.rps);
+    const loadAfter = loadavg().map((l) => l.toFixed(2)).join(' ');
+    return [
+      '## Static tier (nginx) vs the API (issues 23 and 26)',
+      '',
+      `nginx ${'(`lpa cluster-config`, `worker_processes auto`: ' + cpus().length + ' workers)'} serving the bench archive's written site from disk, and one API node (the built Astro server, quota counting on) answering the keyed token endpoint, in the same run: ` +
+        `${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s after a 2 s warm-up each. autocannon runs in the bench process on the same ${cpus().length} cores as nginx and the node, ` +
+        'so the nginx figures are what one autocannon process could drive here: a lower bound for nginx, not its ceiling.',
+      '',
+      '| target | req/s per round | median req/s | median p99 ms | non-2xx + errors |',
+      '|---|---|---|---|---|',
+      ...targets.map((t) => `| ${t.name} | ${t.rps.map(Math.round).join(' / ')} | ${Math.round(median(t.rps))} | ${median(t.p99).toFixed(1)} | ${t.bad} |`),
+      '',
+      `**Home page through the static tier: ${Math.round(homeRps)} req/s** (issue 23 target ≥ 5,000: ${homeRps >= 5000 ? 'met' : 'NOT met'}). ` +
+        `**Token pages through the static tier = ${ratio.toFixed(1)} × the keyed endpoint's req/s** (median of per-round ratios; issue 26 target ≥ 10 ×: ${ratio >= 10 ? 'met' : 'NOT met'}).`,
+      '',
+      `Load average (1, 5, 15 min) at the start of this section: ${loadBefore}; at its end: ${loadAfter} (${cpus().length} cores).`,
+    ].join('\n');
+  } finally {
+    await nginx.stop();
+    await api.stop();
+  }
+}
