@@ -164,7 +164,10 @@ export function duration(seconds: number): string {
  * @example utc(Date.UTC(2026, 9, 1, 10, 0, 5)) // '2026-10-01 10:00:05 UTC'
  */
 export function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  const iso = new Date(ms).toISOString();
+  // years 0–9999: `YYYY-MM-DDTHH:mm:ss.sssZ`, cut where the replacements below would cut it
+  if (iso.length === 24) return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  return iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
 }
 
 /**

@@ -15,7 +15,7 @@ import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts
 import { PublicStore } from '../../src/db/public-store.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
-import { renderTokenPage, tokenPageOptions } from '../../src/render/token-page.ts';
+import { renderTokenPage, tokenPageOptions, type TokenPageOptions } from '../../src/render/token-page.ts';
 import { clearChartSeriesCache } from '../../src/render/chart-data.ts';
 import { USDC_MINT } from '../../src/render/units.ts';
 import { longCurve } from '../../bench/pages.ts';
@@ -70,16 +70,20 @@ function syntheticCurve(opts: { trades: number; reserves: boolean; quoteMint?: s
   return { doc, txs };
 }
 
+/** One pinned page's input: its name, the document and the page options (transactions included). */
+export interface PinnedInput {
+  name: string;
+  doc: LaunchDocument;
+  opts: TokenPageOptions;
+}
+
 /**
- * Every pinned page, `[name, html]`, in a fixed order. `tmp` is a scratch folder (two simulated
- * chains are collected into it). The chart-series cache is cleared before each render.
+ * The inputs of every pinned page, in a fixed order. `tmp` is a scratch folder (two simulated
+ * chains are collected into it).
  */
-export async function pinnedPages(tmp: string): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  const render = (name: string, doc: LaunchDocument, opts: Parameters<typeof renderTokenPage>[1]) => {
-    clearChartSeriesCache();
-    out.push([name, renderTokenPage(doc, opts)]);
-  };
+export async function pinnedInputs(tmp: string): Promise<PinnedInput[]> {
+  const out: PinnedInput[] = [];
+  const render = (name: string, doc: LaunchDocument, opts: TokenPageOptions) => out.push({ name, doc, opts });
 
   // the collected records, each with its transactions, as the collector's publish step renders them
   const rec = await buildPageRecords(join(tmp, 'records'));
@@ -145,4 +149,12 @@ export async function pinnedPages(tmp: string): Promise<[string, string][]> {
     { ...OPTS, sha256: SHA },
   );
   return out;
+}
+
+/** Every pinned page, `[name, html]`, in a fixed order; the chart-series cache is cleared before each render. */
+export async function pinnedPages(tmp: string): Promise<[string, string][]> {
+  return (await pinnedInputs(tmp)).map(({ name, doc, opts }) => {
+    clearChartSeriesCache();
+    return [name, renderTokenPage(doc, opts)];
+  });
 }
