@@ -38,6 +38,9 @@ const GROUPS: { key: keyof SupplySplit; label: string }[] = [
 const legend = (items: { cls: string; label: string }[]): string =>
   `<ul class="legend">${items.map((i) => `<li><span class="sw ${esc(i.cls)}"></span>${esc(i.label)}</li>`).join('')}</ul>`;
 
+/** The supply bars' x: a share of supply (0–100) to the bar's width; the same for every page, built once. */
+const SHARE_X = scaleLinear().domain([0, 100]).range([0, W]);
+
 /** The charts' legends: constant markup, built once. */
 const SUPPLY_LEGEND = legend(GROUPS.map((g) => ({ cls: `c-${g.key}`, label: g.label })));
 const TIMELINE_LEGEND = legend([
@@ -52,29 +55,35 @@ const TIMELINE_LEGEND = legend([
 export function supplyChart(s: ChartSeries, name: string): Html {
   if (!s.supply) return missingChart('supply', 'Supply at birth', s.missing);
   const total = BigInt(s.totalSupplyRaw);
-  const x = scaleLinear().domain([0, 100]).range([0, W]);
   const rows: [string, SupplySplit][] = [
     ['End of the creation slot', s.supply.atCreationSlot],
     ['At 30 s', s.supply.at30s],
   ];
+  // each share's text once: a value appears in a bar's title, its label and the table
+  const pcts = new Map<string, string>();
+  const pctText = (v: string): string => {
+    let t = pcts.get(v);
+    if (t === undefined) pcts.set(v, (t = pctOf(v, total)));
+    return t;
+  };
   const share = (v: string) => (total > 0n ? Number((BigInt(v) * 1_000_000n) / total) / 10_000 : 0);
   const bar = (split: SupplySplit, y: number): string => {
     let at = 0;
     return GROUPS.map((g) => {
       const p = share(split[g.key]);
-      const x0 = x(at);
+      const x0 = SHARE_X(at);
       at += p;
-      return p > 0 ? `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(x(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctOf(split[g.key], total))}</title></rect>` : '';
+      return p > 0 ? `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(SHARE_X(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctText(split[g.key]))}</title></rect>` : '';
     }).join('');
   };
   const a = s.supply.atCreationSlot;
   const b = s.supply.at30s;
   const barSvg = (label: string, split: SupplySplit, id: string) =>
-    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctOf(split.creator, total))}, bundled ${esc(pctOf(split.bundled, total))}, first 30 s ${esc(pctOf(split.early, total))}, other ${esc(pctOf(split.other, total))}</p>
+    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctText(split.creator))}, bundled ${esc(pctText(split.bundled))}, first 30 s ${esc(pctText(split.early))}, other ${esc(pctText(split.other))}</p>
 <svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${bar(split, 0)}</svg>`;
   const cell = (split: SupplySplit, k: keyof SupplySplit) => {
     const t = tokenAmount(split[k]);
-    return `title="${esc(t.exact)}">${esc(pctOf(split[k], total))} · ${esc(t.text)}`;
+    return `title="${esc(t.exact)}">${esc(pctText(split[k]))} · ${esc(t.text)}`;
   };
   return raw(`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${esc(s.totalSupplyRaw)}" data-creator-raw="${esc(a.creator)}" data-bundled-raw="${esc(a.bundled)}" data-early-raw="${esc(a.early)}" data-other-raw="${esc(a.other)}" data-curve-raw="${esc(a.curve)}" data-creator-30s-raw="${esc(b.creator)}" data-bundled-30s-raw="${esc(b.bundled)}" data-early-30s-raw="${esc(b.early)}" data-other-30s-raw="${esc(b.other)}" data-curve-30s-raw="${esc(b.curve)}">
 <figcaption><h3>Supply at birth</h3> Who held the token supply at the end of the creation slot and 30 s after creation (net of sells); the rest had not been bought.</figcaption>
