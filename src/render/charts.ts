@@ -219,7 +219,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   pts.push([lastX, pts[pts.length - 1]![1]]);
   // d3-shape draws the steps; PathText writes them as d3-path would (svg-text.ts), without its float printing
   const pathText = new PathText();
-  line<[number, number]>().x((d) => r1(d[0])).y((d) => r1(d[1])).curve(curveStepAfter).context(pathText)(pts);
+  line<[number, number]>().x((d) => r1(d[0])).y((d) => r1(d[1])).curve(curveStepAfter).context(pathText.asContext())(pts);
   const path = pathText.text;
   const last = c.points[c.points.length - 1]!;
   const mark = (t: number | null, label: string, cls: string, dy: number) =>

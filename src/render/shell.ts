@@ -69,8 +69,9 @@ const SITE_NAME = 'Launch-provenance archive';
 function part(v: Html | string | boolean | null | undefined): string | null {
   if (typeof v === 'string') return esc(v);
   if (v === null || v === undefined || typeof v === 'boolean') return '';
-  if (typeof v === 'object' && (v as { isEscaped?: boolean }).isEscaped && !(v as { callbacks?: unknown[] }).callbacks) {
-    const text = v.toString();
+  const o = v as unknown as { isEscaped?: boolean; callbacks?: unknown[]; toString(): unknown };
+  if (typeof o === 'object' && o.isEscaped && !o.callbacks) {
+    const text = o.toString();
     return typeof text === 'string' ? text : null;
   }
   return null;

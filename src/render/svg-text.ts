@@ -95,4 +95,9 @@ export class PathText {
   closePath(): void {
     if (this.drawn) this.text += 'Z';
   }
+
+  /** This context as d3-shape's `context()` is typed (it accepts any object with these methods). */
+  asContext(): CanvasRenderingContext2D {
+    return this as unknown as CanvasRenderingContext2D;
+  }
 }

@@ -40,7 +40,7 @@ describe('PathText', () => {
       const pts = Array.from({ length: n % 40 }, () => [r() * 640, r() * 240 - (n % 7 === 0 ? 300 : 0)] as [number, number]);
       for (const curve of [curveStepAfter, curveLinear]) {
         const ctx = new PathText();
-        line().curve(curve).context(ctx)(pts);
+        line().curve(curve).context(ctx.asContext())(pts);
         expect(ctx.text).toBe(line().curve(curve)(pts) ?? '');
       }
     }
