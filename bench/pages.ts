@@ -164,9 +164,8 @@ export async function benchPages(): Promise<string> {
       `Render plus write cannot be faster than the write alone: in this run the disk took ${Math.round(floorRate).toLocaleString('en')} atomic writes a second one at a time and ${Math.round(overlapFloorRate).toLocaleString('en')} with ${WRITE_IN_FLIGHT} in flight (each file fsynced before its rename, the collector's crash-safety), ${Math.round(noSyncRate).toLocaleString('en')} without the fsync${Math.max(floorRate, overlapFloorRate) < 5000 ? ', so 5,000 pages a second written is not reachable on this disk with that policy, whatever the render costs' : ''}.`,
       '',
       ...(loadavg()[0]! > cpus().length
-        ? ['', `**The load average (${loadavg()[0]!.toFixed(1)}) exceeded the ${cpus().length} cores while this ran: these figures measure a contended machine (other processes took most of the CPU and the disk); compare them only with figures taken under a similar load.**`]
+        ? [`**The load average (${loadavg()[0]!.toFixed(1)}) exceeded the ${cpus().length} cores while this ran: these figures measure a contended machine (other processes took most of the CPU and the disk); compare them only with figures taken under a similar load.**`, '']
         : []),
-      '',
       'The publish step also reads the launch\'s transactions from `launch_tx` (JSON per row) before it renders; that read is not in these figures.',
     ].join('\n');
   } finally {
