@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -41,6 +42,53 @@ export function writeFileAtomic(path: string, content: string): void {
     }
     throw err;
   }
+}
+
+/** How many files {@link writeFilesAtomic} keeps in flight by default (enough for the fsyncs to overlap). */
+export const WRITE_IN_FLIGHT = 16;
+
+/**
+ * Write many files atomically, each as {@link writeFileAtomic} does (a temporary file in its
+ * folder, written and fsynced through one descriptor, then renamed over the target: the same
+ * crash-safety and fsync policy), up to `inFlight` at once through `fs/promises`, so the fsyncs
+ * — most of a write's time — overlap instead of queueing. Each distinct folder is created once,
+ * before the writes. Resolves when every file is written; on a failure the other writes still
+ * finish, each failed write's temporary file is removed, and the first error is thrown.
+ * @param files target paths and their content (UTF-8)
+ * @param inFlight writes open at once ({@link WRITE_IN_FLIGHT} by default)
+ */
+export async function writeFilesAtomic(files: { path: string; content: string }[], inFlight = WRITE_IN_FLIGHT): Promise<void> {
+  for (const dir of new Set(files.map((f) => dirname(f.path)))) await mkdir(dir, { recursive: true });
+  let next = 0;
+  let failure: unknown = null;
+  const one = async (path: string, content: string) => {
+    const tmp = join(dirname(path), `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
+    try {
+      const fh = await open(tmp, 'w');
+      try {
+        await fh.writeFile(content, 'utf8');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, path);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+  };
+  const worker = async () => {
+    while (next < files.length) {
+      const f = files[next++]!;
+      try {
+        await one(f.path, f.content);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, files.length)) }, worker));
+  if (failure !== null) throw failure;
 }
 
 /** A temporary file of writeFileAtomic: `.{pid base 36}-{8 hex}-{counter}.tmp`, or the older `.{12 hex}.tmp`. */

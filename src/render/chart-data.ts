@@ -112,26 +112,54 @@ function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: 
 }
 
 /**
- * The curve's real quote reserves after each trade, to migration, as parallel arrays (time after
- * creation, slot, raw quote), with where they came from and the completion and migration times.
- * The one loop over every held transaction: its own function, with no object per trade (inside
- * chartSeries it ran about three times slower).
+ * Successful transactions in slot order, the same array `successful` (launch-events.ts) gives:
+ * one pass that also notes whether they already come in slot order (the store returns them so),
+ * and the stable sort only when they do not.
  */
-function curveOf(mint: string, ok: DecodedTransaction[], tOf: (x: { slot: number; blockTime: number | null }) => number, creationSlot: number) {
+function successfulInSlotOrder(txs: DecodedTransaction[]): DecodedTransaction[] {
+  const ok: DecodedTransaction[] = [];
+  let sorted = true;
+  let prev = -Infinity;
+  for (const tx of txs) {
+    if (tx.err !== null && tx.err !== undefined) continue;
+    const slot = tx.slot ?? 0;
+    if (slot >= prev) prev = slot;
+    else sorted = false;
+    ok.push(tx);
+  }
+  return sorted ? ok : successful(ok);
+}
+
+/**
+ * The one walk over every held successful transaction (slot order): whether the creation
+ * transaction is among them, the transactions of the creation slot and the first window (for
+ * `tradesOf`), and the curve's real quote reserves after each trade, to migration, as parallel
+ * arrays (time after creation, slot, raw quote), with where they came from and the completion and
+ * migration times. No object per trade (inside chartSeries it ran about three times slower).
+ */
+function walk(mint: string, ok: DecodedTransaction[], creation: { signature: string; slot: number; blockTime: number | null }) {
   const pointT: number[] = [0];
-  const pointSlot: number[] = [creationSlot];
+  const pointSlot: number[] = [creation.slot];
   const pointQ: (bigint | string)[] = [0n];
+  const windowTxs: DecodedTransaction[] = [];
+  let held = false;
   let source: 'events' | 'trades' = 'events';
   let sum = 0n;
   let completedAt: number | null = null;
   let migratedAt: number | null = null;
   let lastQ: bigint | string | null = null;
+  const cbt = creation.blockTime;
   for (const tx of ok) {
+    if (!held && tx.signature === creation.signature) held = true;
     const slot = tx.slot ?? 0;
-    const tAt = tOf({ slot, blockTime: tx.blockTime });
+    const blockTime = tx.blockTime;
+    if (tx.slot === creation.slot || inFirstWindow(creation, { slot, blockTime })) windowTxs.push(tx);
+    const tAt = cbt !== null && blockTime !== null ? blockTime - cbt : (slot - creation.slot) * SLOT_SECONDS;
     for (const e of tx.events) {
+      const name = e.name;
       const f = e.fields;
-      if (e.name === 'TradeEvent' && migratedAt === null && f.mint === mint) {
+      if (name === 'TradeEvent') {
+        if (migratedAt !== null || f.mint !== mint) continue;
         const sol = isSolQuote(str(f.quote_mint));
         const real = sol ? f.real_sol_reserves : f.real_quote_reserves;
         if (real === undefined || source === 'trades') {
@@ -145,11 +173,11 @@ function curveOf(mint: string, ok: DecodedTransaction[], tOf: (x: { slot: number
         pointT.push(tAt);
         pointSlot.push(slot);
         pointQ.push(lastQ);
-      } else if (e.name === 'CompleteEvent' && completedAt === null && str(f.mint) === mint) {
-        completedAt = tAt;
+      } else if (name === 'CompleteEvent') {
+        if (completedAt === null && str(f.mint) === mint) completedAt = tAt;
       } else if (
         migratedAt === null &&
-        ((e.name === 'CompletePumpAmmMigrationEvent' && str(f.mint) === mint) || (e.name === 'CreatePoolEvent' && str(f.base_mint) === mint))
+        ((name === 'CompletePumpAmmMigrationEvent' && str(f.mint) === mint) || (name === 'CreatePoolEvent' && str(f.base_mint) === mint))
       ) {
         migratedAt = tAt;
       }
@@ -163,7 +191,7 @@ function curveOf(mint: string, ok: DecodedTransaction[], tOf: (x: { slot: number
       }
     }
   }
-  return { pointT, pointSlot, pointQ, source, completedAt, migratedAt };
+  return { held, windowTxs, pointT, pointSlot, pointQ, source, completedAt, migratedAt };
 }
 
 /** Seconds per slot used only when a blockTime is missing (Solana's target slot time). */
@@ -181,16 +209,16 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   const base = { quoteMint: l?.quoteMint ?? '', totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
   if (!l) return { ...base, missing: 'the creation transaction is not held, so nothing about the launch is charted' };
   if (!doc.history.complete) return { ...base, missing: 'the held history is incomplete, so a chart would leave out trades the archive has not read' };
-  const ok = successful(txs);
-  if (!ok.some((t) => t.signature === l.transaction.signature)) return { ...base, missing: 'the creation transaction is not among the held transactions' };
+  const creation = { signature: l.transaction.signature, slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
+  const walked = walk(doc.mint, successfulInSlotOrder(txs), creation);
+  if (!walked.held) return { ...base, missing: 'the creation transaction is not among the held transactions' };
 
-  const creation = { slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
   const tOf = (x: { slot: number; blockTime: number | null }) =>
     creation.blockTime !== null && x.blockTime !== null ? x.blockTime - creation.blockTime : (x.slot - creation.slot) * SLOT_SECONDS;
   const creator = l.creator;
   // Supply, timeline and early buyers need only the first window's trades (decoded by tradesOf);
   // the curve reads one field per later trade (a 2,000-trade curve renders in milliseconds).
-  const trades = tradesOf(doc.mint, ok.filter((tx) => tx.slot === creation.slot || inFirstWindow(creation, { slot: tx.slot ?? 0, blockTime: tx.blockTime })));
+  const trades = tradesOf(doc.mint, walked.windowTxs);
   const outside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
   const bundled = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && t.slot === creation.slot).map((t) => t.wallet));
   const early = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && !bundled.has(t.wallet) && inFirstWindow(creation, t)).map((t) => t.wallet));
@@ -239,7 +267,7 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   }
   const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
 
-  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = curveOf(doc.mint, ok, tOf, creation.slot);
+  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = walked;
   const endAt = Math.max(pointT[pointT.length - 1]!, migratedAt ?? 0, completedAt ?? 0);
   const curveOut = downsample(pointT, pointSlot, pointQ, endAt);
   return {

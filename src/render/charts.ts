@@ -19,6 +19,7 @@ import { scaleLinear, scaleSqrt } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
 import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
+import { oneDecimal, PathText } from './svg-text.ts';
 import { count, duration, exactUnits, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
@@ -37,39 +38,58 @@ const GROUPS: { key: keyof SupplySplit; label: string }[] = [
 const legend = (items: { cls: string; label: string }[]): string =>
   `<ul class="legend">${items.map((i) => `<li><span class="sw ${esc(i.cls)}"></span>${esc(i.label)}</li>`).join('')}</ul>`;
 
+/** The supply bars' x: a share of supply (0–100) to the bar's width; the same for every page, built once. */
+const SHARE_X = scaleLinear().domain([0, 100]).range([0, W]);
+
+/** The charts' legends: constant markup, built once. */
+const SUPPLY_LEGEND = legend(GROUPS.map((g) => ({ cls: `c-${g.key}`, label: g.label })));
+const TIMELINE_LEGEND = legend([
+  { cls: 'c-bundled', label: 'Bundled buy (creation slot)' },
+  { cls: 'c-early', label: 'First-30-s buy' },
+  { cls: 'c-other', label: 'Other trade' },
+  { cls: 'c-creator sq', label: 'Creator buy' },
+  { cls: 'c-sell tri', label: 'Creator sell' },
+]);
+
 /** Supply at birth: two stacked bars (end of the creation slot, at 30 s), shares of total supply. */
 export function supplyChart(s: ChartSeries, name: string): Html {
   if (!s.supply) return missingChart('supply', 'Supply at birth', s.missing);
   const total = BigInt(s.totalSupplyRaw);
-  const x = scaleLinear().domain([0, 100]).range([0, W]);
   const rows: [string, SupplySplit][] = [
     ['End of the creation slot', s.supply.atCreationSlot],
     ['At 30 s', s.supply.at30s],
   ];
+  // each share's text once: a value appears in a bar's title, its label and the table
+  const pcts = new Map<string, string>();
+  const pctText = (v: string): string => {
+    let t = pcts.get(v);
+    if (t === undefined) pcts.set(v, (t = pctOf(v, total)));
+    return t;
+  };
   const share = (v: string) => (total > 0n ? Number((BigInt(v) * 1_000_000n) / total) / 10_000 : 0);
   const bar = (split: SupplySplit, y: number): string => {
     let at = 0;
     return GROUPS.map((g) => {
       const p = share(split[g.key]);
-      const x0 = x(at);
+      const x0 = SHARE_X(at);
       at += p;
-      return p > 0 ? `<rect class="c-${g.key}" x="${r1(x0)}" y="${y}" width="${r1(x(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctOf(split[g.key], total))}</title></rect>` : '';
+      return p > 0 ? `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(SHARE_X(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctText(split[g.key]))}</title></rect>` : '';
     }).join('');
   };
   const a = s.supply.atCreationSlot;
   const b = s.supply.at30s;
   const barSvg = (label: string, split: SupplySplit, id: string) =>
-    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctOf(split.creator, total))}, bundled ${esc(pctOf(split.bundled, total))}, first 30 s ${esc(pctOf(split.early, total))}, other ${esc(pctOf(split.other, total))}</p>
+    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctText(split.creator))}, bundled ${esc(pctText(split.bundled))}, first 30 s ${esc(pctText(split.early))}, other ${esc(pctText(split.other))}</p>
 <svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${bar(split, 0)}</svg>`;
   const cell = (split: SupplySplit, k: keyof SupplySplit) => {
     const t = tokenAmount(split[k]);
-    return `title="${esc(t.exact)}">${esc(pctOf(split[k], total))} · ${esc(t.text)}`;
+    return `title="${esc(t.exact)}">${esc(pctText(split[k]))} · ${esc(t.text)}`;
   };
   return raw(`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${esc(s.totalSupplyRaw)}" data-creator-raw="${esc(a.creator)}" data-bundled-raw="${esc(a.bundled)}" data-early-raw="${esc(a.early)}" data-other-raw="${esc(a.other)}" data-curve-raw="${esc(a.curve)}" data-creator-30s-raw="${esc(b.creator)}" data-bundled-30s-raw="${esc(b.bundled)}" data-early-30s-raw="${esc(b.early)}" data-other-30s-raw="${esc(b.other)}" data-curve-30s-raw="${esc(b.curve)}">
 <figcaption><h3>Supply at birth</h3> Who held the token supply at the end of the creation slot and 30 s after creation (net of sells); the rest had not been bought.</figcaption>
 ${barSvg(rows[0]![0], a, 'supply-slot')}
 ${barSvg(rows[1]![0], b, 'supply-30s')}
-${legend(GROUPS.map((g) => ({ cls: `c-${g.key}`, label: g.label })))}
+${SUPPLY_LEGEND}
 <details><summary>Supply at birth as a table</summary><table class="stack data"><thead><tr><th scope="col">Holder</th><th scope="col">End of creation slot</th><th scope="col">At 30 s</th></tr></thead><tbody>
 ${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${cell(a, g.key)}</td><td data-label="At 30 s" ${cell(b, g.key)}</td></tr>`).join('')}
 </tbody></table></details>
@@ -120,10 +140,10 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
     const label = `<title>${p.who === 'creator' && !p.isBuy ? 'Creator sell' : WHO_MARK[p.who]}: ${v.qText}, ${v.tText}, ${v.after} after creation</title>`;
     if (p.who === 'creator') {
       marks += p.isBuy
-        ? `<rect class="m c-creator" x="${r1(cx - 5)}" y="${r1(cy - 5)}" width="10" height="10">${label}</rect>`
-        : `<path class="m c-sell" d="M${r1(cx - 6)},${r1(cy - 5)}h12l-6,11z">${label}</path>`;
+        ? `<rect class="m c-creator" x="${oneDecimal(cx - 5)}" y="${oneDecimal(cy - 5)}" width="10" height="10">${label}</rect>`
+        : `<path class="m c-sell" d="M${oneDecimal(cx - 6)},${oneDecimal(cy - 5)}h12l-6,11z">${label}</path>`;
     } else {
-      marks += `<circle class="m c-${p.who}${p.isBuy ? '' : ' sell'}" cx="${cx}" cy="${cy}" r="4">${label}</circle>`;
+      marks += `<circle class="m c-${p.who}${p.isBuy ? '' : ' sell'}" cx="${oneDecimal(cx)}" cy="${oneDecimal(cy)}" r="4">${label}</circle>`;
     }
   });
   const rows = tl.points
@@ -139,17 +159,11 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
   return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">
 <figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
 <svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.points.length} trades in the first 30 s, ${tl.bundledWallets} bundled wallets</title>
-<rect class="band" x="${PAD.l}" y="${PAD.t}" width="${r1(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
+<rect class="band" x="${PAD.l}" y="${PAD.t}" width="${oneDecimal(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
 ${axes(x, y, TL_H, timeTicks(maxT), (v) => sig(v), unit.symbol)}
 ${marks}
 </svg>
-${legend([
-  { cls: 'c-bundled', label: 'Bundled buy (creation slot)' },
-  { cls: 'c-early', label: 'First-30-s buy' },
-  { cls: 'c-other', label: 'Other trade' },
-  { cls: 'c-creator sq', label: 'Creator buy' },
-  { cls: 'c-sell tri', label: 'Creator sell' },
-])}
+${TIMELINE_LEGEND}
 <details><summary>Buyer timeline as a table (${esc(count(tl.points.length, 'trade'))})</summary><table class="stack data"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${sym}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
 ${rows}
 </tbody></table></details>
@@ -171,8 +185,8 @@ function axes(x: Scale, y: Scale, h: number, xTicks: { ticks: number[]; label: (
   const fx = xTicks.label;
   return `<g class="axis">
 <line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l - 4}" y="${PAD.t - 8}" text-anchor="end">${esc(unit)}</text>
-${yt.map((v) => `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${r1(y(v))}" y2="${r1(y(v))}"></line><text x="${PAD.l - 6}" y="${r1(y(v) + 5)}" text-anchor="end">${esc(fy(v))}</text>`).join('')}
-${xt.map((v) => `<text x="${r1(x(v))}" y="${h - PAD.b + 22}" text-anchor="middle">${esc(fx(v))}</text>`).join('')}
+${yt.map((v) => `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${oneDecimal(y(v))}" y2="${oneDecimal(y(v))}"></line><text x="${PAD.l - 6}" y="${oneDecimal(y(v) + 5)}" text-anchor="end">${esc(fy(v))}</text>`).join('')}
+${xt.map((v) => `<text x="${oneDecimal(x(v))}" y="${h - PAD.b + 22}" text-anchor="middle">${esc(fx(v))}</text>`).join('')}
 </g>`;
 }
 
@@ -203,14 +217,17 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const pts = [...cols.values()];
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
   pts.push([lastX, pts[pts.length - 1]![1]]);
-  const path = line<[number, number]>().x((d) => r1(d[0])).y((d) => r1(d[1])).curve(curveStepAfter)(pts) ?? '';
+  // d3-shape draws the steps; PathText writes them as d3-path would (svg-text.ts), without its float printing
+  const pathText = new PathText();
+  line<[number, number]>().x((d) => r1(d[0])).y((d) => r1(d[1])).curve(curveStepAfter).context(pathText.asContext())(pts);
+  const path = pathText.text;
   const last = c.points[c.points.length - 1]!;
   const mark = (t: number | null, label: string, cls: string, dy: number) =>
     t === null
       ? ''
-      : `<line class="${cls}" x1="${r1(x(t))}" x2="${r1(x(t))}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${r1(x(t) < W / 3 ? x(t) + 4 : x(t) - 4)}" y="${PAD.t + dy}" text-anchor="${x(t) < W / 3 ? 'start' : 'end'}">${label}</text>`;
+      : `<line class="${cls}" x1="${oneDecimal(x(t))}" x2="${oneDecimal(x(t))}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(x(t) < W / 3 ? x(t) + 4 : x(t) - 4)}" y="${PAD.t + dy}" text-anchor="${x(t) < W / 3 ? 'start' : 'end'}">${label}</text>`;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${r1(y(v(c.poolQuoteNow)))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${r1(Math.max(PAD.t + 10, y(v(c.poolQuoteNow)) - 9))}" text-anchor="middle">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(v(c.poolQuoteNow)))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(v(c.poolQuoteNow)) - 9))}" text-anchor="middle">pool now</text>`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint) : null;

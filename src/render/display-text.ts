@@ -24,6 +24,8 @@ export const DISPLAY_MAX_CHARS = 200;
  */
 export function displayText(value: string, max: number = DISPLAY_MAX_CHARS): string {
   const visible = value.replace(HIDDEN, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  // a text of at most `max` UTF-16 units has at most `max` code points: nothing to cut
+  if (visible.length <= max) return visible;
   const chars = [...visible];
   return chars.length > max ? chars.slice(0, max).join('') + '…' : visible;
 }

@@ -39,12 +39,30 @@ export interface Explorer {
   account(address: string): string | null;
 }
 
+/**
+ * `httpUrl(prefix + encodeURIComponent(value))`, without parsing a URL per link when it cannot
+ * change the answer: when `prefix` ends with `/` and `prefix + 'A'` is already an http(s) URL as
+ * the parser writes it, a value of letters and digits only (a base58 address or signature) is
+ * left as it is by `encodeURIComponent` and starts a path segment (or continues a query or
+ * fragment) that the parser keeps as it is, so the URL is `prefix + value`. Any other prefix or
+ * value is parsed.
+ */
+function linker(prefix: string): (value: string) => string | null {
+  const probe = prefix + 'A';
+  const plain = prefix.endsWith('/') && httpUrl(probe) === probe;
+  return (value) => (plain && ALNUM.test(value) ? prefix + value : httpUrl(prefix + encodeURIComponent(value)));
+}
+
+const ALNUM = /^[0-9A-Za-z]+$/;
+
 /** The explorer of a config's EXPLORER_TX_URL. */
 export function explorerOf(explorerTxUrl: string): Explorer {
   const acc = explorerAccountPrefix(explorerTxUrl);
+  const tx = linker(explorerTxUrl);
+  const account = acc ? linker(acc) : null;
   return {
-    tx: (s) => httpUrl(explorerTxUrl + encodeURIComponent(s)),
-    account: (a) => (acc ? httpUrl(acc + encodeURIComponent(a)) : null),
+    tx,
+    account: (a) => (account ? account(a) : null),
   };
 }
 

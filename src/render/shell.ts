@@ -1,4 +1,5 @@
 import { html, raw } from 'hono/html';
+import { esc } from './escape.ts';
 
 /**
  * The one page frame of the public site: doctype, head (title, description, canonical URL,
@@ -62,10 +63,86 @@ export interface ShellOptions {
 const SITE_NAME = 'Launch-provenance archive';
 
 /**
- * The full HTML document of a page.
+ * A value as the `html` tag inserts it: markup it built (`Html`) as it is, a string escaped, and
+ * nothing for null, undefined or false; null for what only the tag handles (callbacks, promises).
+ */
+function part(v: Html | string | boolean | null | undefined): string | null {
+  if (typeof v === 'string') return esc(v);
+  if (v === null || v === undefined || typeof v === 'boolean') return '';
+  const o = v as unknown as { isEscaped?: boolean; callbacks?: unknown[]; toString(): unknown };
+  if (typeof o === 'object' && o.isEscaped && !o.callbacks) {
+    const text = o.toString();
+    return typeof text === 'string' ? text : null;
+  }
+  return null;
+}
+
+// the frame's constant markup, escaped once
+const SITE = esc(SITE_NAME);
+const HEAD_END = `<meta name="twitter:card" content="summary">`;
+const SITE_HEADER = `<header class="site">
+<a id="home" class="home" href="/">${SITE}</a>
+<form id="search" class="search" action="/search" method="get" role="search">
+<label for="q" class="vh">Search by mint, creator wallet, name or symbol</label>
+<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, creator, name or symbol" value="`;
+const DEMO = `<p class="demo" id="demo">${esc(DEMO_BANNER)}</p>`;
+const FOOTER_NAV = '<footer class="site">\n<nav><a href="/">Home</a><a href="/status.html">Status</a><a href="/methodology.html">Methodology</a><a href="/pricing">API and keys</a>';
+const FOOTER_END = `</nav>
+<p>Chain-derived records of pump.fun bonding-curve launches. Not a price feed, not a signal and not advice. Token names, symbols and URIs are the creators' own words, shown as text.</p>
+</footer>
+</body>
+</html>
+`;
+
+/**
+ * The full HTML document of a page. Built as one string, every value through `esc` (the `html`
+ * tag's escaping) and the constant markup escaped once: the same bytes as the `html` template
+ * this replaced (tests/unit/shell.test.ts keeps it as the reference), without its per-value work
+ * on every page written.
  * @example renderPage({ title: 'Not found' }, html`<p>Nothing here.</p>` as Html)
  */
 export function renderPage(meta: PageMeta, body: Html | string, opts: ShellOptions = {}): string {
+  const head = part(meta.head ?? '');
+  const main = part(body);
+  if (head === null || main === null) return renderPageTagged(meta, body, opts);
+  const description = meta.description ?? '';
+  const title = esc(meta.title);
+  const d = description ? esc(description) : '';
+  const canonical = meta.canonicalUrl ? esc(meta.canonicalUrl) : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+${d ? `<meta name="description" content="${d}">` : ''}
+${meta.noindex ? `<meta name="robots" content="noindex">` : ''}
+${canonical ? `<link rel="canonical" href="${canonical}">` : ''}
+<meta property="og:site_name" content="${SITE}">
+<meta property="og:title" content="${title}">
+${d ? `<meta property="og:description" content="${d}">` : ''}
+<meta property="og:type" content="${esc(meta.ogType ?? 'website')}">
+${canonical ? `<meta property="og:url" content="${canonical}">` : ''}
+${HEAD_END}
+<meta name="twitter:title" content="${title}">
+${d ? `<meta name="twitter:description" content="${d}">` : ''}
+<link rel="stylesheet" href="${esc(STYLESHEET_PATH)}">
+${head}
+</head>
+<body>
+${SITE_HEADER}${esc(opts.query ?? '')}" autocomplete="off" spellcheck="false">
+<button type="submit">Search</button>
+</form>
+</header>
+${opts.demo ? DEMO : ''}
+<main>
+${main}
+</main>
+${FOOTER_NAV}${opts.contactEmail ? `<a href="mailto:${esc(opts.contactEmail)}">Report a wrong record</a>` : ''}${FOOTER_END}`;
+}
+
+/** The frame through the `html` tag: for a head or body the tag must resolve itself (callbacks, promises). */
+function renderPageTagged(meta: PageMeta, body: Html | string, opts: ShellOptions = {}): string {
   const description = meta.description ?? '';
   const page = html`<!doctype html>
 <html lang="en">

@@ -38,13 +38,25 @@ export function exactUnits(raw: string | bigint, decimals: number): string {
 
 /** A raw amount's sign, integer digits and fraction digits (trailing zeros cut), ungrouped. */
 function splitUnits(raw: string | bigint, decimals: number): [boolean, string, string] {
-  let v = typeof raw === 'bigint' ? raw : BigInt(raw);
-  const neg = v < 0n;
-  if (neg) v = -v;
-  const s = v.toString().padStart(decimals + 1, '0');
+  let neg: boolean;
+  let digits: string;
+  if (typeof raw === 'string' && CANONICAL.test(raw)) {
+    // already the text BigInt would print back: no bigint round trip
+    neg = raw.charCodeAt(0) === 45;
+    digits = neg ? raw.slice(1) : raw;
+  } else {
+    let v = typeof raw === 'bigint' ? raw : BigInt(raw);
+    neg = v < 0n;
+    if (neg) v = -v;
+    digits = v.toString();
+  }
+  const s = digits.padStart(decimals + 1, '0');
   const int = s.slice(0, s.length - decimals);
   return [neg, int, decimals ? trimZeros(s.slice(s.length - decimals)) : ''];
 }
+
+/** A decimal integer as BigInt prints it: no sign but a minus, no leading zero, no "-0". */
+const CANONICAL = /^(?:0|-?[1-9]\d*)$/;
 
 /** `s` without its trailing '0's (a loop: the regex /0+$/ showed in the page profile). */
 function trimZeros(s: string): string {
@@ -164,7 +176,10 @@ export function duration(seconds: number): string {
  * @example utc(Date.UTC(2026, 9, 1, 10, 0, 5)) // '2026-10-01 10:00:05 UTC'
  */
 export function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  const iso = new Date(ms).toISOString();
+  // years 0–9999: `YYYY-MM-DDTHH:mm:ss.sssZ`, cut where the replacements below would cut it
+  if (iso.length === 24) return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  return iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
 }
 
 /**

@@ -81,3 +81,14 @@ describe('time', () => {
     expect(shortAddress('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump')).toBe('CWiT…pump');
   });
 });
+
+describe('raw amounts given as text', () => {
+  it('read a decimal string as its bigint would be read, canonical or not', () => {
+    for (const raw of ['0', '-0', '7', '-7', '000123', '-000123', ' 42 ', '+5', '1000000000', '-123456789012345678901234567890', '18446744073709551615']) {
+      for (const d of [0, 6, 9]) expect(exactUnits(raw, d), `${raw} ${d}`).toBe(exactUnits(BigInt(raw), d));
+      expect(tokenAmount(raw)).toEqual({ ...tokenAmount(BigInt(raw)), exact: tokenAmount(BigInt(raw)).exact.replace(/\(.*raw\)$/, `(${raw} raw)`) });
+    }
+    expect(utc(Date.UTC(10000, 0, 1))).toBe('+010000-01-01 00:00:00 UTC');
+    expect(utc(Date.UTC(-1, 0, 1))).toBe('-000001-01-01 00:00:00 UTC');
+  });
+});

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStaleTemporaryFiles, writeFileAtomic } from '../../src/ingest/write-site.ts';
+import { removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
 /** A fresh folder for each test. */
@@ -41,6 +41,27 @@ describe('writeFileAtomic', () => {
     writeFileSync(join(target, 'inside', 'x'), 'kept');
     expect(() => writeFileAtomic(target, 'new')).toThrow();
     expect(readdirSync(join(dir, 'd'))).toEqual(['taken']);
+    expect(readFileSync(join(target, 'inside', 'x'), 'utf8')).toBe('kept');
+  });
+});
+
+describe('writeFilesAtomic', () => {
+  it('writes every file whole into folders it creates, several at once, leaving no temporary file', async () => {
+    const files = Array.from({ length: 40 }, (_, i) => ({ path: join(dir, 'site', i % 2 ? 't' : 'w', `${i}.html`), content: `<p>${i}</p>${'é'.repeat(i * 997)}` }));
+    await writeFilesAtomic(files, 8);
+    for (const f of files) expect(readFileSync(f.path, 'utf8')).toBe(f.content);
+    expect(readdirSync(join(dir, 'site', 't'))).toHaveLength(20);
+    expect(readdirSync(join(dir, 'site', 'w'))).toHaveLength(20);
+    await writeFilesAtomic([{ path: files[0]!.path, content: 'replaced' }]);
+    expect(readFileSync(files[0]!.path, 'utf8')).toBe('replaced');
+  });
+
+  it('a failed write rejects after the others are written, keeps what was there, and removes its temporary file', async () => {
+    const target = join(dir, 'd', 'taken');
+    mkdirSync(join(target, 'inside'), { recursive: true });
+    writeFileSync(join(target, 'inside', 'x'), 'kept');
+    await expect(writeFilesAtomic([{ path: join(dir, 'd', 'a'), content: 'a' }, { path: target, content: 'new' }, { path: join(dir, 'd', 'b'), content: 'b' }], 2)).rejects.toThrow();
+    expect(readdirSync(join(dir, 'd')).sort()).toEqual(['a', 'b', 'taken']);
     expect(readFileSync(join(target, 'inside', 'x'), 'utf8')).toBe('kept');
   });
 });
