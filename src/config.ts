@@ -82,6 +82,17 @@ const schema = z.object({
   LISTS_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** Keyed requests per key per UTC day (spec §8: 10,000). */
   DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * Cluster mode: the private state (keys, accounts, payment events, quota counts, rebuild jobs) in
+   * PostgreSQL at this URL (`postgres://user:password@host:5432/db`; a unix socket directory as
+   * `?host=/run/postgresql`), shared by every API node. Unset: `DATA_DIR/private.db` (SQLite).
+   */
+  PRIVATE_DB_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Seconds a keyed request answered 503 `unavailable` (PostgreSQL unreachable) tells the client to wait (Retry-After). */
+  UNAVAILABLE_RETRY_S: z.coerce.number().int().min(1).default(5),
   /** Count keyed requests against the daily quota (spec §8). `off` is for `npm run bench` only: nothing is counted or refused, and the server logs a warning at start. */
   QUOTA_COUNTING: z.enum(['on', 'off']).default('on'),
   /** Stripe secret API key (`sk_live_…`/`sk_test_…`). With STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID it turns the paid plan on; set all three or none. */

@@ -131,7 +131,7 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
   const privateStore = new PrivateStore(config.privateDbPath);
-  const { key } = new KeyService(privateStore, loadKeySecret(config)).create('demo');
+  const { key } = await new KeyService(privateStore, loadKeySecret(config)).create('demo');
   privateStore.close();
 
   const ac = new AbortController();

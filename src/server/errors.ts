@@ -151,9 +151,15 @@ export const ERRORS = {
     message: 'The mints parameter is missing or empty, or its list is malformed (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.',
     why: 'The request could not be understood, so nothing about any token was checked.',
   },
+  unavailable: {
+    status: 503,
+    label: 'Temporarily unavailable',
+    message: "The archive's key and quota database cannot be reached just now, so keyed requests cannot be checked or counted. Nothing was counted. Try again after Retry-After seconds; public pages are still served.",
+    why: 'The request could not be checked, so no record was looked up: the provenance of this launch is unknown, not clean.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `unavailable`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

@@ -399,11 +399,14 @@ function operationObject(op: Operation): Json {
     };
   }
   if (op.notModified) responses['304'] = { description: 'Not modified: the If-None-Match ETag still matches (no body).', headers: headersOf(['ETag', 'Cache-Control']) };
-  const errors = [...op.errors, ...GENERIC_ERRORS];
+  // every path that reads the private state (keys, quota, payment events) can find it unreachable (cluster mode)
+  const private_ = op.keyed || op.route === ROUTES.webhook;
+  const errors = [...op.errors, ...(private_ ? (['unavailable'] as ErrorCode[]) : []), ...GENERIC_ERRORS];
+  const retryAfter = [...(op.retryAfter ?? []), ...(private_ ? (['unavailable'] as ErrorCode[]) : [])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errors) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const retry = codes.some((c) => op.retryAfter?.includes(c));
+    const retry = codes.some((c) => retryAfter.includes(c));
     const rated = op.keyed && op.counted !== false && codes.some((c) => c === 'quota_exceeded' || c === 'rate_limited');
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),
