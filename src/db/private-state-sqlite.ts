@@ -10,7 +10,10 @@ import type { PrivateState, RebuildQueue } from './private-state.ts';
  * Transactions: `transaction(fn)` takes the write lock (`BEGIN IMMEDIATE`) and awaits `fn`. While
  * it is open, calls from outside it wait (a gate) instead of running inside it, so a request's
  * quota count never joins (nor is rolled back with) another request's billing transaction. Use
- * {@link SqlitePrivateState.over} to get THE state of a store (one gate per connection).
+ * {@link SqlitePrivateState.over} to get THE state of a store (one gate per connection), and keep
+ * ONE state per process: a second connection in the same thread that asks for the write lock while
+ * the first holds it across an await would wait synchronously (busy_timeout) and fail. Other
+ * processes (the operator CLI) are serialised by SQLite's own locking.
  */
 export class SqlitePrivateState implements PrivateState {
   readonly kind = 'sqlite' as const;
