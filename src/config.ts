@@ -173,6 +173,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (missing.length > 0 && missing.length < 3) {
     throw new ConfigError(`invalid configuration:\n  ${missing.join(', ')}: required when any of STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID is set`);
   }
+  if (c.PRIVATE_DB_URL && !c.KEY_SECRET) {
+    throw new ConfigError(
+      'invalid configuration:\n  KEY_SECRET: required with PRIVATE_DB_URL (cluster mode): every API node must hash keys with the same secret, so it cannot be the per-DATA_DIR key-secret file',
+    );
+  }
   const dataDir = resolve(c.DATA_DIR);
   const wsUrl = c.SOLANA_WS_URL ?? c.SOLANA_RPC_URL.replace(/^http/, 'ws');
   return {
