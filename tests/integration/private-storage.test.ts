@@ -226,6 +226,20 @@ describe.each([sqliteBackend(), postgresBackend()])('private state: $name', (bac
     expect(await b.rebuilds.get(mints[2]!)).toBeUndefined();
   });
 
+  it('rebuild queue under contention: 40 claims of one job each, at once over 4 nodes, never get the same job twice', async () => {
+    const nodes = [open(), open(), open(), open()];
+    const limits = { perCallerHourly: 100, dailyCeiling: 100, maxQueue: 100 };
+    const mints = Array.from({ length: 40 }, (_, i) => `Busy${String(i).padStart(2, '0')}${'1'.repeat(38)}`);
+    for (const [i, m] of mints.entries()) await nodes[0]!.rebuilds.start(m, `203.0.113.${i}`, NOW + i, limits);
+    // every claimer wants the oldest claimable job: without row locks skipped they would all take the same one
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => nodes[i % 4]!.rebuilds.claim(NOW + 100, 30_000, 1)));
+    const claimed = claims.flat().map((j) => j.mint);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claims.flat().every((j) => j.attempts === 1)).toBe(true);
+    const rest = await nodes[1]!.rebuilds.claim(NOW + 200, 30_000, 40);
+    expect([...claimed, ...rest.map((j) => j.mint)].sort()).toEqual(mints);
+  });
+
   it('rebuild starts: the same mint asked on two nodes at once starts once; the limits hold across nodes', async () => {
     const nodes = [open(), open()];
     const limits = { perCallerHourly: 2, dailyCeiling: 3, maxQueue: 10 };
