@@ -98,6 +98,7 @@ const MIGRATION_LOCK = 7_041_826_001;
  */
 export async function migratePostgres(pool: pg.Pool, migrations: PgMigration[] = PG_MIGRATIONS): Promise<void> {
   const client = await pool.connect();
+  let failed = false;
   try {
     // under the lock too: concurrent CREATE TABLE IF NOT EXISTS can collide in PostgreSQL's catalog
     await client.query('BEGIN');
@@ -122,7 +123,10 @@ export async function migratePostgres(pool: pg.Pool, migrations: PgMigration[] =
     const newest = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migration');
     const known = migrations.at(-1)?.version ?? 0;
     if ((newest.rows[0]?.v ?? 0) > known) throw new Error(`the private database is at migration ${newest.rows[0]!.v}, newer than this code (${known}): update the code`);
+  } catch (e) {
+    failed = true; // the connection may be inside an aborted transaction: not given back to the pool
+    throw e;
   } finally {
-    client.release();
+    client.release(failed);
   }
 }
