@@ -42,6 +42,7 @@ export class RebuildService {
   private timer: NodeJS.Timeout | null = null;
   private running = new Set<string>();
   private claiming = false;
+  private claimFailing = false;
 
   constructor(
     private readonly d: { config: Config; publicStore: PublicStore; log: Logger; now: () => number },
@@ -133,9 +134,15 @@ export class RebuildService {
       .claim(this.d.now(), config.REBUILD_LEASE_MS, free)
       .then(
         (jobs) => {
+          if (this.claimFailing) log.info('rebuild queue: claims work again');
+          this.claimFailing = false;
           for (const job of jobs) void this.run(job);
         },
-        (e) => log.warn({ err: e instanceof Error ? e.message : String(e) }, 'rebuild queue: claim failed; retrying at the next tick'),
+        (e) => {
+          // logged once per outage, not at every tick
+          if (!this.claimFailing) log.warn({ err: e instanceof Error ? e.message : String(e) }, 'rebuild queue: claim failed; retrying at every tick');
+          this.claimFailing = true;
+        },
       )
       .finally(() => {
         this.claiming = false;
