@@ -5,7 +5,7 @@
  * headers — with no framework and no WHATWG Request/Response objects. Not part of the product.
  * Run: `node --import tsx bench/bare-token-server.ts` with the archive's environment.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { instant } from '../src/core/canonical.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/server/deps.ts';
@@ -18,7 +18,9 @@ const config = loadConfig();
 const deps = createDeps(config);
 const PREFIX = '/api/v1/token/';
 
-const server = createServer((req, res) => {
+const server = createServer((req, res) => void answer(req, res));
+
+async function answer(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
   const url = req.url ?? '';
   if (req.method !== 'GET' || !url.startsWith(PREFIX)) return void res.writeHead(404).end();
   const mint = decodeURIComponent(url.slice(PREFIX.length).split('?')[0]);
@@ -26,9 +28,9 @@ const server = createServer((req, res) => {
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...corsHeaders(), ...headers }).end(body);
   if (!isAddressParam(mint)) return send(400, '{"error":"not_an_address"}');
   const auth = req.headers.authorization;
-  const key = auth?.startsWith('Bearer ') ? deps.keys.verify(auth.slice(7).trim()) : { status: 'missing_key' as const };
+  const key = auth?.startsWith('Bearer ') ? await deps.keys.verify(auth.slice(7).trim()) : { status: 'missing_key' as const };
   if (key.status !== 'ok') return send(401, JSON.stringify({ error: key.status }));
-  const usage = admitKeyed(deps, key.keyId);
+  const usage = await admitKeyed(deps, key.keyId);
   if (usage.exceeded) return send(429, '{"error":"quota_exceeded"}');
   const row = deps.publicStore.getLaunch(mint);
   if (!row) return send(404, '{"error":"not_held"}');
@@ -42,6 +44,6 @@ const server = createServer((req, res) => {
     license: `${config.LICENSE_TEXT} ${config.LICENSE_URL}`,
   };
   send(200, JSON.stringify(body), { ETag: etag, 'Cache-Control': row.settled ? CACHE_SETTLED : CACHE_NONE, ...rateLimitHeaders(usage) });
-});
+}
 server.listen(config.PORT, config.HOST);
 process.on('SIGTERM', () => process.exit(0));

@@ -3,20 +3,24 @@
  * (the machines are shared and noisy), written to docs/benchmarks.md. Not part of `npm test`.
  *
  * Sections: the keyed token endpoint through the Astro server vs a bare node:http server doing the
- * same work (issue 2); the same endpoint with quota counting on vs off (issue 5); and, when their
+ * same work (issue 2); the same endpoint with quota counting on vs off (issue 5); the same in cluster
+ * mode over PostgreSQL vs the bare server over the same PostgreSQL (issue 26); and, when their
  * modules exist, collector ingest/lag (bench/ingest.ts), rebuilds (bench/rebuild.ts), token
- * page rendering and size (bench/pages.ts) and the creation feed under load (bench/stream.ts).
+ * page rendering and size (bench/pages.ts), the creation feed under load (bench/stream.ts) and the static tier (bench/static-tier.ts).
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages, stream, tier), BENCH_HOME_RECORDS (default 1,000,000).
+ * BENCH_ONLY (comma list of sections: token, quota, cluster, ingest, rebuild, home, pages, stream, tier), BENCH_HOME_RECORDS (default 1,000,000).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renameSync } from 'node:fs';
 import { BENCH_MINT, ROOT, buildBenchArchive, type BenchArchive } from './setup.ts';
 import { compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
 import { soakSectionOf, withSoakSection } from './soak/docs-section.ts';
+import { PgPrivateState } from '../src/db/private-state-pg.ts';
+import { KeyService } from '../src/access/keys.ts';
+import { startPostgres } from '../tests/helpers/postgres.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -58,6 +62,50 @@ async function withServers<T>(starts: Promise<ServerUnderTest>[], fn: (s: Server
     return await fn(servers);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+/**
+ * Issue 26 "Speed", first bar: the keyed token endpoint of one API node in cluster mode vs the bare
+ * node:http server doing the same work (key check and quota count against the same PostgreSQL, a
+ * throwaway cluster on a unix socket, fsync off: tests/helpers/postgres.ts). Target ≥ 0.8, p99 ≤ 15 ms.
+ */
+async function benchCluster(env: Record<string, string>, path: string, opts: Parameters<typeof compare>[3]): Promise<string> {
+  const loadBefore = loadavg()[0]!;
+  const pgc = startPostgres();
+  try {
+    const state = PgPrivateState.open({ url: pgc.url });
+    const { key } = await new KeyService(state, env.KEY_SECRET!).create('bench cluster');
+    await state.close();
+    const cenv = { ...env, PRIVATE_DB_URL: pgc.url };
+    const headers = { Authorization: `Bearer ${key}` };
+    const BARE = 'bare node:http, PostgreSQL';
+    const ASTRO = 'Astro (@astrojs/node), cluster mode';
+    const c = await withServers(
+      [startServer(BARE, ['--import', 'tsx', join(ROOT, 'bench/bare-token-server.ts')], cenv, '/'), startServer(ASTRO, [ENTRY], cenv, '/api/v1/status')],
+      async (servers) => {
+        for (const s of servers) {
+          const r = await fetch(s.url + path, { headers });
+          if (r.status !== 200) throw new Error(`${s.name}: ${r.status} ${(await r.text()).slice(0, 200)}`);
+        }
+        return compare(servers, path, headers, opts);
+      },
+    );
+    const ratio = ratioOf(c, ASTRO, BARE);
+    return [
+      '## Cluster mode: keyed token endpoint per API node vs bare node:http (issue 26)',
+      '',
+      `\`GET ${path}\` with a valid key, ${opts.connections} connections, ${opts.rounds} alternating rounds of ${opts.seconds} s. Both servers run with \`PRIVATE_DB_URL\`: ` +
+        'the key check and the quota count (one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`) go to the same PostgreSQL (a local throwaway cluster on a unix socket, fsync off), the record comes from the node\'s public.db. ' +
+        'The baseline is bench/bare-token-server.ts over the same deps.',
+      '',
+      comparisonTable(c, BARE),
+      '',
+      `**Ratio of the API node in cluster mode: ${ratio.toFixed(3)}** (target ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'}; p99 target ≤ 15 ms: see the table). ` +
+        `Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores.`,
+    ].join('\n');
+  } finally {
+    pgc.destroy();
   }
 }
 
@@ -147,6 +195,11 @@ async function main(): Promise<void> {
           `**Throughput with counting on = ${ratio.toFixed(3)} × counting off.**`,
         ].join('\n'),
       );
+    }
+
+    if (wanted('cluster')) {
+      log('bench: cluster mode (PRIVATE_DB_URL): token endpoint per API node vs bare node:http, both over one PostgreSQL');
+      sections.push(await benchCluster(env, path, opts));
     }
 
     for (const [name, file, fn] of [

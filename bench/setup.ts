@@ -52,7 +52,7 @@ export async function buildBenchArchive(): Promise<BenchArchive> {
   }
   await replay.close();
   const store = new PrivateStore(config.privateDbPath);
-  const { key } = new KeyService(store, loadKeySecret(config)).create('bench');
+  const { key } = await new KeyService(store, loadKeySecret(config)).create('bench');
   store.close();
   return { dataDir, config, key, env };
 }

@@ -81,7 +81,7 @@ export async function benchStream(): Promise<string> {
     const keys = new KeyService(priv, loadKeySecret(config));
     const keyList: string[] = [];
     for (let i = 0; i < Math.ceil(CLIENTS / 2); i++) {
-      const k = keys.create(`stream bench ${i}`);
+      const k = await keys.create(`stream bench ${i}`);
       priv.setFeed(k.id, Date.now());
       keyList.push(k.key);
     }

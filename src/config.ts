@@ -100,6 +100,17 @@ const schema = z.object({
   STREAM_BUFFER_KB: z.coerce.number().int().min(16).default(4096),
   /** Keyed requests per key per UTC day (spec §8: 10,000). */
   DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * Cluster mode: the private state (keys, accounts, payment events, quota counts, rebuild jobs) in
+   * PostgreSQL at this URL (`postgres://user:password@host:5432/db`; a unix socket directory as
+   * `?host=/run/postgresql`), shared by every API node. Unset: `DATA_DIR/private.db` (SQLite).
+   */
+  PRIVATE_DB_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Seconds a keyed request answered 503 `unavailable` (PostgreSQL unreachable) tells the client to wait (Retry-After). */
+  UNAVAILABLE_RETRY_S: z.coerce.number().int().min(1).default(5),
   /** Count keyed requests against the daily quota (spec §8). `off` is for `npm run bench` only: nothing is counted or refused, and the server logs a warning at start. */
   QUOTA_COUNTING: z.enum(['on', 'off']).default('on'),
   /** Stripe secret API key (`sk_live_…`/`sk_test_…`). With STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_ID it turns the paid plan on; set all three or none. */
@@ -183,6 +194,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const missing = Object.entries(stripe).filter(([, v]) => v === undefined).map(([k]) => k);
   if (missing.length > 0 && missing.length < 3) {
     throw new ConfigError(`invalid configuration:\n  ${missing.join(', ')}: required when any of STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID is set`);
+  }
+  if (c.PRIVATE_DB_URL && !c.KEY_SECRET) {
+    throw new ConfigError(
+      'invalid configuration:\n  KEY_SECRET: required with PRIVATE_DB_URL (cluster mode): every API node must hash keys with the same secret, so it cannot be the per-DATA_DIR key-secret file',
+    );
   }
   const dataDir = resolve(c.DATA_DIR);
   const wsUrl = c.SOLANA_WS_URL ?? c.SOLANA_RPC_URL.replace(/^http/, 'ws');

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { PrivateStore } from '../../src/db/private-store.ts';
+import { openPrivateState } from '../../src/db/open-private-state.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
@@ -130,9 +130,9 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
     COLLECT_START: 'latest',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
-  const privateStore = new PrivateStore(config.privateDbPath);
-  const { key } = new KeyService(privateStore, loadKeySecret(config)).create('demo');
-  privateStore.close();
+  const privateState = openPrivateState(config);
+  const { key } = await new KeyService(privateState, loadKeySecret(config)).create('demo');
+  await privateState.close();
 
   const ac = new AbortController();
   const collecting = runCollect(config, { once: false }, ac.signal).catch((e: unknown) => log.error({ err: String(e) }, 'demo collector stopped'));

@@ -1,9 +1,10 @@
 import { loadConfig, type Config } from '../../src/config.ts';
-import { PrivateStore } from '../../src/db/private-store.ts';
+import { openPrivateState } from '../../src/db/open-private-state.ts';
 import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 
 /**
- * `lpa keys create|list|revoke|grant`: API keys in the private database. Keys are stored only as
+ * `lpa keys create|list|revoke|grant`: API keys in the private database (private.db, or PostgreSQL when
+ * PRIVATE_DB_URL is set: cluster mode). Keys are stored only as
  * HMAC-SHA-256(server secret, key); a created key is printed once and exists nowhere else.
  * Each function takes the Config (or loads it) and a line writer (default: stdout).
  */
@@ -11,13 +12,13 @@ import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
 type Out = (line: string) => void;
 const stdout: Out = (line) => process.stdout.write(line + '\n');
 
-function withKeys<T>(config: Config | undefined, fn: (keys: KeyService) => T): T {
+async function withKeys<T>(config: Config | undefined, fn: (keys: KeyService) => Promise<T>): Promise<T> {
   const c = config ?? loadConfig();
-  const store = new PrivateStore(c.privateDbPath);
+  const state = openPrivateState(c);
   try {
-    return fn(new KeyService(store, loadKeySecret(c)));
+    return await fn(new KeyService(state, loadKeySecret(c)));
   } finally {
-    store.close();
+    await state.close();
   }
 }
 
@@ -28,8 +29,8 @@ function withKeys<T>(config: Config | undefined, fn: (keys: KeyService) => T): T
 export async function runKeysCreate(config: Config | undefined, opts: { label: string }, out: Out = stdout): Promise<number> {
   const label = opts.label.trim();
   if (!label) throw new Error('a key needs a non-empty --label');
-  return withKeys(config, (keys) => {
-    const { id, key, prefix } = keys.create(label);
+  return withKeys(config, async (keys) => {
+    const { id, key, prefix } = await keys.create(label);
     out(`created key ${id} (${prefix}…) for "${label}"; it is shown once, below, and stored only as a hash:`);
     out(key);
     return id;
@@ -39,9 +40,9 @@ export async function runKeysCreate(config: Config | undefined, opts: { label: s
 /** List keys: id, label, prefix, created, revoked, feed (when granted the creation feed) (tab-separated; never the key or its hash). */
 export async function runKeysList(config?: Config, out: Out = stdout): Promise<void> {
   const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
-  withKeys(config, (keys) => {
+  await withKeys(config, async (keys) => {
     out(['id', 'label', 'prefix', 'created', 'revoked', 'feed'].join('\t'));
-    for (const k of keys.list()) out([k.id, k.label, k.prefix, when(k.createdAtMs), when(k.revokedAtMs), when(k.feedGrantedAtMs)].join('\t'));
+    for (const k of await keys.list()) out([k.id, k.label, k.prefix, when(k.createdAtMs), when(k.revokedAtMs), when(k.feedGrantedAtMs)].join('\t'));
   });
 }
 
@@ -52,18 +53,18 @@ export async function runKeysList(config?: Config, out: Out = stdout): Promise<v
 export async function runKeysRevoke(config: Config | undefined, id: number, out: Out = stdout): Promise<void> {
   if (!Number.isInteger(id) || id <= 0) throw new Error(`key id must be a positive whole number (got ${id})`);
   const c = config ?? loadConfig();
-  const store = new PrivateStore(c.privateDbPath);
+  const store = openPrivateState(c);
   try {
-    const row = store.keyById(id);
+    const row = await store.keyById(id);
     if (!row) throw new Error(`no key with id ${id}`);
     if (row.revokedAtMs !== null) {
       out(`key ${id} (${row.prefix}…) was already revoked at ${new Date(row.revokedAtMs).toISOString()}`);
       return;
     }
-    store.revokeKey(id, Date.now());
+    await store.revokeKey(id, Date.now());
     out(`revoked key ${id} (${row.prefix}…) "${row.label}"`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -77,13 +78,13 @@ export async function runKeysRevoke(config: Config | undefined, id: number, out:
 export async function runKeysFeed(config: Config | undefined, id: number, grant: boolean, out: Out = stdout): Promise<void> {
   if (!Number.isInteger(id) || id <= 0) throw new Error(`key id must be a positive whole number (got ${id})`);
   const c = config ?? loadConfig();
-  const store = new PrivateStore(c.privateDbPath);
+  const store = openPrivateState(c);
   try {
-    const row = store.keyById(id);
+    const row = await store.keyById(id);
     if (!row) throw new Error(`no key with id ${id}`);
     if (grant && row.revokedAtMs !== null) throw new Error(`key ${id} (${row.prefix}…) is revoked: grant the feed to a key in use`);
-    store.transaction(() => store.setFeed(id, grant ? Date.now() : null));
-    const after = store.keyById(id)!;
+    await store.transaction((tx) => tx.setFeed(id, grant ? Date.now() : null));
+    const after = (await store.keyById(id))!;
     out(
       grant
         ? `key ${id} (${row.prefix}…) "${row.label}" may open the creation feed (GET /api/v1/stream) since ${new Date(after.feedGrantedAtMs!).toISOString()}`
@@ -92,6 +93,6 @@ export async function runKeysFeed(config: Config | undefined, id: number, grant:
           : `key ${id} (${row.prefix}…) "${row.label}" may no longer open the creation feed (new streams get 403 feed_not_in_plan)`,
     );
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -3,7 +3,9 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
 import type { Config } from '../config.ts';
-import type { ApiKeyRow, PrivateStore } from '../db/private-store.ts';
+import { PrivateStore, type ApiKeyRow } from '../db/private-store.ts';
+import type { PrivateState } from '../db/private-state.ts';
+import { SqlitePrivateState } from '../db/private-state-sqlite.ts';
 import { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota-day.ts';
 
 /**
@@ -24,6 +26,12 @@ const base58 = getBase58Decoder();
 /** A new random key: `lpa_` + base58 of 32 bytes from the OS CSPRNG. */
 export function generateKey(): string {
   return KEY_PREFIX + base58.decode(randomBytes(32));
+}
+
+/** A new key with its display prefix and its HMAC (what is stored). */
+export function mintKey(secret: string): { key: string; prefix: string; hash: string } {
+  const key = generateKey();
+  return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), hash: hashKey(secret, key) };
 }
 
 /** Lower-case hex HMAC-SHA-256 of a key under the server secret. */
@@ -68,22 +76,30 @@ export function bearerToken(request: Request): string | null {
   return m ? m[1] : null;
 }
 
-/** Creating, checking, listing and revoking keys over the private store. */
+/**
+ * Creating, checking, listing and revoking keys over the private state (SQLite or PostgreSQL:
+ * src/db/private-state.ts). Every method is async; with SQLite they settle at once. A PrivateStore
+ * given here is used through its SQLite state (the operator CLI and tests).
+ * Errors: methods reject with PrivateStateUnavailable when PostgreSQL cannot be reached.
+ */
 export class KeyService {
+  readonly state: PrivateState;
+
   constructor(
-    private readonly store: PrivateStore,
+    state: PrivateState | PrivateStore,
     private readonly secret: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.state = state instanceof PrivateStore ? SqlitePrivateState.over(state) : state;
+  }
 
   /**
-   * Create a key (in a subscriber account when `accountId` is given); the returned `key` exists
-   * nowhere else afterwards (show it once).
+   * Create a key (in a subscriber account when `accountId` is given; inside the transaction `state`
+   * when given); the returned `key` exists nowhere else afterwards (show it once).
    */
-  create(label: string, accountId: number | null = null): { id: number; key: string; prefix: string } {
-    const key = generateKey();
-    const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
-    const id = this.store.insertKey(label, prefix, hashKey(this.secret, key), this.now(), accountId);
+  async create(label: string, accountId: number | null = null, state: PrivateState = this.state): Promise<{ id: number; key: string; prefix: string }> {
+    const { key, prefix, hash } = mintKey(this.secret);
+    const id = await state.insertKey(label, prefix, hash, this.now(), accountId);
     return { id, key, prefix };
   }
 
@@ -91,17 +107,21 @@ export class KeyService {
    * Check the key on a request: compute its HMAC, look the row up by that hash, then compare the
    * stored and computed digests with `timingSafeEqual` (the lookup narrows, the compare decides).
    */
-  check(request: Request): KeyCheck {
+  check(request: Request): Promise<KeyCheck> {
     const key = bearerToken(request);
-    if (key === null) return { status: 'missing_key' };
+    if (key === null) return Promise.resolve({ status: 'missing_key' });
     return this.verify(key);
   }
 
   /** Check a key string (see {@link check}). */
-  verify(key: string): KeyCheck {
+  verify(key: string): Promise<KeyCheck> {
+    return this.verifyIn(this.state, key);
+  }
+
+  private async verifyIn(state: PrivateState, key: string): Promise<KeyCheck> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
     const computed = Buffer.from(hashKey(this.secret, key), 'hex');
-    const row = this.store.keyByHash(computed.toString('hex'));
+    const row = await state.keyByHash(computed.toString('hex'));
     if (!row) return { status: 'invalid_key' };
     const stored = Buffer.from(row.hash, 'hex');
     if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
@@ -111,22 +131,22 @@ export class KeyService {
 
   /**
    * Admit and count one request of a key against its daily quota (UTC day, spec §8). Exact under
-   * concurrency: one SQLite statement increments the day's count only while it is below `quota`;
+   * concurrency: one statement (SQLite or PostgreSQL) increments the day's count only while it is below `quota`;
    * a refused request is not counted. Returns the count today (including this request when
    * admitted), the quota, seconds until the reset at 00:00 UTC, and whether it was refused.
    */
-  countRequest(keyId: number, quota: number = DAILY_QUOTA): Usage {
+  async countRequest(keyId: number, quota: number = DAILY_QUOTA): Promise<Usage> {
     const nowMs = this.now();
     const day = utcDay(nowMs);
-    const admitted = this.store.admitRequest(keyId, day, quota);
-    const used = admitted ?? Math.max(quota, this.store.usage(keyId, day));
+    const admitted = await this.state.admitRequest(keyId, day, quota);
+    const used = admitted ?? Math.max(quota, await this.state.usage(keyId, day));
     return { used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: admitted === null };
   }
 
   /** Today's usage of a key without counting a request. */
-  peekUsage(keyId: number, quota: number = DAILY_QUOTA): Usage {
+  async peekUsage(keyId: number, quota: number = DAILY_QUOTA): Promise<Usage> {
     const nowMs = this.now();
-    const used = this.store.usage(keyId, utcDay(nowMs));
+    const used = await this.state.usage(keyId, utcDay(nowMs));
     return { used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: used >= quota };
   }
 
@@ -135,31 +155,31 @@ export class KeyService {
    * account, carry today's request count and the feed entitlement over (rotation never resets the daily quota), and revoke
    * `current` — all in one transaction. The new key exists nowhere else afterwards (show it once).
    */
-  rotate(current: string): KeyCheck | { status: 'rotated'; id: number; key: string; prefix: string; oldId: number; oldPrefix: string } {
-    return this.store.transaction(() => {
-      const check = this.verify(current);
+  rotate(current: string): Promise<KeyCheck | { status: 'rotated'; id: number; key: string; prefix: string; oldId: number; oldPrefix: string }> {
+    return this.state.transaction(async (tx) => {
+      const check = await this.verifyIn(tx, current);
       if (check.status !== 'ok') return check;
-      const old = this.store.keyById(check.keyId)!;
-      const created = this.create(old.label, old.accountId);
+      const old = (await tx.keyById(check.keyId))!;
+      const created = await this.create(old.label, old.accountId, tx);
       const day = utcDay(this.now());
-      const used = this.store.usage(old.id, day);
-      if (used > 0) this.store.setUsage(created.id, day, used);
-      if (old.feedGrantedAtMs !== null) this.store.setFeed(created.id, old.feedGrantedAtMs); // the feed agreement stays with the holder
-      this.store.revokeKey(old.id, this.now());
+      const used = await tx.usage(old.id, day);
+      if (used > 0) await tx.setUsage(created.id, day, used);
+      if (old.feedGrantedAtMs !== null) await tx.setFeed(created.id, old.feedGrantedAtMs); // the feed agreement stays with the holder
+      await tx.revokeKey(old.id, this.now());
       return { status: 'rotated' as const, ...created, oldId: old.id, oldPrefix: old.prefix };
     });
   }
 
   /** Does the key hold the creation feed entitlement (`lpa keys grant --feed`)? False for an unknown id. */
-  hasFeed(keyId: number): boolean {
-    return (this.store.keyById(keyId)?.feedGrantedAtMs ?? null) !== null;
+  async hasFeed(keyId: number): Promise<boolean> {
+    return ((await this.state.keyById(keyId))?.feedGrantedAtMs ?? null) !== null;
   }
 
-  list(): Omit<ApiKeyRow, 'hash'>[] {
-    return this.store.listKeys().map(({ hash: _hash, ...rest }) => rest);
+  async list(): Promise<Omit<ApiKeyRow, 'hash'>[]> {
+    return (await this.state.listKeys()).map(({ hash: _hash, ...rest }) => rest);
   }
 
-  revoke(id: number): boolean {
-    return this.store.revokeKey(id, this.now());
+  revoke(id: number): Promise<boolean> {
+    return this.state.revokeKey(id, this.now());
   }
 }

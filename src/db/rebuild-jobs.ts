@@ -32,8 +32,36 @@ export interface StartLimits {
   maxQueue: number;
 }
 
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+
+/** Start of the UTC day of `nowMs` (the daily ceiling counts starts from here). */
+export function utcDayStartMs(nowMs: number): number {
+  return Math.floor(nowMs / DAY_MS) * DAY_MS;
+}
+
+/**
+ * Which limit refuses a new start, in order: the caller's starts in the last hour (`mine`: count
+ * and oldest start, ms), the day's starts service-wide, the jobs queued or running. Null: none.
+ * Pure; both queue implementations (SQLite, PostgreSQL) decide with it inside their transaction.
+ */
+export function startRefusal(
+  mine: { n: number; oldest: number | null },
+  dayStarts: number,
+  active: number,
+  nowMs: number,
+  limits: StartLimits,
+): Extract<StartOutcome, { started: false }> | null {
+  if (mine.n >= limits.perCallerHourly) {
+    return { started: false, refused: 'rate_limited', retryAfterS: Math.max(1, Math.ceil(((mine.oldest ?? nowMs) + HOUR_MS - nowMs) / 1000)) };
+  }
+  const dayStart = utcDayStartMs(nowMs);
+  if (dayStarts >= limits.dailyCeiling) {
+    return { started: false, refused: 'rebuild_budget_exhausted', retryAfterS: Math.max(1, Math.ceil((dayStart + DAY_MS - nowMs) / 1000)) };
+  }
+  if (active >= limits.maxQueue) return { started: false, refused: 'busy', retryAfterS: 60 };
+  return null;
+}
 
 /**
  * The rebuild job queue in private.db. Every decision that must not race (start under the limits,
@@ -44,8 +72,9 @@ export class RebuildJobs {
   readonly db: Database.Database;
   private readonly s;
 
-  constructor(path: string) {
-    this.db = openDatabase(path, PRIVATE_MIGRATIONS, { private: true });
+  /** `db`: a path to open, or an open private.db connection to share (src/db/private-state-sqlite.ts). */
+  constructor(pathOrDb: string | Database.Database) {
+    this.db = typeof pathOrDb === 'string' ? openDatabase(pathOrDb, PRIVATE_MIGRATIONS, { private: true }) : pathOrDb;
     const db = this.db;
     const cols = `mint, state, queued_at_ms AS queuedAtMs, started_at_ms AS startedAtMs, lease_until_ms AS leaseUntilMs, attempts,
       signatures_read AS signaturesRead, transactions_read AS transactionsRead, error`;
@@ -69,6 +98,7 @@ export class RebuildJobs {
       progress: db.prepare("UPDATE rebuild_job SET signatures_read = ?, transactions_read = ?, lease_until_ms = ? WHERE mint = ? AND state = 'running'"),
       fail: db.prepare("UPDATE rebuild_job SET state = 'failed', lease_until_ms = NULL, error = ? WHERE mint = ?"),
       pending: db.prepare(`SELECT ${cols} FROM rebuild_job WHERE state IN ('queued', 'running') ORDER BY queued_at_ms, mint`),
+      clearFailed: db.prepare("DELETE FROM rebuild_job WHERE mint = ? AND state = 'failed'"),
     };
   }
 
@@ -107,14 +137,9 @@ export class RebuildJobs {
         const existing = this.get(mint);
         if (existing && existing.state !== 'failed') return { started: true, job: existing };
         const mine = this.s.callerStarts.get(caller, nowMs - HOUR_MS) as { n: number; oldest: number | null };
-        if (mine.n >= limits.perCallerHourly) {
-          return { started: false, refused: 'rate_limited', retryAfterS: Math.max(1, Math.ceil(((mine.oldest ?? nowMs) + HOUR_MS - nowMs) / 1000)) };
-        }
-        const dayStart = Math.floor(nowMs / DAY_MS) * DAY_MS;
-        if ((this.s.dayStarts.get(dayStart) as { n: number }).n >= limits.dailyCeiling) {
-          return { started: false, refused: 'rebuild_budget_exhausted', retryAfterS: Math.max(1, Math.ceil((dayStart + DAY_MS - nowMs) / 1000)) };
-        }
-        if (this.activeCount() >= limits.maxQueue) return { started: false, refused: 'busy', retryAfterS: 60 };
+        const dayStarts = (this.s.dayStarts.get(utcDayStartMs(nowMs)) as { n: number }).n;
+        const refusal = startRefusal(mine, dayStarts, this.activeCount(), nowMs, limits);
+        if (refusal) return refusal;
         if (existing) this.s.deleteJob.run(mint);
         this.s.insertJob.run(mint, nowMs);
         this.s.insertStart.run(mint, caller, nowMs);
@@ -162,7 +187,7 @@ export class RebuildJobs {
 
   /** Remove a failed job once its failure has been reported. */
   clearFailed(mint: string): void {
-    this.db.prepare("DELETE FROM rebuild_job WHERE mint = ? AND state = 'failed'").run(mint);
+    this.s.clearFailed.run(mint);
   }
 
   /** Jobs queued or running, oldest first. */

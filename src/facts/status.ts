@@ -37,11 +37,11 @@ export interface StatusBody {
   generatedAt: Instant;
 }
 
-/** What the status is read from: the public database, two settings, and (in the server) the rebuild queue. */
+/** What the status is read from: the public database, two settings, and (in the server) the rebuild queue's counts, read beforehand (null: not read, or the private database unreachable). */
 export interface StatusSources {
   publicStore: PublicStore;
   config: Pick<Config, 'DEMO' | 'COVERAGE_GAP_MS'>;
-  rebuilds?: { jobs: { queueCounts(): { queued: number; running: number } } };
+  rebuildCounts?: { queued: number; running: number } | null;
 }
 
 /** The status body at `nowMs`. */
@@ -54,7 +54,7 @@ export function statusBody(deps: StatusSources, nowMs: number): StatusBody {
     collector: collectorStateOf(deps.publicStore, nowMs),
     unrecognisedProgramData: deps.publicStore.unrecognisedSince(nowMs - DAY_MS).map(({ firstSeenMs, lastSeenMs, ...r }) => ({ ...r, firstSeen: instant(firstSeenMs), lastSeen: instant(lastSeenMs) })),
     unreadable: deps.publicStore.unreadableCounts(),
-    rebuilds: deps.rebuilds ? deps.rebuilds.jobs.queueCounts() : null,
+    rebuilds: deps.rebuildCounts ?? null,
     generatedAt: instant(nowMs),
   };
 }

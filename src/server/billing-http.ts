@@ -85,7 +85,7 @@ export async function handleSuccess(request: Request, deps: Deps): Promise<Respo
   const sessionId = new URL(request.url).searchParams.get('session_id') ?? '';
   if (!SESSION_ID.test(sessionId)) return keyPage(renderBillingErrorPage('No such checkout', 'This address does not name a checkout.'), 400);
 
-  let shown = deps.billing.reveal(sessionId);
+  let shown = await deps.billing.reveal(sessionId);
   if (shown.status === 'unknown') {
     let facts;
     try {
@@ -97,10 +97,10 @@ export async function handleSuccess(request: Request, deps: Deps): Promise<Respo
       return keyPage(renderBillingErrorPage('Payment provider unreachable', 'The checkout could not be checked just now. Reload this page in a minute; your key is kept until it is shown.'), 502);
     }
     if (!facts.paid) return keyPage(renderPaymentPendingPage(), 202);
-    const done = deps.billing.fulfil(facts);
+    const done = await deps.billing.fulfil(facts);
     if (done.status === 'ended') return keyPage(renderSubscriptionEndedPage(), 200);
     if (done.status === 'created') deps.log.info({ account: done.accountId, keyId: done.keyId }, 'checkout fulfilled at the success page');
-    shown = deps.billing.reveal(sessionId);
+    shown = await deps.billing.reveal(sessionId);
   }
   if (shown.status === 'shown') return keyPage(renderKeyPage(shown.key, shown.prefix), 200);
   if (shown.status === 'already_shown') return keyPage(renderKeyAlreadyShownPage(shown.prefix, new Date(shown.shownAtMs).toISOString()), 200);
@@ -141,7 +141,7 @@ export async function handleWebhook(request: Request, deps: Deps): Promise<Respo
   }
   let outcome;
   try {
-    outcome = deps.billing.applyEvent(event);
+    outcome = await deps.billing.applyEvent(event);
   } catch (e) {
     if (!(e instanceof ZodError)) throw e;
     deps.log.warn({ reason: e.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; ').slice(0, 500) }, 'payment webhook refused: signed event malformed');

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { PrivateStore } from '../db/private-store.ts';
+import type { PrivateState } from '../db/private-state.ts';
 import type { KeyService } from '../access/keys.ts';
 import { seal, sessionRef, unseal } from './seal.ts';
 
 /**
- * The paid plan's bookkeeping over the private store: one account per subscription, one key per
+ * The paid plan's bookkeeping over the private state (SQLite or PostgreSQL; every method async): one account per subscription, one key per
  * completed checkout (sealed until shown once), revocation when a subscription ends, and
  * idempotent application of payment events. No network: the Stripe objects arrive already verified
  * (webhook signature, or a retrieve by the server) and are parsed here once.
@@ -76,7 +76,7 @@ export interface EventOutcome {
 
 export class BillingService {
   constructor(
-    private readonly store: PrivateStore,
+    private readonly store: PrivateState,
     private readonly keys: KeyService,
     private readonly secret: string,
     private readonly now: () => number = Date.now,
@@ -87,17 +87,17 @@ export class BillingService {
    * the key sealed until {@link reveal}. Idempotent on the session: a second call does nothing.
    * A checkout of a subscription that already ended creates no key.
    */
-  fulfil(facts: CheckoutFacts): FulfilOutcome {
-    if (!facts.paid || !facts.subscriptionMode || !facts.subscription) return { status: 'not_paid' };
+  fulfil(facts: CheckoutFacts, state: PrivateState = this.store): Promise<FulfilOutcome> {
+    if (!facts.paid || !facts.subscriptionMode || !facts.subscription) return Promise.resolve({ status: 'not_paid' });
     const subscription = facts.subscription;
     const ref = sessionRef(this.secret, facts.sessionId);
-    return this.store.transaction((): FulfilOutcome => {
-      if (this.store.checkout(ref)) return { status: 'exists' };
+    return state.transaction(async (tx): Promise<FulfilOutcome> => {
+      if (await tx.checkout(ref)) return { status: 'exists' };
       const nowMs = this.now();
-      const { account } = this.store.ensureAccount(subscription, facts.customer, nowMs);
+      const { account } = await tx.ensureAccount(subscription, facts.customer, nowMs);
       if (account.endedAtMs !== null) return { status: 'ended', accountId: account.id };
-      const { id: keyId, key } = this.keys.create(`account ${account.id}`, account.id);
-      this.store.insertCheckout(ref, account.id, keyId, seal(this.secret, facts.sessionId, key), nowMs);
+      const { id: keyId, key } = await this.keys.create(`account ${account.id}`, account.id, tx);
+      await tx.insertCheckout(ref, account.id, keyId, seal(this.secret, facts.sessionId, key), nowMs);
       return { status: 'created', accountId: account.id, keyId };
     });
   }
@@ -107,11 +107,11 @@ export class BillingService {
    * `revoked_key`). An unknown subscription gets an ended account, so a late checkout event for it
    * creates no key. Returns the number of keys revoked.
    */
-  endSubscription(subscription: string, customer: string | null, reason: string): number {
-    return this.store.transaction(() => {
+  endSubscription(subscription: string, customer: string | null, reason: string, state: PrivateState = this.store): Promise<number> {
+    return state.transaction(async (tx) => {
       const nowMs = this.now();
-      const { account } = this.store.ensureAccount(subscription, customer, nowMs);
-      return this.store.endAccount(account.id, reason, nowMs);
+      const { account } = await tx.ensureAccount(subscription, customer, nowMs);
+      return tx.endAccount(account.id, reason, nowMs);
     });
   }
 
@@ -123,22 +123,22 @@ export class BillingService {
    * Other types are recorded and ignored. Errors: throws ZodError on a malformed object of a
    * handled type (nothing is recorded then).
    */
-  applyEvent(event: unknown): EventOutcome {
+  async applyEvent(event: unknown): Promise<EventOutcome> {
     const e = eventSchema.parse(event);
-    return this.store.transaction((): EventOutcome => {
+    return this.store.transaction(async (tx): Promise<EventOutcome> => {
       const base = { eventId: e.id, type: e.type };
-      if (!this.store.recordEvent(e.id, e.type, this.now())) return { ...base, duplicate: true, action: 'none (replay)' };
+      if (!(await tx.recordEvent(e.id, e.type, this.now()))) return { ...base, duplicate: true, action: 'none (replay)' };
       switch (e.type) {
         case 'checkout.session.completed':
         case 'checkout.session.async_payment_succeeded': {
-          const r = this.fulfil(checkoutFacts(e.data.object));
+          const r = await this.fulfil(checkoutFacts(e.data.object), tx);
           return { ...base, duplicate: false, action: r.status === 'created' ? `account ${r.accountId}: key ${r.keyId} created` : `checkout ${r.status}` };
         }
         case 'customer.subscription.deleted':
         case 'customer.subscription.updated': {
           const s = subscriptionSchema.parse(e.data.object);
           if (e.type === 'customer.subscription.updated' && !ENDED_STATUSES.has(s.status)) return { ...base, duplicate: false, action: `status ${s.status}: none` };
-          const revoked = this.endSubscription(s.id, s.customer ?? null, e.type === 'customer.subscription.deleted' ? 'deleted' : s.status);
+          const revoked = await this.endSubscription(s.id, s.customer ?? null, e.type === 'customer.subscription.deleted' ? 'deleted' : s.status, tx);
           return { ...base, duplicate: false, action: `subscription ended (${s.status}): ${revoked} keys revoked` };
         }
         default:
@@ -151,15 +151,15 @@ export class BillingService {
    * Show a checkout's key ONCE: open the seal, drop it and mark the checkout shown, in one
    * transaction. Later calls answer `already_shown`; a session with no completed checkout `unknown`.
    */
-  reveal(sessionId: string): RevealOutcome {
+  reveal(sessionId: string): Promise<RevealOutcome> {
     const ref = sessionRef(this.secret, sessionId);
-    return this.store.transaction((): RevealOutcome => {
-      const row = this.store.checkout(ref);
+    return this.store.transaction(async (tx): Promise<RevealOutcome> => {
+      const row = await tx.checkout(ref);
       if (!row) return { status: 'unknown' };
-      const prefix = this.store.keyById(row.keyId)?.prefix ?? '';
+      const prefix = (await tx.keyById(row.keyId))?.prefix ?? '';
       if (row.shownAtMs !== null || row.sealed === null) return { status: 'already_shown', prefix, shownAtMs: row.shownAtMs ?? 0 };
       const key = unseal(this.secret, sessionId, row.sealed);
-      this.store.markCheckoutShown(ref, this.now());
+      await tx.markCheckoutShown(ref, this.now());
       return { status: 'shown', key, prefix };
     });
   }

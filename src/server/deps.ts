@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
 import { loadConfig, type Config } from '../config.ts';
 import { PublicStore } from '../db/public-store.ts';
-import { PrivateStore } from '../db/private-store.ts';
+import { openPrivateState } from '../db/open-private-state.ts';
+import type { PrivateState } from '../db/private-state.ts';
 import { createCurveStatus, type CurveStatusFn } from '../chain/curve-status.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { BillingService } from './billing.ts';
@@ -30,6 +31,11 @@ export interface Deps {
    * where its on-demand rebuilds write; a record the generation does not hold is looked up here.
    */
   rebuiltStore?: PublicStore;
+  /**
+   * Keys, quota counts, accounts, payment events and the rebuild queue: SQLite private.db, or
+   * PostgreSQL when PRIVATE_DB_URL is set (cluster mode). Async; see src/db/private-state.ts.
+   */
+  privateState: PrivateState;
   keys: KeyService;
   /** Subscriber accounts, checkouts and payment events (src/server/billing.ts). */
   billing: BillingService;
@@ -53,18 +59,21 @@ export interface Deps {
   feed?: FeedHub;
 }
 
-/** Build the deps of a server process from a config (opens both databases). */
+/**
+ * Build the deps of a server process from a config: opens the public database and the private
+ * state the config selects (SQLite private.db, or PostgreSQL with PRIVATE_DB_URL; a pool that
+ * connects on first use).
+ */
 export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
   const now = overrides.now ?? Date.now;
   const log = overrides.log ?? createLogger(config.LOG_LEVEL, 'server', { format: config.LOG_FORMAT });
-  let keys = overrides.keys;
-  let billing = overrides.billing;
-  if (!keys || !billing) {
-    const privateStore = new PrivateStore(config.privateDbPath);
-    const secret = loadKeySecret(config);
-    keys ??= new KeyService(privateStore, secret, now);
-    billing ??= new BillingService(privateStore, keys, secret, now);
-  }
+  const privateState =
+    overrides.privateState ??
+    overrides.keys?.state ??
+    openPrivateState(config, { onIdleError: (e) => log.warn({ err: e.message }, 'private database connection lost; reconnecting on the next request') });
+  const secret = overrides.keys && overrides.billing ? '' : loadKeySecret(config);
+  const keys = overrides.keys ?? new KeyService(privateState, secret, now);
+  const billing = overrides.billing ?? new BillingService(privateState, keys, secret, now);
   const publicStore = overrides.publicStore ?? new PublicStore(config.publicDbPath);
   return {
     config,
@@ -77,7 +86,8 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     log,
     dailyQuota: overrides.dailyQuota ?? config.DAILY_QUOTA,
     countUsage: overrides.countUsage ?? (config.QUOTA_COUNTING === 'off' ? false : undefined),
-    rebuilds: overrides.rebuilds ?? new RebuildService({ config, publicStore, log, now }),
+    privateState,
+    rebuilds: overrides.rebuilds ?? new RebuildService({ config, publicStore, log, now }, privateState.rebuilds),
     generations: overrides.generations !== undefined ? overrides.generations : config.apiGenerationsDir ? new GenerationReader(config.apiGenerationsDir) : null,
   };
 }

@@ -18,7 +18,7 @@ import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
  */
 export async function handleDownload(request: Request, deps: Deps, name: DownloadName): Promise<Response> {
   const nowMs = deps.now();
-  const admitted = admitKeyedRequest(request, deps, nowMs);
+  const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
   const usage = admitted.usage;
   const entry = readManifest(deps.config.dataDir)?.files[name];

@@ -167,9 +167,9 @@ export const ERRORS = {
   },
   unavailable: {
     status: 503,
-    label: 'Not available yet',
-    message: 'This API node has no verified generation of the public database to answer from yet (API_GENERATIONS_DIR). Try again after Retry-After seconds; another node may answer now.',
-    why: 'Nothing could be looked up, so nothing about any token is established.',
+    label: 'Temporarily unavailable',
+    message: "This API node cannot answer just now: it cannot reach the archive's key and quota database (cluster mode), or it has no verified copy of the public database yet (API_GENERATIONS_DIR). Nothing was counted. Try again after Retry-After seconds; another node may answer now, and public pages are still served.",
+    why: 'The request could not be checked, so no record was looked up: the provenance of this launch is unknown, not clean.',
   },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 

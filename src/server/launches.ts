@@ -175,11 +175,11 @@ export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQu
  * `invalid_cursor`), the key (401), the daily quota (429, one request per page) — then 200 with the
  * page, `Cache-Control: no-store`.
  */
-export function handleLaunches(request: Request, deps: Deps): Response {
+export async function handleLaunches(request: Request, deps: Deps): Promise<Response> {
   const nowMs = deps.now();
   const q = parseListQuery(new URL(request.url).searchParams);
   if ('code' in q) return errorResponse(q.code, { nowMs, message: q.message });
-  const admitted = admitKeyedRequest(request, deps, nowMs);
+  const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
   return jsonResponse(launchPage(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
 }

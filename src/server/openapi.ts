@@ -452,11 +452,14 @@ function operationObject(op: Operation): Json {
     };
   }
   if (op.notModified) responses['304'] = { description: 'Not modified: the If-None-Match ETag still matches (no body).', headers: withGeneration(headersOf(['ETag', 'Cache-Control'])) };
-  const errors = [...op.errors, ...GENERIC_ERRORS];
+  // `unavailable` (in GENERIC_ERRORS) answers every operation when a node cannot reach the private
+  // state (cluster mode) or has no generation yet; it always carries Retry-After
+  const errors = [...new Set([...op.errors, ...GENERIC_ERRORS])];
+  const retryAfter = [...(op.retryAfter ?? []), 'unavailable' as ErrorCode];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errors) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const retry = codes.some((c) => op.retryAfter?.includes(c));
+    const retry = codes.some((c) => retryAfter.includes(c));
     const rated = op.keyed && op.counted !== false && codes.some((c) => c === 'quota_exceeded' || c === 'rate_limited');
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),

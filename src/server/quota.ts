@@ -4,7 +4,8 @@ import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from '../access/quota-d
 
 /**
  * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
- * Pure functions; the counting itself is one SQLite statement (PrivateStore.admitRequest).
+ * Pure functions; the counting itself is one statement of the private state (PrivateState.admitRequest:
+ * SQLite, or PostgreSQL in cluster mode, exact across nodes).
  *
  * Header fields follow draft-ietf-httpapi-ratelimit-headers-10 (structured fields, one named
  * policy): `RateLimit-Policy: "daily";q=10000;w=86400` and `RateLimit: "daily";r=<left>;t=<s>`.
@@ -43,9 +44,9 @@ export function quotaExceededHeaders(u: Usage): Record<string, string> {
  * count it. Every keyed endpoint calls this right after the key check. With `deps.countUsage ===
  * false` (benchmarks only) nothing is counted or refused, and the fields report the full quota.
  */
-export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage' | 'now'>, keyId: number): Usage {
+export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage' | 'now'>, keyId: number): Promise<Usage> {
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
-  if (deps.countUsage === false) return { used: 0, quota, resetSeconds: secondsToUtcMidnight(deps.now()), exceeded: false };
+  if (deps.countUsage === false) return Promise.resolve({ used: 0, quota, resetSeconds: secondsToUtcMidnight(deps.now()), exceeded: false });
   return deps.keys.countRequest(keyId, quota);
 }
 
@@ -53,11 +54,12 @@ export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage'
  * The key check and quota admission of every keyed endpoint, in spec order (§5, §7): 401
  * `missing_key`/`invalid_key`/`revoked_key`, then the request is counted and 429 `quota_exceeded`
  * when the day's quota is used. Returns the refusal to send, or the usage (for rate-limit headers).
+ * Errors: rejects with PrivateStateUnavailable when PostgreSQL cannot be reached (safely.ts: 503).
  */
-export function admitKeyedRequest(request: Request, deps: Deps, nowMs: number): { refused: Response } | { usage: Usage } {
-  const key = deps.keys.check(request);
+export async function admitKeyedRequest(request: Request, deps: Deps, nowMs: number): Promise<{ refused: Response } | { usage: Usage }> {
+  const key = await deps.keys.check(request);
   if (key.status !== 'ok') return { refused: errorResponse(key.status, { nowMs }) };
-  const usage = admitKeyed(deps, key.keyId);
+  const usage = await admitKeyed(deps, key.keyId);
   if (usage.exceeded) return { refused: errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) }) };
   return { usage };
 }

@@ -1,7 +1,8 @@
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
-import { RebuildJobs, type RebuildJob } from '../db/rebuild-jobs.ts';
+import type { RebuildJob } from '../db/rebuild-jobs.ts';
+import type { RebuildQueue } from '../db/private-state.ts';
 import { createArchiveRpc } from '../chain/rpc.ts';
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
@@ -31,63 +32,64 @@ export type RebuildAnswer =
   | { kind: 'refused'; code: 'rate_limited' | 'rebuild_budget_exhausted' | 'busy'; retryAfterS: number; callerStarts: number; callerResetS: number };
 
 /**
- * On-demand rebuilds (spec §3): the queue in private.db (RebuildJobs) and the server's worker, which
+ * On-demand rebuilds (spec §3): the queue in the private state (SQLite RebuildJobs, or PostgreSQL in
+ * cluster mode, where every node's worker claims from the one queue) and the server's worker, which
  * claims jobs with a lease and runs them through rebuildLaunch (same builder as the collector) with
  * bounded concurrency. A restarted server resumes jobs whose lease ran out; a finished job's record is
  * permanent (origin "rebuilt").
  */
 export class RebuildService {
-  readonly jobs: RebuildJobs;
   private timer: NodeJS.Timeout | null = null;
   private running = new Set<string>();
+  private claiming = false;
+  private claimFailing = false;
 
   constructor(
     private readonly d: { config: Config; publicStore: PublicStore; log: Logger; now: () => number },
-    jobs?: RebuildJobs,
-  ) {
-    this.jobs = jobs ?? new RebuildJobs(d.config.privateDbPath);
-  }
+    /** the queue (PrivateState.rebuilds) */
+    readonly jobs: RebuildQueue,
+  ) {}
 
   /** The answer for an active or failed job of `mint`, or null when there is none (the caller decides whether to start one). */
-  existing(mint: string, caller: string): RebuildAnswer | null {
-    const job = this.jobs.get(mint);
+  async existing(mint: string, caller: string): Promise<RebuildAnswer | null> {
+    const job = await this.jobs.get(mint);
     if (!job) return null;
     if (job.state === 'failed') {
-      this.jobs.clearFailed(mint); // reported once; a later request may start again
+      await this.jobs.clearFailed(mint); // reported once; a later request may start again
       return { kind: 'failed' };
     }
     return this.inProgress(job, false, caller);
   }
 
   /** Start a rebuild of `mint` for `caller` under the limits (the curve is known to exist). */
-  start(mint: string, caller: string): RebuildAnswer {
+  async start(mint: string, caller: string): Promise<RebuildAnswer> {
     const { config } = this.d;
     const nowMs = this.d.now();
-    const out = this.jobs.start(mint, caller, nowMs, {
+    const out = await this.jobs.start(mint, caller, nowMs, {
       perCallerHourly: REBUILDS_PER_CALLER_HOURLY,
       dailyCeiling: config.REBUILD_DAILY_CEILING,
       maxQueue: config.REBUILD_MAX_QUEUE,
     });
-    const mine = this.callerWindow(caller, nowMs);
+    const mine = await this.callerWindow(caller, nowMs);
     if (!out.started) return { kind: 'refused', code: out.refused, retryAfterS: out.retryAfterS, ...mine };
     this.kick();
     return this.inProgress(out.job, true, caller);
   }
 
-  private callerWindow(caller: string, nowMs: number): { callerStarts: number; callerResetS: number } {
-    const w = this.jobs.callerStartsInHour(caller, nowMs);
+  private async callerWindow(caller: string, nowMs: number): Promise<{ callerStarts: number; callerResetS: number }> {
+    const w = await this.jobs.callerStartsInHour(caller, nowMs);
     return { callerStarts: w.count, callerResetS: w.oldestMs === null ? 3600 : Math.max(1, Math.ceil((w.oldestMs + 3_600_000 - nowMs) / 1000)) };
   }
 
-  private inProgress(job: RebuildJob, started: boolean, caller: string): RebuildAnswer {
+  private async inProgress(job: RebuildJob, started: boolean, caller: string): Promise<RebuildAnswer> {
     const nowMs = this.d.now();
-    const view = this.view(job, nowMs);
+    const view = await this.view(job, nowMs);
     const retryAfterS = Math.min(60, Math.max(1, Math.ceil(view.estimate.secondsRemaining ?? 2 + view.position * 5)));
-    return { kind: 'in_progress', view, retryAfterS, started, ...this.callerWindow(caller, nowMs) };
+    return { kind: 'in_progress', view, retryAfterS, started, ...(await this.callerWindow(caller, nowMs)) };
   }
 
   /** The public view of a job. */
-  view(job: RebuildJob, nowMs: number): RebuildView {
+  async view(job: RebuildJob, nowMs: number): Promise<RebuildView> {
     const running = job.state === 'running';
     let secondsRemaining: number | null = null;
     if (running && job.startedAtMs !== null && job.transactionsRead > 0 && job.signaturesRead >= job.transactionsRead) {
@@ -98,7 +100,7 @@ export class RebuildService {
       state: running ? 'running' : 'queued',
       queuedAt: instant(job.queuedAtMs),
       startedAt: job.startedAtMs !== null && running ? instant(job.startedAtMs) : null,
-      position: running ? 0 : this.jobs.position(job),
+      position: running ? 0 : await this.jobs.position(job),
       progress: { signatures: job.signaturesRead, transactions: job.transactionsRead },
       estimate: { secondsRemaining },
     };
@@ -117,13 +119,34 @@ export class RebuildService {
     this.timer = null;
   }
 
-  /** Claim and run as many jobs as there are free slots (no-op when the worker is not started). */
+  /**
+   * Claim and run as many jobs as there are free slots (no-op when the worker is not started, or a
+   * claim of this process is still under way). A claim that fails (PostgreSQL unreachable) is
+   * logged and tried again at the next tick.
+   */
   private kick(): void {
-    if (!this.timer) return;
-    const { config } = this.d;
+    if (!this.timer || this.claiming) return;
+    const { config, log } = this.d;
     const free = config.REBUILD_CONCURRENCY - this.running.size;
     if (free <= 0) return;
-    for (const job of this.jobs.claim(this.d.now(), config.REBUILD_LEASE_MS, free)) void this.run(job);
+    this.claiming = true;
+    this.jobs
+      .claim(this.d.now(), config.REBUILD_LEASE_MS, free)
+      .then(
+        (jobs) => {
+          if (this.claimFailing) log.info('rebuild queue: claims work again');
+          this.claimFailing = false;
+          for (const job of jobs) void this.run(job);
+        },
+        (e) => {
+          // logged once per outage, not at every tick
+          if (!this.claimFailing) log.warn({ err: e instanceof Error ? e.message : String(e) }, 'rebuild queue: claim failed; retrying at every tick');
+          this.claimFailing = true;
+        },
+      )
+      .finally(() => {
+        this.claiming = false;
+      });
   }
 
   private async run(job: RebuildJob): Promise<void> {
@@ -132,13 +155,17 @@ export class RebuildService {
     const rpc = createArchiveRpc({ url: config.SOLANA_RPC_URL });
     try {
       await rebuildLaunch({ config, store: publicStore, rpc, log, now: this.d.now }, job.mint, {
-        onProgress: (p) => this.jobs.progress(job.mint, p.signatures, p.transactions, this.d.now() + config.REBUILD_LEASE_MS),
+        onProgress: (p) =>
+          void this.jobs.progress(job.mint, p.signatures, p.transactions, this.d.now() + config.REBUILD_LEASE_MS).catch((e) =>
+            log.warn({ mint: job.mint, err: e instanceof Error ? e.message : String(e) }, 'rebuild progress not recorded'),
+          ),
       });
-      this.jobs.finish(job.mint);
+      await this.jobs.finish(job.mint);
     } catch (e) {
       const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       log.warn({ mint: job.mint, err: reason, readFailure: e instanceof RebuildReadError }, 'rebuild failed');
-      this.jobs.fail(job.mint, reason);
+      // when the queue itself is unreachable the job stays running; its lease runs out and it is claimed again
+      await this.jobs.fail(job.mint, reason).catch(() => {});
     } finally {
       this.running.delete(job.mint);
     }

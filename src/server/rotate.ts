@@ -23,11 +23,11 @@ export interface RotateBody {
  * the current key revoked — one transaction. 200 with the new key (`no-store`) and the new key's
  * RateLimit fields; 401 `missing_key`/`invalid_key`/`revoked_key`. Not counted against the quota.
  */
-export function handleRotate(request: Request, deps: Deps): Response {
+export async function handleRotate(request: Request, deps: Deps): Promise<Response> {
   const nowMs = deps.now();
   const current = bearerToken(request);
   if (current === null) return errorResponse('missing_key', { nowMs });
-  const r = deps.keys.rotate(current);
+  const r = await deps.keys.rotate(current);
   if (r.status !== 'rotated') return errorResponse(r.status === 'ok' ? 'internal' : r.status, { nowMs });
   deps.log.info({ keyId: r.id, replaces: r.oldId }, 'key rotated');
   const body: RotateBody = {
@@ -39,6 +39,6 @@ export function handleRotate(request: Request, deps: Deps): Response {
     message: 'New key, shown once: store it on your server now. The key you sent is revoked.',
     generatedAt: instant(nowMs),
   };
-  const usage = deps.keys.peekUsage(r.id, deps.dailyQuota ?? DAILY_QUOTA);
+  const usage = await deps.keys.peekUsage(r.id, deps.dailyQuota ?? DAILY_QUOTA);
   return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, 'Referrer-Policy': 'no-referrer', ...rateLimitHeaders(usage) });
 }

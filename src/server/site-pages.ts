@@ -8,7 +8,7 @@ import { renderStatusPage } from '../render/status-page.ts';
 import type { Deps } from './deps.ts';
 import { corsHeaders, etagOf, htmlPage, ifNoneMatch, notModified, pageHeaders } from './http.ts';
 import { homeFacts, listPageFacts } from '../facts/site-facts.ts';
-import { statusBody } from './status.ts';
+import { rebuildCountsOf, statusBody } from './status.ts';
 
 /**
  * The site's pages written by the collector (collector/publish/lists.ts) under `config.siteDir`:
@@ -108,8 +108,12 @@ export function handleListPage(request: Request, deps: Deps, params: { list?: st
 }
 
 /** `GET /status.html`: the status in words. */
-export function handleStatusPage(request: Request, deps: Deps): Response {
-  return serveSiteFile(request, deps, 'status.html', CACHE_LISTS, () => renderStatusPage(statusBody(deps, deps.now()), deps.now(), siteOptions(deps)));
+export async function handleStatusPage(request: Request, deps: Deps): Promise<Response> {
+  const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'status.html'), deps.now());
+  if (file) return serveBytes(request, file.body, file.etag, CACHE_LISTS);
+  // not written by a collector yet: rendered here, with the rebuild queue's counts when readable
+  const rebuildCounts = await rebuildCountsOf(deps);
+  return serveSiteFile(request, deps, 'status.html', CACHE_LISTS, () => renderStatusPage(statusBody({ ...deps, rebuildCounts }, deps.now()), deps.now(), siteOptions(deps)));
 }
 
 /** `GET /methodology.html`: docs/methodology.md as a page; `markdown` is the text bundled at build. */

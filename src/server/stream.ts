@@ -48,11 +48,11 @@ export function resumeIdOf(request: Request): { after: number | null } | { probl
   return { after: Number(raw) };
 }
 
-export function handleStream(request: Request, deps: Deps): Response {
+export async function handleStream(request: Request, deps: Deps): Promise<Response> {
   const nowMs = deps.now();
-  const key = deps.keys.check(request);
+  const key = await deps.keys.check(request);
   if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
-  if (!deps.keys.hasFeed(key.keyId)) {
+  if (!(await deps.keys.hasFeed(key.keyId))) {
     return errorResponse('feed_not_in_plan', {
       nowMs,
       message: `This key may not open the creation feed: the live feed is not part of the 10,000-a-day plan but is offered under a separate (enterprise) data agreement. To ask for one, write to ${deps.config.CONTACT_EMAIL}; once agreed, the operator grants the feed to your key. Your other endpoints are unaffected.`,

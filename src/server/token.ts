@@ -26,7 +26,7 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const mint = params.mint;
   if (!isAddressParam(mint)) return notAnAddress(mint, nowMs);
 
-  const admitted = admitKeyedRequest(request, deps, nowMs);
+  const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
   const usage = admitted.usage;
   const rate = rateLimitHeaders(usage);
@@ -77,12 +77,12 @@ function withRebuildPolicy(rate: Record<string, string>, a: { callerStarts: numb
  */
 async function notHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
-  let answer: RebuildAnswer | null = deps.rebuilds.existing(mint, caller);
+  let answer: RebuildAnswer | null = await deps.rebuilds.existing(mint, caller);
   if (!answer) {
     const status = await deps.curveStatus(mint);
     if (status === 'never') return errorResponse('not_a_curve_launch', { nowMs, headers: rate });
     if (status === 'unknown') return errorResponse('rebuild_failed', { nowMs, headers: rate });
-    answer = deps.rebuilds.start(mint, caller);
+    answer = await deps.rebuilds.start(mint, caller);
   }
   if (answer.kind === 'failed') return errorResponse('rebuild_failed', { nowMs, headers: rate });
   if (answer.kind === 'refused') {
@@ -102,7 +102,7 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
 async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response | null> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
   // the held record proves its curve existed (its transactions touched it): no chain read here
-  const answer: RebuildAnswer = deps.rebuilds.existing(mint, caller) ?? deps.rebuilds.start(mint, caller);
+  const answer: RebuildAnswer = (await deps.rebuilds.existing(mint, caller)) ?? (await deps.rebuilds.start(mint, caller));
   return answer.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate) : null;
 }
 

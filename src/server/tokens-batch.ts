@@ -57,10 +57,10 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   if (url.searchParams.getAll('mints').length > 1) return errorResponse('invalid_mints', { nowMs });
   const mints = parseMints(url.searchParams.get('mints'));
   if ('code' in mints) return errorResponse(mints.code, { nowMs });
-  const key = deps.keys.check(request);
+  const key = await deps.keys.check(request);
   if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
-  const before = deps.countUsage === false ? null : deps.keys.peekUsage(key.keyId, quota);
+  const before = deps.countUsage === false ? null : await deps.keys.peekUsage(key.keyId, quota);
   if (before?.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(before) });
   // each lookup is the single call itself (same checks, counting and rebuild limits), without the batch's validators
   const headers = new Headers(request.headers);
@@ -70,7 +70,7 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
     const one = await handleToken(new Request(request.url, { headers }), deps, { mint, clientAddress: params.clientAddress });
     results.push({ mint, status: one.status, body: (await one.json()) as BatchEntry['body'] });
   }
-  const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : deps.keys.peekUsage(key.keyId, quota);
+  const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
   const body: BatchBody = { apiVersion: 'v1', results, generatedAt: instant(nowMs), license: licenseOf(deps.config) };
   return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
 }

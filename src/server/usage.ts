@@ -49,14 +49,14 @@ export function usageOf(u: Usage, r: { caller: string; started: number; oldestSt
  * Never counted against the quota (it answers even when the quota is used: then remaining is 0).
  * 401 `missing_key`/`invalid_key`/`revoked_key`.
  */
-export function handleUsage(request: Request, deps: Deps, params: { clientAddress?: string }): Response {
+export async function handleUsage(request: Request, deps: Deps, params: { clientAddress?: string }): Promise<Response> {
   const nowMs = deps.now();
-  const key = deps.keys.check(request);
+  const key = await deps.keys.check(request);
   if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
-  const usage: Usage = deps.countUsage === false ? { used: 0, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: false } : deps.keys.peekUsage(key.keyId, quota);
+  const usage: Usage = deps.countUsage === false ? { used: 0, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
   const caller = callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES);
-  const w = deps.rebuilds.jobs.callerStartsInHour(caller, nowMs);
+  const w = await deps.rebuilds.jobs.callerStartsInHour(caller, nowMs);
   const { body, headers } = usageOf(usage, { caller, started: w.count, oldestStartMs: w.oldestMs }, nowMs);
   return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...headers });
 }

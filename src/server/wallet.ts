@@ -100,11 +100,11 @@ function afterwardsFor(row: StoredAfterwards | undefined): BuyoutAfterwards | nu
  * `not_an_address`, 401 `missing_key`/`invalid_key`/`revoked_key`, 429 `quota_exceeded`; then 200
  * with the wallet record, `Cache-Control: no-store` (it grows with every launch the wallet joins).
  */
-export function handleWallet(request: Request, deps: Deps, params: { address?: string }): Response {
+export async function handleWallet(request: Request, deps: Deps, params: { address?: string }): Promise<Response> {
   const nowMs = deps.now();
   const address = params.address;
   if (!isAddressParam(address)) return notAnAddress(address, nowMs);
-  const admitted = admitKeyedRequest(request, deps, nowMs);
+  const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
   const usage = admitted.usage;
   const body: WalletBody = {

@@ -117,7 +117,7 @@ beforeAll(async () => {
   }
   store.close();
   const priv = new PrivateStore(config.privateDbPath);
-  key = new KeyService(priv, loadKeySecret(config)).create('browser test').key;
+  key = (await new KeyService(priv, loadKeySecret(config)).create('browser test')).key;
   priv.close();
 
   port = await freePort();

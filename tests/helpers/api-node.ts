@@ -30,11 +30,11 @@ export interface ApiNode {
 }
 
 /** Create a key for `dataDir`'s private database under {@link TEST_KEY_SECRET}. */
-export function createTestKey(dataDir: string, label = 'cluster-test'): string {
+export async function createTestKey(dataDir: string, label = 'cluster-test'): Promise<string> {
   mkdirSync(dataDir, { recursive: true });
   const store = new PrivateStore(join(dataDir, 'private.db'));
   try {
-    return new KeyService(store, TEST_KEY_SECRET).create(label).key;
+    return (await new KeyService(store, TEST_KEY_SECRET).create(label)).key;
   } finally {
     store.close();
   }
@@ -45,7 +45,7 @@ export function createTestKey(dataDir: string, label = 'cluster-test'): string {
  * when `/api/v1/status` answers. Errors: rejects with its log when it does not answer within 30 s.
  */
 export async function startApiNode(dataDir: string, env: Record<string, string> = {}): Promise<ApiNode> {
-  const key = createTestKey(dataDir);
+  const key = await createTestKey(dataDir);
   const port = await freePort();
   let log = '';
   const proc = spawn(process.execPath, [ENTRY], {

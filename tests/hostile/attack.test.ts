@@ -172,7 +172,7 @@ beforeAll(async () => {
   await writeDownloads(store, dataDir, Date.now());
   store.close();
   const priv = new PrivateStore(config.privateDbPath);
-  key = new KeyService(priv, KEY_SECRET).create('hostile').key;
+  key = (await new KeyService(priv, KEY_SECRET).create('hostile')).key;
   priv.close();
 
   port = await freePort();

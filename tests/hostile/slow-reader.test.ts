@@ -43,7 +43,7 @@ beforeAll(async () => {
   await writeDownloads(store, dataDir, Date.now());
   store.close();
   const priv = new PrivateStore(config.privateDbPath);
-  key = new KeyService(priv, KEY_SECRET).create('slow reader').key;
+  key = (await new KeyService(priv, KEY_SECRET).create('slow reader')).key;
   priv.close();
   port = await freePort();
   server = spawn(process.execPath, [ENTRY], {

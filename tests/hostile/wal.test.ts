@@ -27,7 +27,7 @@ let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('private.db WAL under quota counting', () => {
-  it('20,000 counted requests leave the WAL under 8 MB; a quiet checkpoint truncates it to 0', () => {
+  it('20,000 counted requests leave the WAL under 8 MB; a quiet checkpoint truncates it to 0', async () => {
     dir = mkdtempSync(join(tmpdir(), 'lpa-wal-'));
     const path = join(dir, 'private.db');
     const store = new PrivateStore(path);
@@ -35,11 +35,11 @@ describe('private.db WAL under quota counting', () => {
     // not depend on the day it runs (a CI run that crossed midnight UTC counted on the next day)
     const now = () => Date.UTC(2026, 10, 25, 12);
     const keys = new KeyService(store, 'x'.repeat(32), now);
-    const { id } = keys.create('wal');
+    const { id } = await keys.create('wal');
     const deps = { keys, dailyQuota: 1_000_000, countUsage: true, now };
     let largest = 0;
     for (let i = 1; i <= 20_000; i++) {
-      const usage = admitKeyed(deps, id);
+      const usage = await admitKeyed(deps, id);
       expect(usage.exceeded).toBe(false);
       if (i % 500 === 0) {
         largest = Math.max(largest, walSize(path));
@@ -56,7 +56,7 @@ describe('private.db WAL under quota counting', () => {
     expect(keeper.tick()).toBe('passive');
     expect(keeper.tick()).toBe('truncate');
     expect(walSize(path)).toBe(0);
-    admitKeyed(deps, id);
+    await admitKeyed(deps, id);
     expect(keeper.tick()).toBe('passive');
     keeper.stop();
     store.close();

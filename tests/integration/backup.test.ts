@@ -26,7 +26,7 @@ describe('lpa backup', () => {
     const store = new PublicStore(config.publicDbPath);
     store.setMeta('coverage_from_ms', '1795000000000');
     const priv = new PrivateStore(config.privateDbPath);
-    const { key } = new KeyService(priv, loadKeySecret(config)).create('me');
+    const { key } = await new KeyService(priv, loadKeySecret(config)).create('me');
     priv.close();
 
     const out = join(tmp, 'backup-1');
@@ -44,7 +44,7 @@ describe('lpa backup', () => {
     expect(rs.getMeta('coverage_from_ms')).toBe('1795000000000');
     rs.close();
     const rp = new PrivateStore(rc.privateDbPath);
-    expect(new KeyService(rp, loadKeySecret(rc)).verify(key).status).toBe('ok');
+    expect((await new KeyService(rp, loadKeySecret(rc)).verify(key)).status).toBe('ok');
     rp.close();
 
     await expect(run(process.execPath, [LPA, 'backup', '--out', out], { env })).rejects.toMatchObject({ code: 1 });

@@ -50,9 +50,9 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) write(randomAddress()); // held before any stream
   const priv = new PrivateStore(config.privateDbPath);
   const keys = new KeyService(priv, loadKeySecret(config));
-  const feed = keys.create('feed holder');
-  const other = keys.create('second feed holder');
-  plainKey = keys.create('plan only').key;
+  const feed = await keys.create('feed holder');
+  const other = await keys.create('second feed holder');
+  plainKey = (await keys.create('plan only')).key;
   priv.close();
   feedKey = feed.key;
   otherFeedKey = other.key;

@@ -234,7 +234,7 @@ describe('the key is shown once', () => {
     const html = await first.text();
     expect(html.match(KEY_RE)).toEqual([key]);
     expect(html).toContain('shown only this once');
-    expect(deps.keys.verify(key)).toMatchObject({ status: 'ok' });
+    expect(await deps.keys.verify(key)).toMatchObject({ status: 'ok' });
 
     const second = await handleSuccess(successReq(s.id), deps);
     expect(second.status).toBe(200);
@@ -257,7 +257,7 @@ describe('the key is shown once', () => {
     standin.pay(s.id);
     const page = await (await handleSuccess(successReq(s.id), deps)).text();
     const key = page.match(KEY_RE)![0];
-    expect(deps.keys.verify(key)).toMatchObject({ status: 'ok' });
+    expect(await deps.keys.verify(key)).toMatchObject({ status: 'ok' });
     await deliver('checkout.session.completed', s);
     expect(counts()).toMatchObject({ accounts: 1, keys: 1, checkouts: 1 });
     expect(await (await handleSuccess(successReq(s.id), deps)).text()).toContain('already shown');
@@ -288,7 +288,7 @@ describe('revocation and rotation', () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'revoked_key', finding: { class: 'UNKNOWN' } });
     // Rotation with a revoked key is refused too.
-    const rot = handleRotate(rotateReq(key), deps);
+    const rot = await handleRotate(rotateReq(key), deps);
     expect(rot.status).toBe(401);
     expect(await rot.json()).toMatchObject({ error: 'revoked_key', finding: { class: 'UNKNOWN' } });
   });
@@ -296,9 +296,9 @@ describe('revocation and rotation', () => {
   it('customer.subscription.updated revokes only when the status is unpaid (or canceled/incomplete_expired)', async () => {
     const { key, subscription } = await subscribe();
     await deliver('customer.subscription.updated', { id: subscription, object: 'subscription', status: 'past_due', customer: null });
-    expect(deps.keys.verify(key)).toMatchObject({ status: 'ok' });
+    expect(await deps.keys.verify(key)).toMatchObject({ status: 'ok' });
     await deliver('customer.subscription.updated', { id: subscription, object: 'subscription', status: 'unpaid', customer: null });
-    expect(deps.keys.verify(key)).toEqual({ status: 'revoked_key' });
+    expect(await deps.keys.verify(key)).toEqual({ status: 'revoked_key' });
   });
 
   it('a deletion that arrives before the checkout event: the late checkout creates no key', async () => {
@@ -315,7 +315,7 @@ describe('revocation and rotation', () => {
   it('POST /api/v1/keys/rotate: a new key shown once, the old one revoked, today’s count carried over', async () => {
     const { key } = await subscribe();
     for (let i = 0; i < 3; i++) expect((await handleToken(tokenReq(key), deps, { mint: MINT })).status).toBe(200);
-    const res = handleRotate(rotateReq(key), deps);
+    const res = await handleRotate(rotateReq(key), deps);
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(res.headers.get('RateLimit')).toMatch(/^"daily";r=9997;t=\d+$/);
@@ -323,7 +323,7 @@ describe('revocation and rotation', () => {
     expect(body.key).toMatch(/^lpa_/);
     expect(body.key).not.toBe(key);
     expect(body.replaces.prefix).toBe(key.slice(0, 10));
-    expect(deps.keys.verify(key)).toEqual({ status: 'revoked_key' });
+    expect(await deps.keys.verify(key)).toEqual({ status: 'revoked_key' });
     const next = await handleToken(tokenReq(body.key), deps, { mint: MINT });
     expect(next.status).toBe(200);
     expect(next.headers.get('RateLimit')).toMatch(/^"daily";r=9996;/);
@@ -331,8 +331,8 @@ describe('revocation and rotation', () => {
     const acct = privateDb();
     expect(acct.listAccounts()[0]).toMatchObject({ keys: 2, activeKeys: 1 });
     acct.close();
-    expect((await handleRotate(rotateReq(), deps).json()).error).toBe('missing_key');
-    expect((await handleRotate(rotateReq('lpa_nope'), deps).json()).error).toBe('invalid_key');
+    expect((await (await handleRotate(rotateReq(), deps)).json()).error).toBe('missing_key');
+    expect((await (await handleRotate(rotateReq('lpa_nope'), deps)).json()).error).toBe('invalid_key');
   });
 
   it('lpa accounts list shows Stripe ids and key counts, never a key', async () => {
@@ -353,7 +353,7 @@ describe('key material stays out of logs and the public database', () => {
     await handleToken(tokenReq(key), deps, { mint: MINT });
     await handleToken(tokenReq(key + 'x'), deps, { mint: MINT });
     await handleSuccess(successReq(sessionId), deps);
-    const rotated = await handleRotate(rotateReq(key), deps).json();
+    const rotated = await (await handleRotate(rotateReq(key), deps)).json();
     keys.push(rotated.key);
     await handleToken(tokenReq(rotated.key), deps, { mint: MINT });
     await deliver('checkout.session.completed', standin.sessions.get(sessionId)!, { secret: 'whsec_wrong' });

@@ -226,9 +226,9 @@ describe('GET /api/v1/stream (handler)', () => {
     new Request(`http://x/api/v1/stream${query}`, { headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers } });
 
   it('401 without a key; 403 feed_not_in_plan naming the contact address without the entitlement; 200 event-stream after lpa keys grant --feed; 429 for a third', async () => {
-    expect((await handleStream(req(null), deps).json()).error).toBe('missing_key');
-    const { key, id } = deps.keys.create('feed test');
-    const refused = handleStream(req(key), deps);
+    expect((await (await handleStream(req(null), deps)).json()).error).toBe('missing_key');
+    const { key, id } = await deps.keys.create('feed test');
+    const refused = await handleStream(req(key), deps);
     expect(refused.status).toBe(403);
     const body = await refused.json();
     expect(body.error).toBe('feed_not_in_plan');
@@ -237,40 +237,40 @@ describe('GET /api/v1/stream (handler)', () => {
     const lines: string[] = [];
     await runKeysFeed(deps.config, id, true, (l) => lines.push(l));
     expect(lines[0]).toMatch(/may open the creation feed/);
-    const ok = [handleStream(req(key), deps), handleStream(req(key, {}, '?after=0'), deps)];
+    const ok = [await handleStream(req(key), deps), await handleStream(req(key, {}, '?after=0'), deps)];
     for (const r of ok) {
       expect(r.status).toBe(200);
       expect(r.headers.get('Content-Type')).toBe('text/event-stream; charset=utf-8');
       expect(r.headers.get('Cache-Control')).toBe('no-store');
     }
-    const third = handleStream(req(key), deps);
+    const third = await handleStream(req(key), deps);
     expect(third.status).toBe(429);
     expect((await third.json()).error).toBe('too_many_streams');
     expect(third.headers.get('Retry-After')).toBe('15');
     for (const r of ok) await r.body!.cancel();
     // withdrawn: refused again; the count of requests is untouched by streams
     await runKeysFeed(deps.config, id, false, () => undefined);
-    expect(handleStream(req(key), deps).status).toBe(403);
+    expect((await handleStream(req(key), deps)).status).toBe(403);
     const priv = new PrivateStore(deps.config.privateDbPath);
     expect(priv.usage(id, '2026-11-20')).toBe(0);
     priv.close();
   });
 
   it('400 invalid_query for a resume id that is not a whole number, in the header or the query', async () => {
-    const { key, id } = deps.keys.create('feed test');
+    const { key, id } = await deps.keys.create('feed test');
     await runKeysFeed(deps.config, id, true, () => undefined);
-    for (const r of [handleStream(req(key, { 'Last-Event-ID': 'abc' }), deps), handleStream(req(key, {}, '?after=-1'), deps)]) {
+    for (const r of [await handleStream(req(key, { 'Last-Event-ID': 'abc' }), deps), await handleStream(req(key, {}, '?after=-1'), deps)]) {
       expect(r.status).toBe(400);
       expect((await r.json()).error).toBe('invalid_query');
     }
   });
 
   it('rotation carries the entitlement to the new key', async () => {
-    const { key, id } = deps.keys.create('feed test');
+    const { key, id } = await deps.keys.create('feed test');
     await runKeysFeed(deps.config, id, true, () => undefined);
-    const rotated = deps.keys.rotate(key);
+    const rotated = await deps.keys.rotate(key);
     if (rotated.status !== 'rotated') throw new Error(rotated.status);
-    expect(deps.keys.hasFeed(rotated.id)).toBe(true);
+    expect(await deps.keys.hasFeed(rotated.id)).toBe(true);
     await expect(runKeysFeed(deps.config, id, true, () => undefined)).rejects.toThrow(/revoked/);
     await expect(runKeysFeed(deps.config, 999, true, () => undefined)).rejects.toThrow(/no key with id 999/);
   });

@@ -42,10 +42,10 @@ describe('keys', () => {
     expect(getBase58Encoder().encode(a.slice(4)).length).toBe(32);
   });
 
-  it('are stored only as an HMAC: the key string is nowhere in the private database files', () => {
+  it('are stored only as an HMAC: the key string is nowhere in the private database files', async () => {
     const store = new PrivateStore(config.privateDbPath);
     const keys = new KeyService(store, loadKeySecret(config));
-    const { key, prefix } = keys.create('customer');
+    const { key, prefix } = await keys.create('customer');
     store.db.pragma('wal_checkpoint(FULL)');
     const bytes = privateDbBytes();
     expect(bytes.length).toBeGreaterThan(0);
@@ -57,21 +57,21 @@ describe('keys', () => {
     store.close();
   });
 
-  it('verify: ok, invalid, revoked; the stored and computed digests are compared with timingSafeEqual', () => {
+  it('verify: ok, invalid, revoked; the stored and computed digests are compared with timingSafeEqual', async () => {
     const store = new PrivateStore(config.privateDbPath);
     const keys = new KeyService(store, 'x'.repeat(32));
-    const { id, key } = keys.create('c');
+    const { id, key } = await keys.create('c');
     const tse = vi.mocked(crypto.timingSafeEqual);
     tse.mockClear();
-    expect(keys.verify(key)).toEqual({ status: 'ok', keyId: id });
+    expect(await keys.verify(key)).toEqual({ status: 'ok', keyId: id });
     expect(tse).toHaveBeenCalledTimes(1);
-    expect(keys.verify(generateKey())).toEqual({ status: 'invalid_key' });
-    expect(keys.verify('not-a-key')).toEqual({ status: 'invalid_key' });
+    expect(await keys.verify(generateKey())).toEqual({ status: 'invalid_key' });
+    expect(await keys.verify('not-a-key')).toEqual({ status: 'invalid_key' });
     // Another secret makes every key unknown.
-    expect(new KeyService(store, 'y'.repeat(32)).verify(key)).toEqual({ status: 'invalid_key' });
-    expect(keys.revoke(id)).toBe(true);
-    expect(keys.revoke(id)).toBe(false);
-    expect(keys.verify(key)).toEqual({ status: 'revoked_key' });
+    expect(await new KeyService(store, 'y'.repeat(32)).verify(key)).toEqual({ status: 'invalid_key' });
+    expect(await keys.revoke(id)).toBe(true);
+    expect(await keys.revoke(id)).toBe(false);
+    expect(await keys.verify(key)).toEqual({ status: 'revoked_key' });
     store.close();
   });
 
@@ -117,7 +117,7 @@ describe('lpa keys create|list|revoke', () => {
     await expect(runKeysRevoke(config, Number('abc'), () => {})).rejects.toThrow(/whole number/);
 
     const store = new PrivateStore(config.privateDbPath);
-    expect(new KeyService(store, loadKeySecret(config)).verify(key)).toEqual({ status: 'revoked_key' });
+    expect(await new KeyService(store, loadKeySecret(config)).verify(key)).toEqual({ status: 'revoked_key' });
     store.close();
     const after: string[] = [];
     await runKeysList(config, (l) => after.push(l));
@@ -136,27 +136,27 @@ describe('keys of the paid plan (private schema v2)', () => {
     v1.close();
     const store = new PrivateStore(config.privateDbPath);
     const keys = new KeyService(store, secret);
-    expect(keys.verify(key)).toMatchObject({ status: 'ok' });
-    expect(keys.list()[0]).toMatchObject({ label: 'old', accountId: null });
+    expect(await keys.verify(key)).toMatchObject({ status: 'ok' });
+    expect((await keys.list())[0]).toMatchObject({ label: 'old', accountId: null });
     store.close();
   });
 
-  it('rotate: same label and account, today’s count carried over, the old key revoked; only a usable key rotates', () => {
+  it('rotate: same label and account, today’s count carried over, the old key revoked; only a usable key rotates', async () => {
     const store = new PrivateStore(config.privateDbPath);
     const now = Date.parse('2026-11-20T10:00:00.000Z');
     const keys = new KeyService(store, 'x'.repeat(32), () => now);
-    const { id, key } = keys.create('acme');
-    for (let i = 0; i < 5; i++) keys.countRequest(id);
-    const r = keys.rotate(key);
+    const { id, key } = await keys.create('acme');
+    for (let i = 0; i < 5; i++) await keys.countRequest(id);
+    const r = await keys.rotate(key);
     if (r.status !== 'rotated') throw new Error(r.status);
     expect(r.key).not.toBe(key);
     expect(r.oldId).toBe(id);
-    expect(keys.verify(key)).toEqual({ status: 'revoked_key' });
-    expect(keys.verify(r.key)).toEqual({ status: 'ok', keyId: r.id });
-    expect(keys.peekUsage(r.id)).toMatchObject({ used: 5, exceeded: false });
+    expect(await keys.verify(key)).toEqual({ status: 'revoked_key' });
+    expect(await keys.verify(r.key)).toEqual({ status: 'ok', keyId: r.id });
+    expect(await keys.peekUsage(r.id)).toMatchObject({ used: 5, exceeded: false });
     expect(store.keyById(r.id)).toMatchObject({ label: 'acme', accountId: null });
-    expect(keys.rotate(key)).toEqual({ status: 'revoked_key' });
-    expect(keys.rotate('lpa_unknown')).toEqual({ status: 'invalid_key' });
+    expect(await keys.rotate(key)).toEqual({ status: 'revoked_key' });
+    expect(await keys.rotate('lpa_unknown')).toEqual({ status: 'invalid_key' });
     expect(privateDbBytes()).not.toContain(r.key);
     store.close();
   });

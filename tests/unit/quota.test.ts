@@ -31,11 +31,11 @@ let key: string;
 let keyId: number;
 let store: PrivateStore;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lpa-quota-'));
   clock = Date.parse('2026-11-20T12:00:00.000Z');
   deps = createDeps(loadConfig({ DATA_DIR: dir }), { now: () => clock, curveStatus: async () => 'never', log: createLogger('silent') });
-  ({ key, id: keyId } = deps.keys.create('quota test'));
+  ({ key, id: keyId } = await deps.keys.create('quota test'));
   const doc = {
     mint: MINT, apiVersion: 'v1', methodVersion: 'markers-v1', origin: 'observed', observedAtLaunch: true, settled: true,
     cleanAtBirth: true, launch: null, finding: { class: 'NO_MARKERS', label: 'No recorded markers', why: 'Checked; none found.' },

@@ -90,12 +90,12 @@ let deps: Deps;
 let curve: CurveStatus;
 let key: string;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lpa-server-'));
   curve = 'never';
   const config = loadConfig({ DATA_DIR: dir, PUBLIC_BASE_URL: 'https://archive.example', LICENSE_URL: 'https://example.com/licence' });
   deps = createDeps(config, { now: () => NOW, curveStatus: async () => curve, log: createLogger('silent') });
-  key = deps.keys.create('test').key;
+  key = (await deps.keys.create('test')).key;
 });
 
 afterEach(() => {
@@ -171,8 +171,8 @@ describe('GET /api/v1/token/{mint}', () => {
     // A key of the right shape with one character changed: found by hash → not found → invalid.
     const altered = key.slice(0, -1) + (key.endsWith('2') ? '3' : '2');
     await expectError(await handleToken(tokenReq(mint, { Authorization: `Bearer ${altered}` }), deps, { mint }), 401, 'invalid_key');
-    const other = deps.keys.create('to revoke');
-    expect(deps.keys.revoke(other.id)).toBe(true);
+    const other = await deps.keys.create('to revoke');
+    expect(await deps.keys.revoke(other.id)).toBe(true);
     await expectError(await handleToken(tokenReq(mint, { Authorization: `Bearer ${other.key}` }), deps, { mint }), 401, 'revoked_key');
   });
 
@@ -245,7 +245,7 @@ describe('GET /api/v1/token/{mint}', () => {
     const again = await handleToken(tokenReq(mint), deps, { mint, clientAddress: '192.0.2.7' });
     expect(again.status).toBe(202);
     expect((await again.json()).rebuild.queuedAt).toEqual(body.rebuild.queuedAt);
-    expect(deps.rebuilds.jobs.callerStartsInHour('192.0.2.7', deps.now()).count).toBe(1); // polling did not count
+    expect((await deps.rebuilds.jobs.callerStartsInHour('192.0.2.7', deps.now())).count).toBe(1); // polling did not count
     curve = 'unknown';
     const other = newAddress();
     await expectError(await handleToken(tokenReq(other), deps, { mint: other, clientAddress: '192.0.2.7' }), 404, 'rebuild_failed');
@@ -255,12 +255,12 @@ describe('GET /api/v1/token/{mint}', () => {
     const doc = makeDoc();
     put(deps.publicStore, doc);
     const batchReq = (mints: string) => new Request(`http://x/api/v1/tokens?mints=${mints}`, { headers: { Authorization: `Bearer ${key}` } });
-    const used = () => deps.keys.peekUsage(1).used;
+    const used = async () => (await deps.keys.peekUsage(1)).used;
     for (const [mints, code] of [['', 'invalid_mints'], [`${doc.mint},,${doc.mint}`, 'invalid_mints'], [`${doc.mint},`, 'invalid_mints'], [`${doc.mint}, x`, 'invalid_mints'], [Array.from({ length: 101 }, newAddress).join(','), 'too_many_mints']] as const) {
       await expectError(await handleTokensBatch(batchReq(mints), deps, {}), 400, code);
     }
     await expectError(await handleTokensBatch(new Request(`http://x/api/v1/tokens?mints=${doc.mint}`), deps, {}), 401, 'missing_key');
-    expect(used()).toBe(0);
+    expect(await used()).toBe(0);
     curve = 'exists';
     const unheld = Array.from({ length: 6 }, newAddress);
     const res = await handleTokensBatch(batchReq([doc.mint, 'abc', doc.mint, ...unheld].join(',')), deps, { clientAddress: '192.0.2.9' });
@@ -272,7 +272,7 @@ describe('GET /api/v1/token/{mint}', () => {
     expect(body.results[1].body.error).toBe('not_an_address');
     expect(body.results[7].body.error).toBe('rate_limited'); // the 6th start this hour by this caller, as a single call
     expect(body.license).toBeTruthy();
-    expect(used()).toBe(7); // one per looked-up mint; the malformed one, like a single 400, is not counted
+    expect(await used()).toBe(7); // one per looked-up mint; the malformed one, like a single 400, is not counted
     expect(res.headers.get('RateLimit')).toContain(`r=${10_000 - 7};`);
   });
 
@@ -304,7 +304,7 @@ describe('CORS', () => {
     const responses = [
       await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint }),
       await handleToken(new Request('http://x/'), deps, { mint: doc.mint }),
-      handleStatus(new Request('http://x/'), deps),
+      await handleStatus(new Request('http://x/'), deps),
       await handleDocument(new Request('http://x/'), deps, { mint: doc.mint }),
       await handleTokenPage(new Request('http://x/'), deps, { file: `${doc.mint}.html` }),
       await handleTokenPage(new Request('http://x/'), deps, { file: `${newAddress()}.html` }),
@@ -329,7 +329,7 @@ describe('GET /api/v1/status', () => {
     deps.publicStore.heartbeat(r2, NOW - 30_000, 123460);
     deps.publicStore.setCursor('program', 'sig', 123456, NOW);
     deps.publicStore.setMeta('afterwards_sweep_at_ms', String(NOW - 60_000));
-    const res = handleStatus(new Request('http://x/api/v1/status'), deps);
+    const res = await handleStatus(new Request('http://x/api/v1/status'), deps);
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     const body = await res.json();
@@ -346,7 +346,7 @@ describe('GET /api/v1/status', () => {
   });
 
   it('an empty archive: nulls, not zeros, where nothing is known', async () => {
-    const body = await handleStatus(new Request('http://x/'), deps).json();
+    const body = await (await handleStatus(new Request('http://x/'), deps)).json();
     expect(body.counts).toMatchObject({ launches: 0, records: 0 });
     expect(body.coverage.from).toBeNull();
     expect(body.collector).toEqual({

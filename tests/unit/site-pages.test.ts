@@ -84,7 +84,7 @@ describe('site pages', () => {
   });
 
   it('status and methodology pages', async () => {
-    const status = await handleStatusPage(get('/status.html'), deps).text();
+    const status = await (await handleStatusPage(get('/status.html'), deps)).text();
     expect(status).toContain('<h1>Status</h1>');
     expect(status).toContain('not running');
     const m = handleMethodologyPage(get('/methodology.html'), deps, '# Method\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.org/)');
