@@ -134,6 +134,25 @@ describe.each([sqliteBackend(), postgresBackend()])('private state: $name', (bac
     expect(await other.verify(r.key)).toEqual({ status: 'revoked_key' });
   });
 
+  it('the creation feed entitlement: granted once (the first time stays), seen by every node, carried by rotation, withdrawn', async () => {
+    const state = open();
+    const keys = new KeyService(state, SECRET, () => NOW);
+    const { id, key } = await keys.create('feed');
+    const other = new KeyService(open(), SECRET, () => NOW);
+    expect(await other.hasFeed(id)).toBe(false);
+    expect(await state.setFeed(id, NOW)).toBe(true);
+    expect(await state.setFeed(id, NOW + 5_000)).toBe(true);
+    expect(await state.keyById(id)).toMatchObject({ feedGrantedAtMs: NOW });
+    expect(await other.hasFeed(id)).toBe(true);
+    const r = await keys.rotate(key);
+    if (r.status !== 'rotated') throw new Error(r.status);
+    expect(await other.hasFeed(r.id)).toBe(true);
+    expect(await state.setFeed(r.id, null)).toBe(true);
+    expect(await other.hasFeed(r.id)).toBe(false);
+    expect(await state.setFeed(987_654, NOW)).toBe(false);
+    expect(await other.hasFeed(987_654)).toBe(false);
+  });
+
   it('a transaction that fails leaves nothing; one that succeeds is seen by every node', async () => {
     const state = open();
     await expect(
