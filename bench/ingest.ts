@@ -48,7 +48,7 @@ function percentile(xs: number[], p: number): number {
 }
 
 /** One round of the live-ingest figure. */
-interface LiveIngest {
+export interface LiveIngest {
   /** program transactions committed */
   transactions: number;
   /** of them, taken from their notifications' logs */
@@ -71,7 +71,7 @@ const LIVE_STEP_TRANSACTIONS = MAINNET_PEAK_TPS;
  * classify, funder lookups, commits, heartbeats, and the pages and documents (written at most every
  * LIVE_SITE_WRITE_MS, or SITE_WRITE_SPACING × the last pass's time when that is longer).
  */
-async function liveIngest(chainDir: string, dataDir: string, programSlots: number[]): Promise<LiveIngest> {
+export async function liveIngest(chainDir: string, dataDir: string, programSlots: number[]): Promise<LiveIngest> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/live-replay.ts'), chainDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>(pick: (m: Record<string, unknown>) => T | undefined) =>
     new Promise<T>((ok, fail) => {
