@@ -7,7 +7,8 @@
  * modules exist, collector ingest/lag (bench/ingest.ts), rebuilds (bench/rebuild.ts) and token
  * page rendering and size (bench/pages.ts).
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages), BENCH_HOME_RECORDS (default 1,000,000).
+ * BENCH_ONLY (comma list of sections: token, quota, ingest, rebuild, home, pages, archive), BENCH_ARCHIVE_RECORDS (default
+ * 1,000,000: the shared archive of bench/million-archive.ts, cached under .bench/archive/, that home and archive read).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
       ['rebuild', 'bench/rebuild.ts', 'benchRebuild'],
       ['home', 'bench/home-search.ts', 'benchHomeSearch'],
       ['pages', 'bench/pages.ts', 'benchPages'],
+      ['archive', 'bench/archive-api.ts', 'benchArchiveApi'],
     ] as const) {
       if (!wanted(name) || !existsSync(join(ROOT, file))) continue;
       log(`bench: ${name}`);
