@@ -349,6 +349,17 @@ function cacheKey(count: number): string {
   return `v${v}-${schema}-${count}-g${GENERATOR_VERSION}`;
 }
 
+/** Whether a cached archive still holds what was built: no record written since (the change counter and the last rowid at the count). */
+function untouched(path: string, count: number): boolean {
+  const db = new Database(path, { readonly: true });
+  try {
+    const r = db.prepare('SELECT (SELECT seq FROM launch_change_counter) AS seq, (SELECT max(rowid) FROM launch) AS last').get() as { seq: number; last: number };
+    return r.seq === count && r.last === count;
+  } finally {
+    db.close();
+  }
+}
+
 interface Meta {
   records: number;
   sampleMints: string[];
@@ -366,7 +377,7 @@ export async function millionArchive(count = Number(process.env.BENCH_ARCHIVE_RE
   const dir = join(ROOT, '.bench/archive', cacheKey(count));
   const metaPath = join(dir, 'meta.json');
   const path = join(dir, 'public.db');
-  if (existsSync(metaPath) && existsSync(path)) {
+  if (existsSync(metaPath) && existsSync(path) && untouched(path, count)) {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
     log(`bench: archive: reusing ${dir} (${count.toLocaleString('en-US')} records, built in ${meta.buildSeconds.toFixed(0)} s)`);
     return { path, endMs: ARCHIVE_END_MS, ...meta, buildSeconds: 0 };
@@ -391,14 +402,16 @@ export async function millionArchive(count = Number(process.env.BENCH_ARCHIVE_RE
     phase('templates (simulated chain collected)');
     const building = join(tmp, 'public.db');
     new PublicStore(building).close(); // the migrations' database
-    // the bulk load on a connection of its own, without a journal (a failed build is thrown away)
+    // the bulk load on a connection of its own, not synced (a failed build is thrown away)
     const db = new Database(building);
     // the launch table's triggers and secondary indexes, set aside for after the load
     const deferred = db
       .prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'launch' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name")
       .all() as { type: 'index' | 'trigger'; name: string; sql: string }[];
     for (const d of deferred) db.exec(`DROP ${d.type.toUpperCase()} ${d.name}`);
-    if (db.pragma('journal_mode = OFF', { simple: true }) !== 'off') throw new Error('the build could not turn the journal off');
+    // out of WAL (every page written once, not again at checkpoints), the rollback journal in memory
+    // (better-sqlite3's defensive mode refuses journal_mode OFF)
+    if (db.pragma('journal_mode = MEMORY', { simple: true }) !== 'memory') throw new Error('the build could not leave WAL mode');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -1000000');
     const insert = db.prepare(INSERT_ROW);
