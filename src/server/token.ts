@@ -1,6 +1,6 @@
 import { instant } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { coverageOf } from '../facts/coverage.ts';
+import { coverageOf, type Coverage } from '../facts/coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
@@ -28,9 +28,21 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
 
   const admitted = admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
-  const usage = admitted.usage;
-  const rate = rateLimitHeaders(usage);
+  return tokenAnswer(request, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(admitted.usage) });
+}
 
+/**
+ * The token endpoint's answer after its address, key and quota checks (the batch, which checks its
+ * key once, comes in here for each mint): the record, a rebuild's 202, or a not-held answer.
+ * `coverage`: the archive's coverage at `nowMs`, when the caller has read it already.
+ */
+export async function tokenAnswer(
+  request: Request,
+  deps: Deps,
+  a: { mint: string; clientAddress?: string; nowMs: number; rate: Record<string, string>; coverage?: Coverage },
+): Promise<Response> {
+  const { mint, nowMs, rate } = a;
+  const params = { clientAddress: a.clientAddress };
   const row = deps.publicStore.getLaunch(mint);
   if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
@@ -47,7 +59,7 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   const { config } = deps;
   // the stored text with the response's fields spliced after it (its first member is "apiVersion":"v1")
   const fields = {
-    coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
+    coverage: a.coverage ?? coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
     source: sourceUrl(config.baseUrl, mint),
     license: licenseOf(config),
