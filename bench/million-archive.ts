@@ -342,9 +342,10 @@ export function verifyArchive(path: string, count: number, tpl: Template[], tmp:
   }
 }
 
-/** Cache key: the public schema (versions and SQL of its migrations), the count, the generator. */
+/** Cache key: the public schema (versions and SQL of its migrations, without their comments), the count, the generator. */
 function cacheKey(count: number): string {
-  const schema = createHash('sha256').update(JSON.stringify(PUBLIC_MIGRATIONS.map((m) => [m.version, m.sql]))).digest('hex').slice(0, 12);
+  const sql = (m: { sql: string }) => m.sql.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').trim();
+  const schema = createHash('sha256').update(JSON.stringify(PUBLIC_MIGRATIONS.map((m) => [m.version, sql(m)]))).digest('hex').slice(0, 12);
   const v = Math.max(...PUBLIC_MIGRATIONS.map((m) => m.version));
   return `v${v}-${schema}-${count}-g${GENERATOR_VERSION}`;
 }

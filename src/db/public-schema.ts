@@ -337,9 +337,10 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       -- range from launch_created. Dropped: one index less to write per record.
       DROP INDEX IF EXISTS launch_latest;
       -- A sync from a slot (GET /api/v1/launches?since=<slot>: creation_slot >= ? in change_seq
-      -- order) whose first records are not among the next changes reads the slot range from this
-      -- index alone (src/db/launch-list.ts), instead of every row of the range: on an archive of
-      -- 1,000,000 records, from about 1.5 s to 0.1-0.3 s for half the archive.
+      -- order) skips the blocks of change sequences that hold no record created at or after the
+      -- slot (src/db/launch-list.ts): their largest creation slot is read from this index alone,
+      -- once per connection. Without it, the first page of a sync from a recent slot read every
+      -- older change first (1.5-6 s on an archive of 1,000,000 records).
       CREATE INDEX launch_slot_change ON launch (creation_slot, change_seq);
     `,
   },
