@@ -8,7 +8,8 @@
  * modules exist, collector ingest/lag (bench/ingest.ts), rebuilds (bench/rebuild.ts), token
  * page rendering and size (bench/pages.ts), the creation feed under load (bench/stream.ts) and the static tier (bench/static-tier.ts).
  * Options (env): BENCH_ROUNDS (default 3), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma list of sections: token, quota, cluster, ingest, rebuild, home, pages, stream, tier), BENCH_HOME_RECORDS (default 1,000,000).
+ * BENCH_ONLY (comma list of sections: token, quota, cluster, ingest, rebuild, home, pages, stream, tier, archive), BENCH_ARCHIVE_RECORDS (default
+ * 1,000,000: the shared archive of bench/million-archive.ts, cached under .bench/archive/, that home and archive read).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -209,6 +210,7 @@ async function main(): Promise<void> {
       ['pages', 'bench/pages.ts', 'benchPages'],
       ['stream', 'bench/stream.ts', 'benchStream'],
       ['tier', 'bench/static-tier.ts', 'benchStaticTier'],
+      ['archive', 'bench/archive-api.ts', 'benchArchiveApi'],
     ] as const) {
       if (!wanted(name) || !existsSync(join(ROOT, file))) continue;
       log(`bench: ${name}`);

@@ -38,7 +38,7 @@ const cache = new WeakMap<Database.Database, Statements>();
 
 function prepare(db: Database.Database) {
   return {
-    // newest creation first (index launch_latest); records without a creation held are not launches to list
+    // newest creation first (index launch_created); records without a creation held are not launches to list
     latest: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch WHERE creation_slot IS NOT NULL ORDER BY creation_slot DESC, mint LIMIT ? OFFSET ?`),
     // counts stop at a cap (the pages written): a count of a million index entries is not needed
     latestCount: db.prepare('SELECT count(*) FROM (SELECT 1 FROM launch WHERE creation_slot IS NOT NULL LIMIT ?)').pluck(),

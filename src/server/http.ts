@@ -62,7 +62,12 @@ export function licenseOf(config: { LICENSE_TEXT: string; LICENSE_URL: string })
 
 /** A JSON response with CORS; `headers` may add or override. */
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonTextResponse(JSON.stringify(body), status, headers);
+}
+
+/** {@link jsonResponse} of a body already serialised (`text` must be one JSON value). */
+export function jsonTextResponse(text: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...corsHeaders(), ...headers },
   });
@@ -97,6 +102,24 @@ export function addressProblem(value: string | undefined): string | null {
  */
 export function isAddressParam(value: string | undefined): value is string {
   return addressProblem(value) === null;
+}
+
+/**
+ * A stored document's JSON text with `fields` added after its own members, without parsing it:
+ * the same value as `{...JSON.parse(documentText), ...fields}` when no field is a member of the
+ * document. Documents are stored as canonical JSON objects (src/core/canonical.ts); a text that is
+ * not an object (it should never happen) is parsed and serialised instead. Throws only when
+ * `documentText` is not JSON at all. `fields` are serialised with JSON.stringify.
+ * @example withFields('{"a":1}', { b: 2 }) // '{"a":1,"b":2}'
+ */
+export function withFields(documentText: string, fields: Record<string, unknown>): string {
+  let tail = '';
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) tail += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  if (documentText.charCodeAt(0) !== 0x7b || documentText.charCodeAt(documentText.length - 1) !== 0x7d) {
+    return JSON.stringify({ ...(JSON.parse(documentText) as Record<string, unknown>), ...fields });
+  }
+  if (documentText.length === 2) return `{${tail.slice(1)}}`;
+  return documentText.slice(0, -1) + tail + '}';
 }
 
 /** Strong entity tag for a sha256 hex digest: `"<hex>"`. */

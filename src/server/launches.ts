@@ -4,7 +4,7 @@ import type { FindingClass, Instant, LaunchDocument } from '../core/types.ts';
 import { lastChangeSeq, listLaunches, type ListFilter, type ListPosition } from '../db/launch-list.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, addressProblem, jsonResponse, licenseOf } from './http.ts';
+import { CACHE_NONE, addressProblem, jsonTextResponse, licenseOf } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
@@ -142,8 +142,12 @@ export interface LaunchListBody {
   license: string;
 }
 
-/** A page of records for a parsed query, from the public database. */
-export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): LaunchListBody {
+/**
+ * A page of records for a parsed query, from the public database: the JSON text of a
+ * {@link LaunchListBody}. Each stored document (canonical JSON, src/core/canonical.ts) is put in the
+ * page as it is stored, not parsed and serialised again; the other members in the interface's order.
+ */
+export function launchPageText(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): string {
   const db = deps.publicStore.db;
   // one read transaction: the page and the newest change it is measured against are one snapshot
   const [rows, newest] = db.transaction(() => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1), q.order === 'changes' ? lastChangeSeq(db) : 0] as const)();
@@ -159,15 +163,14 @@ export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQu
     const seq = last ? last.changeSeq : q.after?.order === 'changes' ? q.after.seq : newest;
     next = encodeCursor({ v: 1, o: 'c', q: seq, f });
   }
-  return {
-    apiVersion: 'v1',
-    order: q.order,
-    records: page.map((r) => ({ mint: r.mint, sha256: r.sha256, changeSeq: r.changeSeq, document: JSON.parse(r.document) as LaunchDocument })),
-    next,
-    hasMore,
-    generatedAt: instant(nowMs),
-    license: licenseOf(deps.config),
-  };
+  const s = JSON.stringify;
+  const records = page.map((r) => `{"mint":${s(r.mint)},"sha256":${s(r.sha256)},"changeSeq":${s(r.changeSeq)},"document":${documentText(r.document)}}`);
+  return `{"apiVersion":"v1","order":${s(q.order)},"records":[${records.join(',')}],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`;
+}
+
+/** A stored document as it goes into a page: as stored when it is a JSON object's text (always, as putLaunch writes it), else parsed and serialised. */
+function documentText(text: string): string {
+  return text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d ? text : JSON.stringify(JSON.parse(text) as LaunchDocument);
 }
 
 /**
@@ -181,5 +184,5 @@ export async function handleLaunches(request: Request, deps: Deps): Promise<Resp
   if ('code' in q) return errorResponse(q.code, { nowMs, message: q.message });
   const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
-  return jsonResponse(launchPage(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
+  return jsonTextResponse(launchPageText(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
 }

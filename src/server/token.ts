@@ -1,10 +1,10 @@
 import { instant } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { coverageOf } from '../facts/coverage.ts';
+import { coverageOf, type Coverage } from '../facts/coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
-import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, licenseOf, notModified } from './http.ts';
+import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, jsonTextResponse, licenseOf, notModified, withFields } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
 
@@ -28,15 +28,27 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
 
   const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
-  const usage = admitted.usage;
-  const rate = rateLimitHeaders(usage);
+  return tokenAnswer(request, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(admitted.usage) });
+}
 
+/**
+ * The token endpoint's answer after its address, key and quota checks (the batch, which checks its
+ * key once, comes in here for each mint): the record, a rebuild's 202, or a not-held answer.
+ * `coverage`: the archive's coverage at `nowMs`, when the caller has read it already.
+ */
+export async function tokenAnswer(
+  request: Request,
+  deps: Deps,
+  a: { mint: string; clientAddress?: string; nowMs: number; rate: Record<string, string>; coverage?: Coverage },
+): Promise<Response> {
+  const { mint, nowMs, rate } = a;
+  const params = { clientAddress: a.clientAddress };
   // on a node serving generations, a record this node rebuilt is in its own public.db until a generation holds it
   const row = deps.publicStore.getLaunch(mint) ?? deps.rebuiltStore?.getLaunch(mint);
   if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
-  const doc = JSON.parse(row.document) as LaunchDocument;
-  if (needsRebuild(doc)) {
+  // only an UNKNOWN record not rebuilt may need a rebuild: the others are answered without parsing
+  if (row.findingClass === 'UNKNOWN' && row.origin !== 'rebuilt' && needsRebuild(JSON.parse(row.document) as LaunchDocument)) {
     const pending = await rebuildHeld(request, deps, mint, params.clientAddress, nowMs, rate);
     if (pending) return pending;
   }
@@ -46,15 +58,17 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
   if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl, rate);
 
   const { config } = deps;
-  const body = {
-    ...doc,
-    apiVersion: 'v1',
-    coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
+  // the stored text with the response's fields spliced after it (its first member is "apiVersion":"v1")
+  const fields = {
+    coverage: a.coverage ?? coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
     source: sourceUrl(config.baseUrl, mint),
     license: licenseOf(config),
   };
-  return jsonResponse(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
+  const body = row.document.startsWith('{"apiVersion":"v1",')
+    ? withFields(row.document, fields)
+    : JSON.stringify({ ...(JSON.parse(row.document) as LaunchDocument), apiVersion: 'v1', ...fields });
+  return jsonTextResponse(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
 }
 
 /** The rate-limit fields with the rebuild policy added (draft-ietf-httpapi-ratelimit-headers-10 lists). */

@@ -1,10 +1,11 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { Deps } from './deps.ts';
-import { errorResponse, type ErrorBody, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, jsonResponse, licenseOf } from './http.ts';
-import { DAILY_QUOTA, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
-import { handleToken } from './token.ts';
+import { errorResponse, notAnAddress, type ErrorBody, type ErrorCode } from './errors.ts';
+import { CACHE_NONE, isAddressParam, jsonTextResponse, licenseOf } from './http.ts';
+import { DAILY_QUOTA, admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { tokenAnswer } from './token.ts';
+import { coverageOf } from '../facts/coverage.ts';
 
 /**
  * `GET /api/v1/tokens?mints=a,b,c` (key): up to 100 token lookups in one request, each answered
@@ -44,9 +45,12 @@ export interface BatchBody {
 }
 
 /**
- * Checks: the `mints` list (400), the key (401), the quota before any mint (429 `quota_exceeded`
- * when none is left); then each mint in order through the token endpoint's own handler. 200 with
- * the entries; `RateLimit` as it stands after the last mint; `no-store`.
+ * Checks: the `mints` list (400), the key (401, checked once for the batch), the quota before any
+ * mint (429 `quota_exceeded` when none is left); then each mint in order as the token endpoint
+ * answers it after its key check: its address (`not_an_address`, not counted), one request counted
+ * (`quota_exceeded` once none is left), then `tokenAnswer` (the archive's coverage read once for
+ * the batch). 200 with the entries, each body as the single call writes it (a held record's is its
+ * stored text, not parsed again); `RateLimit` as it stands after the last mint; `no-store`.
  */
 export async function handleTokensBatch(request: Request, deps: Deps, params: { clientAddress?: string }): Promise<Response> {
   const nowMs = deps.now();
@@ -65,12 +69,25 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   // each lookup is the single call itself (same checks, counting and rebuild limits), without the batch's validators
   const headers = new Headers(request.headers);
   headers.delete('If-None-Match');
-  const results: BatchEntry[] = [];
+  // the entries as JSON text: each single answer's body goes in as it was written (a held record's is its stored document, not parsed again)
+  const s = JSON.stringify;
+  // the key was checked above (one check for the batch); each mint is counted as a single call is
+  const one = new Request(request.url, { headers });
+  const coverage = coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS);
+  const results: string[] = [];
   for (const mint of mints) {
-    const one = await handleToken(new Request(request.url, { headers }), deps, { mint, clientAddress: params.clientAddress });
-    results.push({ mint, status: one.status, body: (await one.json()) as BatchEntry['body'] });
+    let answer: Response;
+    if (!isAddressParam(mint)) answer = notAnAddress(mint, nowMs);
+    else {
+      const usage = await admitKeyed(deps, key.keyId);
+      answer = usage.exceeded
+        ? errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
+        : await tokenAnswer(one, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), coverage });
+    }
+    results.push(`{"mint":${s(mint)},"status":${answer.status},"body":${await answer.text()}}`);
   }
   const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
-  const body: BatchBody = { apiVersion: 'v1', results, generatedAt: instant(nowMs), license: licenseOf(deps.config) };
-  return jsonResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
+  // a BatchBody, members in its order
+  const body = `{"apiVersion":"v1","results":[${results.join(',')}],"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`;
+  return jsonTextResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
 }
