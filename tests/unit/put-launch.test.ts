@@ -27,7 +27,7 @@ const matches = (store: PublicStore, q: string) => store.db.prepare('SELECT l.mi
 describe('putLaunch', () => {
   it('names every column of the upsert once, and every column an index of launch reads as keyed', () => {
     const store = new PublicStore(join(dir, 'p.db'));
-    const columns = (store.db.prepare("SELECT name FROM pragma_table_info('launch')").pluck().all() as string[]).filter((c) => c !== 'change_seq' && c !== 'mint');
+    const columns = (store.db.prepare("SELECT name FROM pragma_table_info('launch')").pluck().all() as string[]).filter((c) => c !== 'change_seq' && c !== 'first_change_seq' && c !== 'mint'); // the sequences are the triggers'
     const named = [...KEYED_COLUMNS, ...UNKEYED_COLUMNS].map((c) => c[0]);
     expect([...named].sort()).toEqual([...columns].sort());
     expect(new Set(named).size).toBe(named.length);
@@ -59,7 +59,7 @@ describe('putLaunch', () => {
       }
       // b: fresh inserts of the same values, then change_seq taken from a (b's triggers number its own writes)
       for (const d of v) put(b, d, now - v.length + v.indexOf(d));
-      const strip = (rs: unknown[]) => rs.map((r) => ({ ...(r as Record<string, unknown>), change_seq: undefined }));
+      const strip = (rs: unknown[]) => rs.map((r) => ({ ...(r as Record<string, unknown>), change_seq: undefined, first_change_seq: undefined }));
       expect(strip(rows(a))).toEqual(strip(rows(b)));
     }
     expect(matches(a, 'NEWSYM')).toEqual(['MintC']);
@@ -69,6 +69,8 @@ describe('putLaunch', () => {
     expect(new Set(seqs).size).toBe(3);
     expect(a.db.prepare('SELECT seq FROM launch_change_counter').pluck().get()).toBe(3 + 3 + 2 + 1);
     expect(Math.max(...seqs)).toBe(9);
+    // whichever path wrote the later versions, a record keeps the sequence of its first write (the feed's `changed`)
+    expect(rows(a).map((r) => (r as { first_change_seq: number }).first_change_seq)).toEqual([1, 2, 3]);
     a.close();
     b.close();
   });
