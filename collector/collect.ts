@@ -7,6 +7,7 @@ import { reachChain } from './run/reach-chain.ts';
 import { beginRun, Heartbeat } from './run/heartbeat.ts';
 import { watchProgramLogs } from './source/live-watch.ts';
 import { catchUp } from './catch-up.ts';
+import { rpcPacing } from './read/rpc-pacing.ts';
 import { recordHeardCreation } from './record/record-heard-creation.ts';
 import { Scheduler } from './scheduler.ts';
 import { collectorJobs } from './jobs.ts';
@@ -52,7 +53,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
   const memory = newMemory(config, now());
-  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
+  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...rpcPacing(config.RPC_MAX_RPS) });
   const scheduler = new Scheduler({ store, log, now, writePages: () => writeSiteFiles(store, config, log, opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS) }, collectorJobs(deps, queue, reader, memory, opts.signal));
 
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
