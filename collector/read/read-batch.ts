@@ -27,12 +27,18 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
       memory.prefetched.delete(s.signature);
       decoded[i] = pre;
       prefetched++;
+      memory.trace.count('prefetched');
       return;
     }
     const heard = memory.heard.get(s.signature);
     const taken = heard ? takeFromLogs(heard, s, creationOf) : null;
     if (taken) decoded[i] = taken;
-    else fetch.push(i);
+    else {
+      fetch.push(i);
+      // why it is fetched (debug "pass timings" counts): a failed transaction, one not heard (its
+      // notification lost or dropped from memory), or one heard whose logs are not enough
+      memory.trace.count(s.err !== null && s.err !== undefined ? 'fetchFailed' : heard ? 'fetchHeardNotEnough' : 'fetchNotHeard');
+    }
   });
   // A fetched later curve trade is kept in its logs form too (keptFromLogs). As answers arrive, one
   // whose launch's creation is already known is decided then, without decoding it whole; the others

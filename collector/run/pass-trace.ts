@@ -9,6 +9,7 @@ import type { Logger } from '../../src/log.ts';
  */
 export class PassTrace {
   private phases: Record<string, number> = {};
+  private counts: Record<string, number> = {};
   private t0 = performance.now();
   private cpu0 = process.cpuUsage();
 
@@ -37,14 +38,20 @@ export class PassTrace {
     this.phases[phase] = (this.phases[phase] ?? 0) + ms;
   }
 
-  /** Log the pass (debug: `{ passMs, cpuMs, phases: { name: ms } , ...extra }`) and start the next. */
+  /** Add `n` to the count `name` (what a pass did: transactions fetched, and why). */
+  count(name: string, n = 1): void {
+    this.counts[name] = (this.counts[name] ?? 0) + n;
+  }
+
+  /** Log the pass (debug: `{ passMs, cpuMs, phases: { name: ms }, counts: { name: n }, ...extra }`) and start the next. */
   flush(log: Logger, extra: Record<string, unknown> = {}): void {
     if (log.isLevelEnabled('debug')) {
       const cpu = process.cpuUsage(this.cpu0);
       const phases = Object.fromEntries(Object.entries(this.phases).map(([k, v]) => [k, Math.round(v)]));
-      log.debug({ passMs: Math.round(performance.now() - this.t0), cpuMs: Math.round((cpu.user + cpu.system) / 1000), phases, ...extra }, 'pass timings');
+      log.debug({ passMs: Math.round(performance.now() - this.t0), cpuMs: Math.round((cpu.user + cpu.system) / 1000), phases, counts: this.counts, ...extra }, 'pass timings');
     }
     this.phases = {};
+    this.counts = {};
     this.t0 = performance.now();
     this.cpu0 = process.cpuUsage();
   }
