@@ -199,7 +199,7 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
       SOLANA_WS_URL: ready.wsUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'warn',
       LOG_FORMAT: 'json',
       ...COLLECTOR_ENV[profile],
     };

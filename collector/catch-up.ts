@@ -2,6 +2,7 @@ import type PQueue from 'p-queue';
 import type { DecodedTransaction } from '../src/core/types.ts';
 import type { ChainState } from '../src/core/record/build-launch.ts';
 import { mintsOf } from '../src/core/record/mints-of.ts';
+import { creationsIn } from '../src/core/record/from-logs.ts';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
 import { ensureFunders } from '../src/ingest/funding.ts';
 import { recordLaunch } from '../src/ingest/record-launch.ts';
@@ -12,7 +13,7 @@ import { readBatch } from './read/read-batch.ts';
 import { parseReadFailure, planBatch, READ_FAILURE_META } from './read/unreadable.ts';
 import { groupByMint, recordTransactions } from './record/record-batch.ts';
 import { HISTORY_CHECK_MAX, HISTORY_CHECK_MS, launchStates } from './enrich/launch-states.ts';
-import { SITE_WRITE_INTERVAL_MS } from './publish/pacing.ts';
+import { LIVE_SITE_WRITE_BUDGET_MS, SITE_WRITE_INTERVAL_MS } from './publish/pacing.ts';
 
 /**
  * One catch-up: the batch pipeline the orchestrator (collect.ts) runs each pass. From the program
@@ -34,14 +35,17 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     log.info({ cursorSlot: newest?.slot ?? null }, 'collector starts watching from the newest signature');
     return;
   }
-  const sigs = await fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal, reader);
+  const trace = memory.trace;
+  const sigs = await trace.time('list', () => fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal, reader));
+  const listedAtMs = now();
   if (sigs.length === 0) return;
   log.info({ signatures: sigs.length, fromSlot: sigs[0]!.slot, toSlot: sigs[sigs.length - 1]!.slot }, 'catching up');
   let done = 0;
   for (let i = 0; i < sigs.length; i += config.COLLECT_BATCH) {
     if (opts.signal?.aborted) return;
     const batch = sigs.slice(i, i + config.COLLECT_BATCH);
-    const { decoded, fromLogs, failures } = await readBatch(deps, queue, reader, memory, batch, opts.signal);
+    const { decoded, fromLogs, failures } = await trace.time('read', () => readBatch(deps, queue, reader, memory, batch, opts.signal));
+    const readAtMs = now();
     if (opts.signal?.aborted) return; // reads cut short by the stop are not failures
     // Stop at the first transaction we could not read — the cursor must not pass it — unless it is
     // unreadable (collector/read/unreadable.ts): a failure that persists is recorded and passed.
@@ -73,16 +77,16 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     } else for (const mint of byMint.keys()) memory.historyPending.add(mint);
     let states: Map<string, ChainState>;
     try {
-      states = await launchStates(deps, queue, reader, memory, asked, opts.signal, check);
-      await ensureFunders(
+      states = await trace.time('states', () => launchStates(deps, queue, reader, memory, asked, opts.signal, check));
+      await trace.time('funders', () => ensureFunders(
         funderDeps(deps, queue, reader, memory, opts.signal),
         byMint,
-      );
+      ));
     } catch (e) {
       if (opts.signal?.aborted) return; // account reads and lookups cut short by the stop: nothing is committed, the next start reads again
       throw e;
     }
-    const committed = store.transaction(() => {
+    const committed = trace.timeSync('commit', () => store.transaction(() => {
       let changed = recordTransactions(store, memory, usable, states, now(), log);
       // launches checked now but not in this batch, whose history the check showed incomplete
       for (const [mint, state] of states) {
@@ -103,7 +107,8 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
       }
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());
       return changed;
-    });
+    }));
+    traceCreations(deps, memory, usable, { listedAtMs, readAtMs, committedAtMs: now() });
     for (const u of plan.unreadable) {
       log.warn({ signature: batch[u.index]!.signature, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures }, 'transaction recorded as unreadable; the catch-up moves past it and reads it again later');
     }
@@ -111,12 +116,27 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
     // by many batches is written once, not once per batch), and always when the catch-up ends.
     if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
-      writeSiteFiles(store, config, log);
+      trace.timeSync('pages', () => writeSiteFiles(store, config, log, opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS));
       memory.siteWrittenMs = now();
     }
     done += usable.length;
     opts.onBatch?.({ transactions: usable.length, fromLogs, records: committed, cursorSlot: last.slot });
     log.info({ done, total: sigs.length, cursorSlot: last.slot, fromLogs, recordsChanged: committed, ...(plan.unreadable.length ? { unreadable: plan.unreadable.length } : {}) }, 'batch committed');
     if (plan.stop) throw stopped();
+  }
+}
+
+/**
+ * The debug line "launch committed" for each creation among `txs` (their batch just committed):
+ * when the live watch heard it, when its pass listed it, when its batch was read and committed
+ * (epoch ms), so the soak can tell where a launch waited.
+ */
+function traceCreations(deps: CollectDeps, memory: CollectorMemory, txs: readonly DecodedTransaction[], at: { listedAtMs: number; readAtMs: number; committedAtMs: number }): void {
+  if (!deps.log.isLevelEnabled('debug')) return;
+  for (const tx of txs) {
+    for (const [mint, c] of creationsIn(tx)) {
+      deps.log.debug({ mint, slot: c.slot, heardAtMs: memory.creationHeardMs.get(mint) ?? null, ...at }, 'launch committed');
+      memory.creationHeardMs.delete(mint);
+    }
   }
 }

@@ -7,9 +7,12 @@ import { reachChain } from './run/reach-chain.ts';
 import { beginRun, Heartbeat } from './run/heartbeat.ts';
 import { watchProgramLogs } from './source/live-watch.ts';
 import { catchUp } from './catch-up.ts';
+import { rpcPacing } from './read/rpc-pacing.ts';
+import { recordHeardCreation } from './record/record-heard-creation.ts';
 import { Scheduler } from './scheduler.ts';
 import { collectorJobs } from './jobs.ts';
-import { pagesDue, untilPagesDue, writePagesTimed } from './publish/pacing.ts';
+import { LIVE_SITE_WRITE_BUDGET_MS, pagesDue, untilPagesDue, writePagesTimed } from './publish/pacing.ts';
+import { creationsIn } from '../src/core/record/from-logs.ts';
 
 // The names other modules and tests import from here, kept where each stage now lives.
 export type { CollectDeps, CollectOptions } from './context.ts';
@@ -50,8 +53,8 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     onFallback: (reason) => log.warn({ reason }, 'smaller JSON-RPC batches for this RPC'),
   });
   const memory = newMemory(config, now());
-  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...(config.RPC_MAX_RPS > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / config.RPC_MAX_RPS) } : {}) });
-  const scheduler = new Scheduler({ store, log, now, writePages: () => writeSiteFiles(store, config, log) }, collectorJobs(deps, queue, reader, memory, opts.signal));
+  const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...rpcPacing(config.RPC_MAX_RPS) });
+  const scheduler = new Scheduler({ store, log, now, writePages: () => writeSiteFiles(store, config, log, opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS) }, collectorJobs(deps, queue, reader, memory, opts.signal));
 
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -61,10 +64,26 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     wake?.();
   };
   const watchStop = new AbortController();
+  const creating = new Set<Promise<unknown>>();
   const stopWatch = () => watchStop.abort();
   opts.signal?.addEventListener('abort', stopWatch, { once: true });
   const watching = !opts.once && opts.wsUrl
-    ? watchProgramLogs(opts.wsUrl, log, { onNotification: (tx) => { memory.heard.add(tx); poke(); }, onConnected: poke }, watchStop.signal)
+    ? watchProgramLogs(opts.wsUrl, log, { onNotification: (tx) => {
+        memory.heard.add(tx);
+        const created = creationsIn(tx);
+        if (created.length > 0) {
+          if (log.isLevelEnabled('debug')) {
+            if (memory.creationHeardMs.size > 10_000) memory.creationHeardMs.clear();
+            for (const [mint] of created) memory.creationHeardMs.set(mint, Date.now());
+          }
+          // a launch heard being created is recorded at once, not at the catch-up that reaches it
+          const p = recordHeardCreation(deps, queue, reader, memory, tx, watchStop.signal)
+            .catch((err: unknown) => { if (!watchStop.signal.aborted) log.warn({ err: redactUrlsIn(String(err)) }, 'a heard creation could not be recorded at once; the catch-up records it'); })
+            .finally(() => creating.delete(p));
+          creating.add(p);
+        }
+        poke();
+      }, onConnected: poke }, watchStop.signal)
     : Promise.resolve();
   try {
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
@@ -72,7 +91,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       woken = false;
       let passOk = false;
       try {
-        await catchUp(deps, queue, reader, memory, opts);
+        await memory.trace.time('catchUp', () => catchUp(deps, queue, reader, memory, opts));
         passOk = true;
       } catch (err) {
         // The cron form reports failure through its exit code; the long-running form waits and retries.
@@ -83,19 +102,20 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         // what the catch-up committed since the last write: at once in the cron form; in the
         // long-running form at most every LIVE_SITE_WRITE_MS, or SITE_WRITE_SPACING × the last
         // pass's time when that is longer (the wait below wakes for the rest)
-        if (pagesDue(opts.once, memory, now())) writePagesTimed(store, config, log, memory, now);
+        if (pagesDue(opts.once, memory, now())) memory.trace.timeSync('pagesAfter', () => writePagesTimed(store, config, log, memory, now, !opts.once));
       }
       // Periodic jobs, each due on its own interval (kept in meta across cron runs).
-      await scheduler.runDue(opts.signal, opts.once);
-      await heartbeat.afterPass(opts.once, passOk, opts.signal);
+      await memory.trace.time('jobs', () => scheduler.runDue(opts.signal, opts.once));
+      await memory.trace.time('heartbeat', () => heartbeat.afterPass(opts.once, passOk, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
+      memory.trace.flush(log, { woken, heard: memory.heard.size });
       if (!woken) {
         const untilSiteWrite = untilPagesDue(store, memory, now());
-        await new Promise<void>((resolve) => {
+        await memory.trace.time('wait', () => new Promise<void>((resolve) => {
           const t = setTimeout(resolve, Math.min(config.POLL_INTERVAL_MS, untilSiteWrite));
           wake = () => { clearTimeout(t); resolve(); };
           opts.signal?.addEventListener('abort', wake, { once: true });
-        });
+        }));
         wake = null;
       }
       if (opts.signal?.aborted) break;
@@ -111,6 +131,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     watchStop.abort();
     opts.signal?.removeEventListener('abort', stopWatch);
     await watching;
+    await Promise.all(creating);
     await scheduler.settle();
     heartbeat.end();
   }

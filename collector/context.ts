@@ -2,13 +2,14 @@ import type PQueue from 'p-queue';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/log.ts';
 import type { PublicStore } from '../src/db/public-store.ts';
-import type { CreationAt } from '../src/core/types.ts';
+import type { CreationAt, DecodedTransaction } from '../src/core/types.ts';
 import type { ArchiveRpc } from '../src/chain/rpc.ts';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
 import { TransactionCache } from '../src/ingest/tx-cache.ts';
 import { FunderBudget, type EnsureFundersDeps } from '../src/ingest/funding.ts';
 import { HeardNotifications } from './source/heard.ts';
 import type { CollectorJobDeps } from './enrich/job-deps.ts';
+import { PassTrace } from './run/pass-trace.ts';
 
 /** What the collector runs with (the stages take it whole). */
 export interface CollectDeps {
@@ -53,12 +54,18 @@ export interface CollectorMemory {
   historyPending: Set<string>;
   /** how long the long-running form's last page-writing pass took (ms, wall time) */
   sitePassMs: number;
+  /** where each pass's time goes (debug log "pass timings") */
+  trace: PassTrace;
+  /** creation transactions read as soon as heard (record/record-heard-creation.ts), by signature, until a catch-up reaches them */
+  prefetched: Map<string, DecodedTransaction>;
+  /** wall time (epoch ms) the live watch heard each launch's creation, until it is committed (debug log "launch committed") */
+  creationHeardMs: Map<string, number>;
 }
 
 /** A run's empty memory (`nowMs`: the run's start, as if pages had just been written). */
 export function newMemory(config: Config, nowMs: number): CollectorMemory {
   const creations = new Map<string, CreationAt>();
-  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set() };
+  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map() };
 }
 
 /** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */

@@ -70,8 +70,11 @@ export class Scheduler {
   }
 
   private async attempt(job: Job, signal: AbortSignal | undefined): Promise<void> {
+    const t0 = performance.now();
     try {
       if (((await job.run!()) ?? 0) > 0) this.deps.writePages();
+      const ms = performance.now() - t0;
+      if (ms >= 100) this.deps.log.debug({ job: job.name, ms: Math.round(ms), background: job.background ?? false }, 'job ran');
     } catch (err) {
       if (signal?.aborted) return; // stopping: not a failure of the job
       this.deps.log.warn({ err: String(err) }, job.failed ?? `${job.name} failed; it runs again after ${job.setting}`);

@@ -20,16 +20,26 @@ export const LIVE_SITE_WRITE_MS = 1_000;
  * JSON API and the server's `/t` and `/d`, which yield to it when a file is older — stays current.
  */
 export const SITE_WRITE_SPACING = 4;
+/**
+ * The long-running form's page-writing pass stops starting pages after this long (ms, wall time;
+ * `writeSiteFiles` `untilMs`): page writes are synchronous (render, two fsyncs each), so while they
+ * run no commit can, and a heard launch would wait for them (issue 24: passes of 3–5 s of page writes
+ * under load put the soak's lag above 10 s). Pages not reached stay marked, the oldest first next time.
+ */
+export const LIVE_SITE_WRITE_BUDGET_MS = 250;
 
 /** How long after a page-writing pass that took `lastPassMs` the long-running form may start the next (ms). */
 export function liveSiteWriteWaitMs(lastPassMs: number): number {
   return Math.max(LIVE_SITE_WRITE_MS, SITE_WRITE_SPACING * lastPassMs);
 }
 
-/** The pages and documents of what a pass committed, timed (the long-running form spaces its passes by it). */
-export function writePagesTimed(store: PublicStore, config: Config, log: Logger, memory: CollectorMemory, now: () => number): void {
+/**
+ * The pages and documents of what a pass committed, timed (the long-running form spaces its passes
+ * by it); in the long-running form (`budgeted`) at most {@link LIVE_SITE_WRITE_BUDGET_MS} of them.
+ */
+export function writePagesTimed(store: PublicStore, config: Config, log: Logger, memory: CollectorMemory, now: () => number, budgeted = false): void {
   const t0 = performance.now();
-  writeSiteFiles(store, config, log);
+  writeSiteFiles(store, config, log, budgeted ? t0 + LIVE_SITE_WRITE_BUDGET_MS : Infinity);
   memory.sitePassMs = performance.now() - t0;
   memory.siteWrittenMs = now();
 }

@@ -9,7 +9,8 @@ import { fetchMany } from './fetch-many.ts';
 import type { ReadFailure } from './unreadable.ts';
 
 /**
- * The decoded transactions of one batch, in order: a notification heard for a signature is taken
+ * The decoded transactions of one batch, in order: a creation read as soon as it was heard
+ * (`memory.prefetched`, record/record-heard-creation.ts) is taken as read; a notification heard for a signature is taken
  * from its logs when `takeFromLogs` allows (a later curve trade), every other transaction is
  * fetched (`null` where it could not be read) and kept in the form `keptFromLogs` gives: its logs
  * form when it is a later curve trade, else decoded whole. `fromLogs` counts the notifications taken;
@@ -18,12 +19,26 @@ import type { ReadFailure } from './unreadable.ts';
 export async function readBatch(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, batch: SignatureInfo[], signal?: AbortSignal): Promise<{ decoded: (DecodedTransaction | null)[]; fromLogs: number; failures: Map<number, ReadFailure> }> {
   const decoded = new Array<DecodedTransaction | null>(batch.length).fill(null);
   const fetch: number[] = [];
+  let prefetched = 0;
   const creationOf = (mint: string) => creationAt(deps.store, memory, mint);
   batch.forEach((s, i) => {
+    const pre = memory.prefetched.get(s.signature);
+    if (pre && pre.slot === s.slot) {
+      memory.prefetched.delete(s.signature);
+      decoded[i] = pre;
+      prefetched++;
+      memory.trace.count('prefetched');
+      return;
+    }
     const heard = memory.heard.get(s.signature);
     const taken = heard ? takeFromLogs(heard, s, creationOf) : null;
     if (taken) decoded[i] = taken;
-    else fetch.push(i);
+    else {
+      fetch.push(i);
+      // why it is fetched (debug "pass timings" counts): a failed transaction, one not heard (its
+      // notification lost or dropped from memory), or one heard whose logs are not enough
+      memory.trace.count(s.err !== null && s.err !== undefined ? 'fetchFailed' : heard ? 'fetchHeardNotEnough' : 'fetchNotHeard');
+    }
   });
   // A fetched later curve trade is kept in its logs form too (keptFromLogs). As answers arrive, one
   // whose launch's creation is already known is decided then, without decoding it whole; the others
@@ -51,7 +66,7 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
   });
   // why each fetched transaction not read failed, by its index in the batch
   const failures = new Map([...fetchFailures].map(([k, f]) => [fetch[k]!, f]));
-  return { decoded, fromLogs: batch.length - fetch.length, failures };
+  return { decoded, fromLogs: batch.length - fetch.length - prefetched, failures };
 }
 
 /**

@@ -232,7 +232,7 @@ export class PublicStore {
       beat: db.prepare('UPDATE collector_run SET last_beat_ms = ?, tip_slot = COALESCE(?, tip_slot) WHERE id = ?'),
       stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
       addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
-      listPending: db.prepare('SELECT mint FROM pending_page'),
+      listPending: db.prepare('SELECT mint FROM pending_page ORDER BY rowid'),
       clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ? AND NOT EXISTS (SELECT 1 FROM launch WHERE mint = ? AND sha256 IS NOT ?)'),
       anyPending: db.prepare('SELECT EXISTS (SELECT 1 FROM pending_page)').pluck(),
       getFunder: db.prepare('SELECT state, funder, signature, slot FROM wallet_funder WHERE wallet = ?'),
@@ -243,7 +243,7 @@ export class PublicStore {
       insertRole: db.prepare('INSERT OR REPLACE INTO wallet_role (wallet, mint, role, signature, slot, detail) VALUES (?, ?, ?, ?, ?, ?)'),
       rolesOfMint: db.prepare('SELECT wallet, role, signature, slot, detail FROM wallet_role WHERE mint = ? ORDER BY wallet, role'),
       markWallet: db.prepare('INSERT INTO pending_wallet_page (wallet, seq) VALUES (?, 0) ON CONFLICT (wallet) DO UPDATE SET seq = seq + 1'),
-      listPendingWallets: db.prepare('SELECT wallet, seq FROM pending_wallet_page'),
+      listPendingWallets: db.prepare('SELECT wallet, seq FROM pending_wallet_page ORDER BY rowid'),
       clearPendingWallet: db.prepare('DELETE FROM pending_wallet_page WHERE wallet = ? AND seq = ?'),
       walletLaunches: db.prepare(`
         SELECT r.mint, r.role, r.signature, r.slot, r.detail, l.finding_class AS findingClass, l.created_at_ms AS createdAtMs,
@@ -514,7 +514,7 @@ export class PublicStore {
     this.s.stopRun.run(nowMs, nowMs, runId);
   }
 
-  /** Mints whose page and document are to be (re)written (marked in the transaction that changed the record). */
+  /** Mints whose page and document are to be (re)written (marked in the transaction that changed the record), the longest marked first. */
   pendingPages(): string[] {
     return (this.s.listPending.all() as { mint: string }[]).map((r) => r.mint);
   }
@@ -601,7 +601,7 @@ export class PublicStore {
     for (const r of rows) this.s.insertRole.run(r.wallet, mint, r.role, r.signature, r.slot, r.detail);
   }
 
-  /** Wallets whose creator page is to be (re)written, with the mark's sequence number (for {@link clearPendingWallets}). */
+  /** Wallets whose creator page is to be (re)written, the longest marked first, with the mark's sequence number (for {@link clearPendingWallets}). */
   pendingWalletPages(): { wallet: string; seq: number }[] {
     return this.s.listPendingWallets.all() as { wallet: string; seq: number }[];
   }

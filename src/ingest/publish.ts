@@ -17,11 +17,17 @@ import { settledMarkerPath, sitePaths, walletPagePath, writeFileAtomic } from '.
  * (pending_wallet_page: the wallets named by a changed record) are written the same way.
  * A settled record also gets its marker `settled/{mint}` (static tiers' Cache-Control).
  * Returns how many records' files were written.
+ *
+ * `untilMs` (a `performance.now()` time; default: none) bounds the call for the long-running
+ * collector, whose commits wait while it runs (issue 24, the soak's lag): once it has passed, no
+ * further record or creator page is started; the marks of those not written stay, and the next call
+ * takes them first (marks are listed oldest first), so none waits for ever.
  */
-export function writeSiteFiles(store: PublicStore, config: Config, log: Logger): number {
+export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, untilMs = Infinity): number {
   let n = 0;
   const written = new Map<string, string | undefined>();
   for (const mint of store.pendingPages()) {
+    if (performance.now() >= untilMs) break;
     const row = store.getLaunch(mint);
     written.set(mint, row?.sha256);
     if (row) {
@@ -36,7 +42,7 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger):
     }
   }
   if (written.size) store.clearPending(written);
-  const wallets = writeCreatorPages(store, config);
+  const wallets = writeCreatorPages(store, config, untilMs);
   if (n || wallets) log.debug({ pages: n, creatorPages: wallets }, 'site files written');
   return n;
 }
@@ -44,14 +50,19 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger):
 /**
  * Write the creator page of every wallet marked pending, atomically; a wallet no record names any
  * more has its page removed (the server then answers its "not seen" page with 404). Marks are
- * cleared unless set again meanwhile. Returns how many pages were written.
+ * cleared unless set again meanwhile. Returns how many pages were written. `untilMs` as in
+ * {@link writeSiteFiles}: past it no further page is started and the remaining marks stay.
  */
-export function writeCreatorPages(store: PublicStore, config: Config): number {
+export function writeCreatorPages(store: PublicStore, config: Config, untilMs = Infinity): number {
   const pending = store.pendingWalletPages();
   if (!pending.length) return 0;
   const opts = creatorPageOptions(config);
   let n = 0;
-  for (const { wallet } of pending) {
+  const done: typeof pending = [];
+  for (const mark of pending) {
+    if (performance.now() >= untilMs) break;
+    done.push(mark);
+    const { wallet } = mark;
     const roles = store.walletLaunches(wallet);
     if (!roles.length) {
       rmSync(walletPagePath(config.siteDir, wallet), { force: true });
@@ -60,6 +71,6 @@ export function writeCreatorPages(store: PublicStore, config: Config): number {
     writeFileAtomic(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, roles, opts));
     n++;
   }
-  store.clearPendingWallets(pending);
+  store.clearPendingWallets(done);
   return n;
 }

@@ -131,6 +131,30 @@ describe('static pages and documents', () => {
     store.close();
   }, 60_000);
 
+  it('a bounded write (untilMs, the long-running form) starts no page past its time and leaves the rest marked; marks are taken oldest first', async () => {
+    const dataDir = join(tmp, 'bounded');
+    const config = loadConfig({ DATA_DIR: dataDir, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+    const store = new PublicStore(config.publicDbPath);
+    await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent') }, { once: true });
+    const mints = (store.db.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all() as string[]).slice(0, 3);
+    expect(mints).toHaveLength(3);
+    expect(store.hasPendingPages()).toBe(false);
+    // marked last-first: the oldest mark is listed first, not the smallest mint
+    const marked = [...mints].reverse();
+    for (const m of marked) store.db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)').run(m);
+    store.db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)').run(marked[0]); // marked again: keeps its place
+    expect(store.pendingPages()).toEqual(marked);
+    for (const m of mints) rmSync(sitePaths(config.siteDir, m).document, { force: true });
+    // a time already past: nothing is written, every mark stays
+    expect(writeSiteFiles(store, config, createLogger('silent'), performance.now() - 1)).toBe(0);
+    expect(store.pendingPages()).toEqual(marked);
+    for (const m of mints) expect(existsSync(sitePaths(config.siteDir, m).document)).toBe(false);
+    // unbounded: all of them
+    expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(3);
+    expect(store.pendingPages()).toEqual([]);
+    store.close();
+  }, 60_000);
+
   it('the start after a killed run removes the temporary files a dead writer left; after a clean stop nothing is swept', async () => {
     const config = loadConfig({ DATA_DIR: join(tmp, 'killed'), SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
     const store = new PublicStore(config.publicDbPath);
