@@ -17,9 +17,9 @@ export class NginxError extends Error {
   override name = 'NginxError';
 }
 
-/** Errors: NginxError naming the Debian package when /usr/sbin/nginx is missing. */
-export function requireNginx(): void {
-  if (!existsSync(NGINX)) throw new NginxError(`nginx is not installed: ${NGINX} is missing (Debian: apt-get install nginx-light)`);
+/** Errors: NginxError naming the Debian package when the nginx binary (`path`, default /usr/sbin/nginx) is missing. */
+export function requireNginx(path = NGINX): void {
+  if (!existsSync(path)) throw new NginxError(`nginx is not installed: ${path} is missing (Debian: apt-get install nginx-light)`);
 }
 
 export interface RunningNginx {

@@ -16,9 +16,8 @@ export class PostgresError extends Error {
   override name = 'PostgresError';
 }
 
-/** Directory of the newest installed PostgreSQL's binaries, or null when none is installed. */
-export function postgresBinDir(): string | null {
-  const root = '/usr/lib/postgresql';
+/** Directory of the newest installed PostgreSQL's binaries under `root` (Debian's layout), or null when none is installed. */
+export function postgresBinDir(root = '/usr/lib/postgresql'): string | null {
   if (!existsSync(root)) return null;
   const majors = readdirSync(root)
     .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
@@ -49,10 +48,10 @@ function run(bin: string, args: string[]): void {
   if (r.status !== 0) throw new PostgresError(`${bin} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
 }
 
-/** The installed binaries' folder. Errors: PostgresError naming the Debian package when PostgreSQL is not installed. */
-export function requirePostgres(): string {
-  const bin = postgresBinDir();
-  if (!bin) throw new PostgresError('PostgreSQL is not installed: /usr/lib/postgresql/*/bin/initdb is missing (Debian: apt-get install postgresql)');
+/** The installed binaries' folder (under `root`, Debian's layout). Errors: PostgresError naming the Debian package when PostgreSQL is not installed. */
+export function requirePostgres(root = '/usr/lib/postgresql'): string {
+  const bin = postgresBinDir(root);
+  if (!bin) throw new PostgresError(`PostgreSQL is not installed: ${root}/*/bin/initdb is missing (Debian: apt-get install postgresql)`);
   if (asRoot()) {
     const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     if (r.status !== 0) throw new PostgresError('running as root needs the `postgres` system user to run PostgreSQL (Debian: apt-get install postgresql creates it)');
