@@ -13,7 +13,7 @@ import { startReplayRpc } from '../../devchain/replay/server.ts';
 import { requirePostgres, startPostgres, type LocalPostgres } from '../../devchain/cluster/postgres.ts';
 import { requireNginx, startNginx, type RunningNginx } from '../../devchain/cluster/nginx.ts';
 import { freePort } from '../../devchain/cluster/net.ts';
-import { AT_START, BEFORE_COVERAGE, DemoError, assertPortFree, coverageStarted, demoChain, examples, landLive, waitFor } from './demo.ts';
+import { AT_START, BEFORE_COVERAGE, DemoError, assertPortFree, coverageStarted, demoChain, examples, landLive, rebuildExample, waitFor } from './demo.ts';
 import { runCollect } from './collect.ts';
 import { startServer } from './start.ts';
 
@@ -64,7 +64,7 @@ function exited(proc: ChildProcess): Promise<void> {
  * `npm run cluster` (`lpa cluster`): the cluster mode of docs/scaling.md on one machine, for trials
  * and tests. Starts, in order: a PostgreSQL under `DATA_DIR/pg` (or uses `pgUrl`), the replay of the
  * demo's chain (devchain; as `npm run demo`), the collector over it publishing a generation of the
- * public database every 5 s, `nodes` API nodes (the built server, each with its own `DATA_DIR/node-<i>`,
+ * public database every 5 s, `nodes` API nodes (the built server, sharing `DATA_DIR/nodes` on this machine,
  * `PRIVATE_DB_URL` and `API_GENERATIONS_DIR` = the collector's `generations/`), and nginx in front
  * (the configuration of `lpa cluster-config`) on `host:port`. Resolves once the first generation is
  * served through nginx, after printing the base URL and an API key; runs until SIGINT or SIGTERM,
@@ -153,10 +153,12 @@ export async function runCluster(opts: ClusterOptions): Promise<void> {
     const live = landLive(replay, programSlots, at(AT_START), lastSlot, ac.signal);
     stops.push(() => live);
 
+    // the nodes share one DATA_DIR on this machine: a record one of them rebuilds (written to its
+    // public.db) is seen by all, and the shared queue in PostgreSQL runs each rebuild once
     const nodes: { port: number; proc: ChildProcess }[] = [];
     for (let i = 1; i <= opts.nodes; i++) {
       const port = await freePort();
-      const proc = startServer(config, { DATA_DIR: join(dir, `node-${i}`), PORT: String(port), API_GENERATIONS_DIR: config.generationsDir });
+      const proc = startServer(config, { DATA_DIR: join(dir, 'nodes'), PORT: String(port), API_GENERATIONS_DIR: config.generationsDir });
       nodes.push({ port, proc });
       proc.once('exit', (code, signal) => {
         if (!stopping) log.error({ node: i, port, code, signal }, `API node ${i} exited; nginx sends its requests to the others`);
@@ -180,6 +182,7 @@ export async function runCluster(opts: ClusterOptions): Promise<void> {
 
     if (!aborted()) {
       const ex = examples(truth, firstWatched);
+      const rebuild = rebuildExample(truth, firstWatched);
       process.stdout.write(
         [
           '',
@@ -192,6 +195,7 @@ export async function runCluster(opts: ClusterOptions): Promise<void> {
           `  status:      ${base}/api/v1/status`,
           ...ex.map((e) => `  ${e.label}: ${base}/t/${e.mint}.html`),
           `  a record:    curl -i -H "Authorization: Bearer ${key}" ${base}/api/v1/token/${ex[0]?.mint ?? ''}`,
+          ...(rebuild ? [`  rebuilt on request (once, whichever node is asked: 202, then 200): curl -i -H "Authorization: Bearer ${key}" ${base}/api/v1/token/${rebuild}`] : []),
           'Cluster API key (shown once):',
           key,
           '',
