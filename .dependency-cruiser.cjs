@@ -64,9 +64,9 @@ module.exports = {
       name: 'devchain-only-for-wiring',
       severity: 'error',
       comment:
-        'devchain/ (the chain simulator and the replay JSON-RPC server) is development tooling: only itself, the demo and soak ' +
+        'devchain/ (the chain simulator, the replay JSON-RPC server, the local cluster\'s PostgreSQL and nginx) is development tooling: only itself, the demo, cluster and soak ' +
         'commands (wiring), bin/lpa.mjs (routes `lpa simulate` and `lpa replay-rpc` to devchain/cli.ts), tests and bench import it.',
-      from: { pathNot: '^(devchain/|tests/|bench/|bin/|collector/commands/(demo|soak)\\.ts$)' },
+      from: { pathNot: '^(devchain/|tests/|bench/|bin/|collector/commands/(demo|cluster|soak)\\.ts$)' },
       to: { path: '^devchain/' },
     },
     {

@@ -69,7 +69,7 @@ async function withServers<T>(starts: Promise<ServerUnderTest>[], fn: (s: Server
 /**
  * Issue 26 "Speed", first bar: the keyed token endpoint of one API node in cluster mode vs the bare
  * node:http server doing the same work (key check and quota count against the same PostgreSQL, a
- * throwaway cluster on a unix socket, fsync off: tests/helpers/postgres.ts). Target ≥ 0.8, p99 ≤ 15 ms.
+ * throwaway cluster on a unix socket, fsync off: devchain/cluster/postgres.ts). Target ≥ 0.8, p99 ≤ 15 ms.
  */
 async function benchCluster(env: Record<string, string>, path: string, opts: Parameters<typeof compare>[3]): Promise<string> {
   const loadBefore = loadavg()[0]!;

@@ -60,6 +60,24 @@ program
   });
 
 program
+  .command('cluster')
+  .description('run cluster mode on this machine for a trial: local PostgreSQL, NODES API nodes, the collector over the demo replay publishing generations, nginx in front (docs/scaling.md)')
+  .option('--nodes <n>', 'API nodes (default: NODES, else 3)', int('nodes'))
+  .option('--port <n>', 'nginx port (default: PORT, else 4321)', int('port'))
+  .addHelpText('after', settingsHelp('cluster'))
+  .action(async (o: { nodes?: number; port?: number }) => {
+    const { runCluster } = await import('./commands/cluster.ts');
+    const env = process.env;
+    await runCluster({
+      nodes: o.nodes ?? (env.NODES === undefined || env.NODES === '' ? 3 : int('NODES')(env.NODES)),
+      port: o.port ?? Number(env.PORT ?? '4321'),
+      host: env.HOST ?? '127.0.0.1',
+      dataDir: env.DATA_DIR || undefined,
+      pgUrl: env.PG_URL || undefined,
+    });
+  });
+
+program
   .command('collect')
   .description('read the chain into the archive (long-running; --once catches up and exits: the cron form)')
   .option('--once', 'catch up to the newest signature and exit')

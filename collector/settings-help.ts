@@ -24,6 +24,7 @@ export const COMMAND_SETTINGS: Record<string, Key[]> = {
   start: [...COLLECTOR, ...SERVER],
   collect: COLLECTOR,
   demo: ['HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT'],
+  cluster: ['HOST', 'PORT', 'DATA_DIR', 'KEY_SECRET', 'LOG_LEVEL', 'LOG_FORMAT'],
   rebuild: [...CHAIN, 'DATA_DIR', 'REBUILD_RPC_MAX_RPS', 'FUNDER_PAGE_CAP', 'FUNDER_TX_CAP', 'FUNDER_DAILY_RPC_BUDGET', ...PAGES, ...LOGS],
   'keys create': ['DATA_DIR', 'KEY_SECRET'],
   'keys list': ['DATA_DIR'],

@@ -23,9 +23,9 @@ export const DEMO_CHAIN = resolve(ROOT, 'tests/fixtures/chains/mainnet');
 export const DEMO_LAUNCHES = 200;
 export const DEMO_SEED = 20261125;
 /** Share of the program's slots landed before the collector starts: their launches are rebuilt on request, not watched. */
-const BEFORE_COVERAGE = 0.1;
+export const BEFORE_COVERAGE = 0.1;
 /** Share of the program's slots landed at once after the collector starts (a fast catch-up); the rest arrive live. */
-const AT_START = 0.8;
+export const AT_START = 0.8;
 /** The live part lands in this many steps, one every DEMO_STEP_MS: launches keep arriving for about 3 minutes. */
 const LIVE_STEPS = 60;
 const DEMO_STEP_MS = 3_000;
@@ -76,7 +76,7 @@ export function demoChain(dir: string): { chain: LoadedChain; truth: Truth } {
 }
 
 /** Example mints of the demo for the start message: one per kind of answer it can show. */
-function examples(truth: Truth, firstWatchedSlot: number): { label: string; mint: string }[] {
+export function examples(truth: Truth, firstWatchedSlot: number): { label: string; mint: string }[] {
   const recs = Object.entries(truth.records).sort((x, y) => x[1].creationSlot - y[1].creationSlot);
   const watched = recs.filter(([, r]) => r.creationSlot > firstWatchedSlot);
   const pick = (label: string, ok: (r: Truth['records'][string]) => boolean, from = watched) => {
@@ -92,7 +92,7 @@ function examples(truth: Truth, firstWatchedSlot: number): { label: string; mint
 }
 
 /** A launch created before the demo's collector started: not held, rebuilt on request (202, then 200). */
-function rebuildExample(truth: Truth, firstWatchedSlot: number): string | undefined {
+export function rebuildExample(truth: Truth, firstWatchedSlot: number): string | undefined {
   return Object.entries(truth.records).find(([, r]) => r.creationSlot <= firstWatchedSlot)?.[0];
 }
 
@@ -195,7 +195,7 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
 }
 
 /** Whether the demo's collector has made its first chain read (coverage has begun). */
-function coverageStarted(config: Config): boolean {
+export function coverageStarted(config: Pick<Config, 'publicDbPath'>): boolean {
   if (!existsSync(config.publicDbPath)) return false;
   const store = new PublicStore(config.publicDbPath);
   try {
@@ -206,7 +206,7 @@ function coverageStarted(config: Config): boolean {
 }
 
 /** Land the rest of the program's slots after `from` in LIVE_STEPS steps DEMO_STEP_MS apart, then the chain's end. */
-async function landLive(replay: ReplayRpc, programSlots: number[], from: number, lastSlot: number, signal: AbortSignal): Promise<void> {
+export async function landLive(replay: ReplayRpc, programSlots: number[], from: number, lastSlot: number, signal: AbortSignal): Promise<void> {
   const rest = programSlots.filter((s) => s > from);
   for (let i = 1; i <= LIVE_STEPS && !signal.aborted; i++) {
     await sleep(DEMO_STEP_MS, signal);
@@ -230,7 +230,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Poll `ok` every 200 ms until it holds (true) or `timeoutMs` passes (false). */
-async function waitFor(ok: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+export async function waitFor(ok: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await ok()) return true;

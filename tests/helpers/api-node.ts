@@ -2,7 +2,7 @@
  * API nodes for the integration tests of the cluster pieces (issue 26): the built server
  * (`dist/server/entry.mjs`, `npx astro build` first) started as a child process on a free port
  * over its own DATA_DIR, with a key created in its private database. Reusable by `npm run cluster`
- * tests: start N of them, point nginx at them (tests/helpers/nginx.ts), kill one.
+ * tests: start N of them, point nginx at them (tests/helpers/nginx.ts, devchain/cluster/nginx.ts), kill one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
- * Cluster mode (PRIVATE_DB_URL): two built server processes, each with its own DATA_DIR (its own
+ * Cluster mode (PRIVATE_DB_URL): three built server processes, each with its own DATA_DIR (its own
  * public.db), share keys and quota counts in one PostgreSQL (a throwaway cluster). The quota is
- * exact across them; PostgreSQL stopped → keyed requests 503 `unavailable` with Retry-After while
+ * exact across them (issue 26 item 5: Q + 300 keyed requests in flight at once, round-robin over the
+ * three: exactly Q succeed); PostgreSQL stopped → keyed requests 503 `unavailable` with Retry-After while
  * public pages are served; when it returns, nothing counted before is lost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,9 @@ import { startServerProcess, type ServerProcess } from '../helpers/processes.ts'
 
 const KEY_SECRET = 'c'.repeat(40);
 const Q = 100;
+const NODES = 3;
+/** Requests past the quota in the final burst (issue 26 item 5: Q + 300 over 3 nodes). */
+const OVER = 300;
 const MINT = randomAddress();
 
 let tmp: string;
@@ -40,7 +44,7 @@ beforeAll(async () => {
   await state.close();
   const doc = launchDoc(MINT, Date.parse('2026-11-01T00:00:00.000Z'), { settled: true });
   const text = canonicalJson(doc);
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < NODES; i++) {
     const dataDir = join(tmp, `node-${i}`);
     const store = new PublicStore(join(dataDir, 'public.db'));
     store.putLaunch(doc, null, text, sha256Hex(text), Date.now());
@@ -70,11 +74,11 @@ afterAll(async () => {
 
 const keyed = (i: number, path = `/api/v1/token/${MINT}`) => fetch(nodes[i % nodes.length]!.base + path, { headers: { Authorization: `Bearer ${key}` } });
 
-/** `n` keyed token requests spread over the nodes, 20 at a time; the statuses in order. */
-async function burst(n: number): Promise<number[]> {
+/** `n` keyed token requests spread round-robin over the nodes, `width` in flight at a time; the statuses in order. */
+async function burst(n: number, width = 20): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < n; i += 20) {
-    const rs = await Promise.all(Array.from({ length: Math.min(20, n - i) }, (_, j) => keyed(i + j).then(async (r) => (await r.arrayBuffer(), r.status))));
+  for (let i = 0; i < n; i += width) {
+    const rs = await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => keyed(i + j).then(async (r) => (await r.arrayBuffer(), r.status))));
     statuses.push(...rs);
   }
   return statuses;
@@ -82,7 +86,7 @@ async function burst(n: number): Promise<number[]> {
 
 const count = (xs: number[], v: number) => xs.filter((x) => x === v).length;
 
-describe('cluster mode: two API nodes over one PostgreSQL', () => {
+describe('cluster mode: three API nodes over one PostgreSQL', () => {
   it('share the quota exactly, answer 503 unavailable while PostgreSQL is down (public pages still served), and lose nothing when it returns', async () => {
     await awayFromMidnight();
     // 60 requests before the outage: all admitted, counted in PostgreSQL
@@ -107,20 +111,20 @@ describe('cluster mode: two API nodes over one PostgreSQL', () => {
     pgc.start();
     // the pools reconnect by themselves (probe: the usage endpoint, which is never counted)
     for (const started = Date.now(); ; await sleep(200)) {
-      const [a, b] = await Promise.all([keyed(0, '/api/v1/usage'), keyed(1, '/api/v1/usage')]);
-      if (a.status === 200 && b.status === 200) {
+      const rs = await Promise.all(nodes.map((_, i) => keyed(i, '/api/v1/usage')));
+      if (rs.every((r) => r.status === 200)) {
         // nothing lost: the 60 counted before the outage, none of the refused ones
-        expect((await a.json()).quota.used).toBe(60);
-        expect((await b.json()).quota.used).toBe(60);
+        for (const r of rs) expect((await r.json()).quota.used).toBe(60);
         break;
       }
-      if (Date.now() - started > 20_000) throw new Error(`nodes did not recover: ${a.status} ${b.status}`);
+      await Promise.all(rs.map((r) => r.body?.cancel()));
+      if (Date.now() - started > 20_000) throw new Error(`nodes did not recover: ${rs.map((r) => r.status).join(' ')}`);
     }
 
-    // Q + 50 counted requests in all, over both nodes: exactly Q admitted
-    const after = await burst(Q + 50 - 60);
+    // Q + 300 counted requests in all, over the three nodes, all the rest in flight at once: exactly Q admitted
+    const after = await burst(Q + OVER - 60, Q + OVER);
     expect(count(after, 200)).toBe(Q - 60);
-    expect(count(after, 429)).toBe(50);
+    expect(count(after, 429)).toBe(OVER);
     const usage = await (await keyed(1, '/api/v1/usage')).json();
     expect(usage.quota).toMatchObject({ limit: Q, used: Q, remaining: 0 });
   }, 90_000);
