@@ -68,7 +68,7 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
       ],
     });
     const d = doc([c, taker]);
-    expect(d.methodVersion).toBe('markers-v3');
+    expect(d.methodVersion).toBe('markers-v4');
     expect(d.curveBuyout).toMatchObject({
       wallet: A,
       signature: taker.signature,
@@ -219,6 +219,28 @@ describe('history completeness (curve account against held events)', () => {
     expect(f.summary).toContain('slot 5000'); // both states shown
     expect(f.summary).toContain('real tokens 700000000000000');
     expect(f.summary).toContain('real tokens 793100000000000');
+  });
+
+  it('markers-v4: on a partial history no marker rests on an absence; markers shown by held transactions stay', () => {
+    const missing = read({ realTokenReserves: '700000000000000', virtualTokenReserves: '979900000000000' });
+    // complete, [c] alone is FINDINGS no_outside_curve_buyer: that is an absence, which missing trades can undo
+    expect(codes(doc([c]))).toContain('no_outside_curve_buyer');
+    const partial = doc([c], { curve: { read: missing, listedAllHeld: true } });
+    expect(codes(partial)).toEqual(['history_incomplete']);
+    expect(partial.launch!.curveBuyers).toBe(0); // the count of the held history is still shown, as such
+    // the creator's share at the end of the creation slot is an absence claim too (no missing sell in that slot)
+    const majority = tx({ slot: 1000, blockTime: T0, events: [trade(MINT, CREATOR, true, 600_000_000_000_000n, 20n * 10n ** 9n)] });
+    expect(codes(doc([c, majority]))).toContain('creator_kept_majority');
+    const notHeld = classifyLaunch(analyzeLaunch(MINT, [c, majority], false, NO_FUNDER), ctx);
+    expect(notHeld.finding.class).toBe('UNKNOWN');
+    expect(codes(notHeld)).not.toContain('creator_kept_majority');
+    expect(codes(notHeld)).not.toContain('no_outside_curve_buyer');
+    // a bundled buy is shown by its own transaction: it stays, with its evidence, on a partial history
+    const bundled = tx({ slot: 1000, blockTime: T0, events: [trade(MINT, A, true, 10n ** 13n, 3n * 10n ** 8n, reserves(1_063_000_000_000_000n, 30_300_000_000n, 783_100_000_000_000n, 300_000_000n))] });
+    const withBundle = doc([c, bundled], { curve: { read: missing, listedAllHeld: true } });
+    expect(withBundle.finding.class).toBe('UNKNOWN');
+    expect(codes(withBundle)).toEqual(['bundled_buyers', 'history_incomplete']);
+    expect(withBundle.flags.find((f) => f.code === 'bundled_buyers')!.evidence).toEqual([bundled.signature]);
   });
 
   it('no curve account at all while the creation is held disagrees too (curves are never closed)', () => {

@@ -82,7 +82,7 @@ const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
- * nothing). Pure. Definitions: docs/methodology.md (markers-v2); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
+ * nothing). Pure. Definitions: docs/methodology.md (markers-v4; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
  *
  * @param mint the launch's mint (base58)
  * @param txs every transaction held that touched the launch's bonding curve or mint
@@ -273,9 +273,16 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     transaction: { signature: creation.signature, slot: creation.slot },
   };
 
+  const historyCheck = state.curve && state.curve.listedAllHeld ? compareCurveHistory(mint, ok, state.curve.read) : null;
+  const incomplete = historyCheck && !historyCheck.agrees ? historyCheck : null;
+  // markers-v4: a marker that rests on something NOT being in the history (no outside buyer; the
+  // creator's share at the end of the creation slot, which a missing transaction of that slot would change)
+  // is flagged only over a complete history. A marker shown by transactions the archive holds
+  // (bundled buyers, a sale, the curve taken, a shared funder) stays true whatever is missing.
+  const absenceProvable = historyComplete && !incomplete;
   const flags: Flag[] = [];
   const pct = (n: number) => `${n.toFixed(3)}%`;
-  if (creatorSupplyPct > 50) {
+  if (absenceProvable && creatorSupplyPct > 50) {
     flags.push({
       code: 'creator_kept_majority',
       class: 'FINDINGS',
@@ -283,7 +290,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       evidence: sortUnique(creatorCreationSlotSigs),
     });
   }
-  if (curveBuyers === 0) {
+  if (absenceProvable && curveBuyers === 0) {
     flags.push({
       code: 'no_outside_curve_buyer',
       class: 'FINDINGS',
@@ -324,8 +331,6 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       evidence: sortUnique(creatorSellsAtBirth.map((t) => t.signature)),
     });
   }
-  const historyCheck = state.curve && state.curve.listedAllHeld ? compareCurveHistory(mint, ok, state.curve.read) : null;
-  const incomplete = historyCheck && !historyCheck.agrees ? historyCheck : null;
   if (incomplete) {
     const h = incomplete.held;
     const a = incomplete.account;
