@@ -131,7 +131,10 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
   const privateState = openPrivateState(config);
-  const { key } = await new KeyService(privateState, loadKeySecret(config)).create('demo');
+  const { id: keyId, key } = await new KeyService(privateState, loadKeySecret(config)).create('demo');
+  // the demo key may open the creation feed, so a newcomer sees it move (on a real archive the
+  // operator grants it: `lpa keys grant --feed ID`)
+  await privateState.transaction((tx) => tx.setFeed(keyId, Date.now()));
   await privateState.close();
 
   const ac = new AbortController();
@@ -171,6 +174,7 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
       `  a record: curl -H "Authorization: Bearer ${key}" ${config.baseUrl}/api/v1/token/${ex[0]?.mint ?? mainnetMint}`,
       ...(rebuild ? [`  rebuilt on request (created before the collector started: 202, then 200): curl -H "Authorization: Bearer ${key}" ${config.baseUrl}/api/v1/token/${rebuild}`] : []),
       `  not a curve launch (404): curl -H "Authorization: Bearer ${key}" ${config.baseUrl}/api/v1/token/So11111111111111111111111111111111111111112`,
+      `  the creation feed (server-sent events, newest changes as they commit; Ctrl-C to stop): curl -N -H "Authorization: Bearer ${key}" "${config.baseUrl}/api/v1/stream?after=0"`,
       `Demo API key (shown once):`,
       key,
       '',

@@ -106,6 +106,22 @@ describe('npm run demo', () => {
     }
     expect(later).toBeGreaterThan(first.counts.records + 1);
 
+    // the printed feed line works with the demo key: an event with an id and a record arrives
+    const streamUrl = /the creation feed [^\n]*curl -N -H "[^"]+" "(\S+)"/.exec(d.out())![1]!;
+    const ac = new AbortController();
+    const feed = await fetch(streamUrl, { headers: auth, signal: ac.signal });
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = feed.body!.getReader();
+    let text = '';
+    while (!/\nid: \d+\ndata: \{/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    ac.abort();
+    expect(text).toMatch(/\nid: \d+\ndata: \{"mint":"[1-9A-HJ-NP-Za-km-z]{32,44}"/);
+
     d.proc.kill('SIGINT');
     expect(await d.exit).toBe(0);
     expect(d.out()).not.toMatch(/"level":50/);
