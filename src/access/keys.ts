@@ -15,6 +15,9 @@ import { DAILY_QUOTA, secondsToUtcMidnight, utcDay, type Usage } from './quota-d
  * sealed (seal.ts) until its one display.
  */
 
+/** The most key rows a key service keeps in memory (cleared when full; a key is then read again). */
+export const KEY_CACHE_MAX = 10_000;
+
 /** Every key starts with this. */
 export const KEY_PREFIX = 'lpa_';
 /** Characters of a key kept for display (`lpa_` + 6 base58 characters ≈ 35 bits: not usable). */
@@ -84,6 +87,14 @@ export function bearerToken(request: Request): string | null {
  */
 export class KeyService {
   readonly state: PrivateState;
+  /**
+   * Key rows by HMAC hash, valid while `state.changeMark()` equals {@link cacheMark} (SQLite:
+   * `PRAGMA data_version` moves on any other process's commit — `lpa keys revoke` — and this
+   * connection's key writes move it too). Only rows that exist are kept (an unknown hash is read
+   * each time); at most {@link KEY_CACHE_MAX} rows. Empty where the state has no mark (PostgreSQL).
+   */
+  private readonly cache = new Map<string, ApiKeyRow>();
+  private cacheMark: string | null = null;
 
   constructor(
     state: PrivateState | PrivateStore,
@@ -118,10 +129,34 @@ export class KeyService {
     return this.verifyIn(this.state, key);
   }
 
+  /**
+   * The key row of an HMAC hash: from memory while the state's change mark has not moved since it
+   * was read, else from the state (and kept). Inside a transaction (`state` not this service's own)
+   * always from the state.
+   */
+  private async keyRow(state: PrivateState, hash: string): Promise<ApiKeyRow | undefined> {
+    const mark = state === this.state ? (state.changeMark?.() ?? null) : null;
+    if (mark === null) return state.keyByHash(hash);
+    if (mark === this.cacheMark) {
+      const hit = this.cache.get(hash);
+      if (hit) return hit;
+    } else {
+      this.cache.clear();
+      this.cacheMark = mark;
+    }
+    const row = await state.keyByHash(hash);
+    // kept only if nothing changed while it was read (the read may have waited for a transaction)
+    if (row && this.cacheMark === mark && state.changeMark!() === mark) {
+      if (this.cache.size >= KEY_CACHE_MAX) this.cache.clear();
+      this.cache.set(hash, row);
+    }
+    return row;
+  }
+
   private async verifyIn(state: PrivateState, key: string): Promise<KeyCheck> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
     const computed = Buffer.from(hashKey(this.secret, key), 'hex');
-    const row = await state.keyByHash(computed.toString('hex'));
+    const row = await this.keyRow(state, computed.toString('hex'));
     if (!row) return { status: 'invalid_key' };
     const stored = Buffer.from(row.hash, 'hex');
     if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
@@ -141,6 +176,23 @@ export class KeyService {
     const admitted = await this.state.admitRequest(keyId, day, quota);
     const used = admitted ?? Math.max(quota, await this.state.usage(keyId, day));
     return { used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: admitted === null };
+  }
+
+  /**
+   * Admit and count `n` requests of a key at once (the batch endpoint, one per mint) in one
+   * transaction: the first `min(n, quota − used)` are admitted, exactly as `n` calls of
+   * {@link countRequest} in a row would. Returns the count before them, how many were admitted, and
+   * the usage each of the `n` would have reported (`exceeded` for the refused ones).
+   */
+  async countRequests(keyId: number, n: number, quota: number = DAILY_QUOTA): Promise<{ before: number; admitted: number; usages: Usage[] }> {
+    const nowMs = this.now();
+    const { before, admitted } = n > 0 ? await this.state.admitRequests(keyId, utcDay(nowMs), quota, n) : { before: 0, admitted: 0 };
+    const resetSeconds = secondsToUtcMidnight(nowMs);
+    const refusedAt = Math.max(quota, before + admitted);
+    const usages = Array.from({ length: n }, (_, i): Usage =>
+      i < admitted ? { used: before + i + 1, quota, resetSeconds, exceeded: false } : { used: refusedAt, quota, resetSeconds, exceeded: true },
+    );
+    return { before, admitted, usages };
   }
 
   /** Today's usage of a key without counting a request. */

@@ -18,9 +18,16 @@ export interface Usage {
   exceeded: boolean;
 }
 
+/** The last day computed and its bounds [start, end) in epoch ms: utcDay runs on every keyed request. */
+let lastDay = { start: 0, end: 0, day: '' };
+
 /** The UTC day of an instant as 'YYYY-MM-DD' (the key_usage day). */
 export function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  if (nowMs >= lastDay.start && nowMs < lastDay.end) return lastDay.day;
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  const start = Date.parse(`${day}T00:00:00.000Z`);
+  lastDay = { start, end: start + 86_400_000, day };
+  return day;
 }
 
 /** Whole seconds from `nowMs` until the next 00:00 UTC, rounded up, at least 1. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { AccountRow, AccountSummary, ApiKeyRow, CheckoutRow } from './private-store.ts';
+import type { AccountRow, AccountSummary, AdmitGrant, ApiKeyRow, CheckoutRow } from './private-store.ts';
 import { HOUR_MS, startRefusal, utcDayStartMs, type RebuildJob, type StartOutcome } from './rebuild-jobs.ts';
 import { PrivateStateUnavailable, type PrivateState, type RebuildQueue } from './private-state.ts';
 import { migratePostgres } from './pg-schema.ts';
@@ -186,6 +186,22 @@ export class PgPrivateState implements PrivateState {
       [keyId, day, quota],
     );
     return r.rows[0]?.requests ?? null;
+  }
+
+  async admitRequests(keyId: number, day: string, quota: number, n: number): Promise<AdmitGrant> {
+    // One transaction: the upsert that changes nothing takes the row's lock and reads its newest
+    // count (READ COMMITTED re-reads a row it waited for), then the count moves by what is admitted.
+    return this.withClient(async (client) => {
+      const locked = await client.query<{ requests: number }>(
+        `INSERT INTO key_usage AS u (key_id, day, requests) VALUES ($1, $2, 0)
+         ON CONFLICT (key_id, day) DO UPDATE SET requests = u.requests RETURNING requests`,
+        [keyId, day],
+      );
+      const before = locked.rows[0]!.requests;
+      const admitted = Math.max(0, Math.min(n, quota - before));
+      if (admitted > 0) await client.query('UPDATE key_usage SET requests = requests + $3 WHERE key_id = $1 AND day = $2', [keyId, day, admitted]);
+      return { before, admitted };
+    });
   }
 
   async usage(keyId: number, day: string): Promise<number> {

@@ -1,11 +1,13 @@
-import { PrivateStore } from './private-store.ts';
+import { PrivateStore, type AdmitAsk, type AdmitGrant } from './private-store.ts';
 import { RebuildJobs } from './rebuild-jobs.ts';
 import type { PrivateState, RebuildQueue } from './private-state.ts';
 
 /**
  * The SQLite implementation of {@link PrivateState} (the single-machine default): PrivateStore and
  * RebuildJobs over ONE private.db connection. Every method runs its synchronous better-sqlite3
- * statement at once and returns a settled promise.
+ * statement at once and returns a settled promise, except the quota counts (`admitRequest`,
+ * `admitRequests`): those of one event-loop turn are written together in one transaction on the
+ * next `setImmediate` and settle after its commit (group commit; see `admit`).
  *
  * Transactions: `transaction(fn)` takes the write lock (`BEGIN IMMEDIATE`) and awaits `fn`. While
  * it is open, calls from outside it wait (a gate) instead of running inside it, so a request's
@@ -39,9 +41,51 @@ export class SqlitePrivateState implements PrivateState {
   private constructor(readonly store: PrivateStore) {
     const jobs = new RebuildJobs(store.db);
     this.inside = bind(store, jobs, settle, this);
-    const { kind: _kind, transaction: _transaction, close: _close, rebuilds, ...ops } = bind(store, jobs, (f) => this.run(f), this);
+    const { kind: _kind, transaction: _transaction, close: _close, admitRequest: _a, admitRequests: _b, changeMark: _c, rebuilds, ...ops } = bind(store, jobs, (f) => this.run(f), this);
     this.rebuilds = rebuilds;
     Object.assign(this, ops);
+  }
+
+  /** Quota asks waiting for this turn's group commit (see {@link admit}). */
+  private asks: { ask: AdmitAsk; done: (g: AdmitGrant) => void; fail: (e: unknown) => void }[] = [];
+
+  /**
+   * Group commit of quota counts: the asks made during one event-loop turn are decided and written
+   * in ONE write transaction (PrivateStore.admitBatch) on the next `setImmediate`, after the open
+   * transaction (if any) ends. Each ask settles only after that commit: a request is never answered
+   * before its count is on disk (kill -9 loses no count of an answered request; it may leave counted
+   * at most the asks of the one turn in flight that were never answered).
+   */
+  private admit(ask: AdmitAsk): Promise<AdmitGrant> {
+    return new Promise((done, fail) => {
+      if (this.asks.push({ ask, done, fail }) === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.gate) await this.gate;
+    const batch = this.asks;
+    this.asks = [];
+    let grants: AdmitGrant[];
+    try {
+      grants = this.store.admitBatch(batch.map((b) => b.ask));
+    } catch (e) {
+      for (const b of batch) b.fail(e);
+      return;
+    }
+    batch.forEach((b, i) => b.done(grants[i]!));
+  }
+
+  admitRequest(keyId: number, day: string, quota: number): Promise<number | null> {
+    return this.admit({ keyId, day, quota, n: 1 }).then((g) => (g.admitted ? g.before + 1 : null));
+  }
+
+  admitRequests(keyId: number, day: string, quota: number, n: number): Promise<AdmitGrant> {
+    return this.admit({ keyId, day, quota, n });
+  }
+
+  changeMark(): string {
+    return this.store.changeMark();
   }
 
   /** Run a synchronous operation now, or after the open transaction ends. */
@@ -82,7 +126,6 @@ export class SqlitePrivateState implements PrivateState {
   declare listKeys: PrivateState['listKeys'];
   declare revokeKey: PrivateState['revokeKey'];
   declare setFeed: PrivateState['setFeed'];
-  declare admitRequest: PrivateState['admitRequest'];
   declare usage: PrivateState['usage'];
   declare setUsage: PrivateState['setUsage'];
   declare ensureAccount: PrivateState['ensureAccount'];
@@ -115,7 +158,10 @@ function bind(store: PrivateStore, jobs: RebuildJobs, via: <T>(f: () => T) => Pr
     listKeys: () => via(() => store.listKeys()),
     revokeKey: (id, nowMs) => via(() => store.revokeKey(id, nowMs)),
     setFeed: (id, grantedAtMs) => via(() => store.setFeed(id, grantedAtMs)),
+    // inside a transaction (and in its `inside` view) counts are single statements of that transaction
     admitRequest: (keyId, day, quota) => via(() => store.admitRequest(keyId, day, quota)),
+    admitRequests: (keyId, day, quota, n) => via(() => store.admitBatch([{ keyId, day, quota, n }])[0]!),
+    changeMark: () => store.changeMark(),
     usage: (keyId, day) => via(() => store.usage(keyId, day)),
     setUsage: (keyId, day, requests) => via(() => store.setUsage(keyId, day, requests)),
     ensureAccount: (sub, customer, nowMs) => via(() => store.ensureAccount(sub, customer, nowMs)),

@@ -1,4 +1,4 @@
-import type { AccountRow, AccountSummary, ApiKeyRow, CheckoutRow } from './private-store.ts';
+import type { AccountRow, AccountSummary, AdmitGrant, ApiKeyRow, CheckoutRow } from './private-store.ts';
 import type { RebuildJob, StartLimits, StartOutcome } from './rebuild-jobs.ts';
 
 /**
@@ -37,11 +37,27 @@ export interface PrivateState {
 
   /**
    * Admit and count one request of a key on a UTC day ('YYYY-MM-DD') if the day's count is below
-   * `quota`: ONE atomic statement (`INSERT … ON CONFLICT … DO UPDATE … WHERE requests < quota
-   * RETURNING`), exact whatever the concurrency across processes and machines. Returns the day's
-   * count including this request, or null when refused (count unchanged).
+   * `quota`, exact whatever the concurrency across processes and machines. Returns the day's
+   * count including this request, or null when refused (count unchanged). It settles only once the
+   * count is committed, so a request is never answered uncounted (a crash loses no count of an
+   * answered request). PostgreSQL: ONE atomic statement per request (`INSERT … ON CONFLICT … DO
+   * UPDATE … WHERE requests < quota RETURNING`). SQLite: the asks of one event-loop turn are decided
+   * and written in ONE `BEGIN IMMEDIATE` transaction (group commit, PrivateStore.admitBatch), each
+   * in turn as if alone.
    */
   admitRequest(keyId: number, day: string, quota: number): Promise<number | null>;
+  /**
+   * Admit and count `n` requests of a key at once (the batch endpoint: one per mint): the count
+   * before them and how many were admitted — `min(n, quota − before)`, the first ones, exactly as
+   * `n` single calls in a row would admit. One transaction (SQLite: with the turn's other asks).
+   */
+  admitRequests(keyId: number, day: string, quota: number, n: number): Promise<AdmitGrant>;
+  /**
+   * A value that changes whenever a key row may have changed (SQLite: `PRAGMA data_version` and
+   * this connection's key writes), so key rows can be kept in memory and dropped when it moves;
+   * absent or null where no such cheap mark exists (PostgreSQL: keys are read on every request).
+   */
+  changeMark?(): string | null;
   /** Requests counted for a key on a UTC day (0 when none). */
   usage(keyId: number, day: string): Promise<number>;
   /** Set a key's count for a day (rotation carries the count over; tests and benchmarks pre-set it). */

@@ -47,9 +47,25 @@ export interface CheckoutRow {
  * checkouts and applied payment events. Never published.
  * Prepared statements are made once; every method is synchronous (better-sqlite3).
  */
+/** One ask of {@link PrivateStore.admitBatch}: count `n` requests of a key on a UTC day under `quota`. */
+export interface AdmitAsk {
+  keyId: number;
+  day: string;
+  quota: number;
+  n: number;
+}
+
+/** What an {@link AdmitAsk} got: the day's count before it, and how many of its `n` were admitted (a prefix). */
+export interface AdmitGrant {
+  before: number;
+  admitted: number;
+}
+
 export class PrivateStore {
   readonly db: Database.Database;
   private readonly s;
+  /** Key rows this connection changed (insert, revoke, feed, account end): part of {@link changeMark}. */
+  private keyWrites = 0;
 
   constructor(path: string) {
     this.db = openDatabase(path, PRIVATE_MIGRATIONS, { private: true });
@@ -76,6 +92,8 @@ export class PrivateStore {
          RETURNING requests`,
       ),
       usage: db.prepare('SELECT requests FROM key_usage WHERE key_id = ? AND day = ?'),
+      addUsage: db.prepare('INSERT INTO key_usage (key_id, day, requests) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + excluded.requests'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       setUsage: db.prepare(
         'INSERT INTO key_usage (key_id, day, requests) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET requests = excluded.requests',
       ),
@@ -103,6 +121,7 @@ export class PrivateStore {
 
   /** Store a new key's hash; returns its id. Errors: throws on a duplicate hash (a 2^-256 event). */
   insertKey(label: string, prefix: string, hash: string, nowMs: number, accountId: number | null = null): number {
+    this.keyWrites++;
     return Number(this.s.insertKey.run(label, prefix, hash, nowMs, accountId).lastInsertRowid);
   }
 
@@ -121,6 +140,7 @@ export class PrivateStore {
 
   /** Revoke a key; false when no such key or it was already revoked (revocation time never moves). */
   revokeKey(id: number, nowMs: number): boolean {
+    this.keyWrites++;
     return this.s.revoke.run(nowMs, id).changes === 1;
   }
 
@@ -132,6 +152,7 @@ export class PrivateStore {
     const row = this.keyById(id);
     if (!row) return false;
     if (grantedAtMs !== null && row.feedGrantedAtMs !== null) return true;
+    this.keyWrites++;
     this.s.setFeed.run(grantedAtMs, id);
     return true;
   }
@@ -145,6 +166,36 @@ export class PrivateStore {
     // to run after the commit (src/db/checkpoint.ts); `.get()` left the WAL growing ~16 KB a request.
     const [row] = this.s.countUse.all({ keyId, day, quota }) as { requests: number }[];
     return row ? row.requests : null;
+  }
+
+  /**
+   * Admit and count several asks in ONE write transaction (`BEGIN IMMEDIATE`: no other writer of
+   * any process interleaves), in order: each gets the day's count before it and admits
+   * `min(n, quota − before)` of its `n` (none once the quota is used), so the counts equal those of
+   * asking one request at a time. Returns one grant per ask, in the asks' order.
+   * Errors: throws (nothing counted) when the transaction fails (SQLITE_BUSY after the busy timeout).
+   */
+  admitBatch(asks: readonly AdmitAsk[]): AdmitGrant[] {
+    return this.db
+      .transaction(() =>
+        asks.map(({ keyId, day, quota, n }) => {
+          const before = this.usage(keyId, day);
+          const admitted = Math.max(0, Math.min(n, quota - before));
+          if (admitted > 0) this.s.addUsage.run(keyId, day, admitted);
+          return { before, admitted };
+        }),
+      )
+      .immediate();
+  }
+
+  /**
+   * A value that changes whenever the key rows may have changed: after a commit of ANY other
+   * connection or process to private.db (`PRAGMA data_version`, which moves on every commit of
+   * another connection) or a key write of this connection. Costs one pragma step (no I/O while
+   * nothing changed). The key service caches key rows under it (src/access/keys.ts).
+   */
+  changeMark(): string {
+    return `${this.s.dataVersion.get() as number}/${this.keyWrites}`;
   }
 
   /** Requests counted for a key on a UTC day (0 when none). */
@@ -173,6 +224,7 @@ export class PrivateStore {
 
   /** End an account (first end wins) and revoke all its keys; returns the number of keys revoked. */
   endAccount(id: number, reason: string, nowMs: number): number {
+    this.keyWrites++;
     this.s.endAccount.run(nowMs, reason, id);
     return this.s.revokeAccountKeys.run(nowMs, id).changes;
   }

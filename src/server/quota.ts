@@ -4,8 +4,9 @@ import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from '../access/quota-d
 
 /**
  * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
- * Pure functions; the counting itself is one statement of the private state (PrivateState.admitRequest:
- * SQLite, or PostgreSQL in cluster mode, exact across nodes).
+ * Pure functions; the counting itself is the private state's (PrivateState.admitRequest: SQLite, the
+ * asks of one event-loop turn in one transaction; or PostgreSQL in cluster mode, one statement per
+ * request; exact across processes and nodes, and settled only once committed).
  *
  * Header fields follow draft-ietf-httpapi-ratelimit-headers-10 (structured fields, one named
  * policy): `RateLimit-Policy: "daily";q=10000;w=86400` and `RateLimit: "daily";r=<left>;t=<s>`.

@@ -46,9 +46,10 @@ export interface BatchBody {
 
 /**
  * Checks: the `mints` list (400), the key (401, checked once for the batch), the quota before any
- * mint (429 `quota_exceeded` when none is left); then each mint in order as the token endpoint
- * answers it after its key check: its address (`not_an_address`, not counted), one request counted
- * (`quota_exceeded` once none is left), then `tokenAnswer` (the archive's coverage read once for
+ * mint (429 `quota_exceeded` when none is left); then the well-formed mints are counted at once
+ * (KeyService.countRequests: one transaction, the first ones admitted while the quota lasts); then
+ * each mint in order as the token endpoint answers it after its key check: its address
+ * (`not_an_address`, not counted), its count (`quota_exceeded` past the quota), then `tokenAnswer` (the archive's coverage read once for
  * the batch). 200 with the entries, each body as the single call writes it (a held record's is its
  * stored text, not parsed again); `RateLimit` as it stands after the last mint; `no-store`.
  */
@@ -74,12 +75,16 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   // the key was checked above (one check for the batch); each mint is counted as a single call is
   const one = new Request(request.url, { headers });
   const coverage = coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS);
+  // every well-formed mint counts one request, all in one transaction: the first ones while the quota lasts, as one call per mint would
+  const wellFormed = mints.filter((m) => isAddressParam(m)).length;
+  const counted = deps.countUsage === false ? null : (await deps.keys.countRequests(key.keyId, wellFormed, quota)).usages;
   const results: string[] = [];
+  let i = 0;
   for (const mint of mints) {
     let answer: Response;
     if (!isAddressParam(mint)) answer = notAnAddress(mint, nowMs);
     else {
-      const usage = await admitKeyed(deps, key.keyId);
+      const usage = counted ? counted[i++]! : await admitKeyed(deps, key.keyId);
       answer = usage.exceeded
         ? errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
         : await tokenAnswer(one, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), coverage });

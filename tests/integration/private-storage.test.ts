@@ -218,6 +218,25 @@ describe.each([sqliteBackend(), postgresBackend()])('private state: $name', (bac
     expect(await nodes[1]!.admitRequest(keyId, '2026-11-21', Q)).toBe(1);
   });
 
+  it('batch counts (admitRequests, n at once) are exact across nodes: 40 batches of 7 with quota 100 over 3 nodes admit exactly 100, each a prefix', async () => {
+    const nodes = [open(), open(), open()];
+    const keyId = await nodes[0]!.insertKey('b', 'lpa_b00000', 'f'.repeat(64), NOW);
+    const Q = 100;
+    const grants = await Promise.all(Array.from({ length: 40 }, (_, i) => nodes[i % 3]!.admitRequests(keyId, DAY, Q, 7)));
+    expect(grants.reduce((a, g) => a + g.admitted, 0)).toBe(Q);
+    // the admitted ranges (before, before + admitted] tile 1..Q without overlap, as 7 single calls each would
+    const ranges = grants.filter((g) => g.admitted > 0).sort((x, y) => x.before - y.before);
+    let next = 0;
+    for (const g of ranges) {
+      expect(g.before).toBe(next);
+      next += g.admitted;
+    }
+    expect(next).toBe(Q);
+    for (const g of grants) if (g.admitted < 7) expect(g.before + g.admitted).toBe(Q);
+    expect(await nodes[1]!.usage(keyId, DAY)).toBe(Q);
+    expect(await nodes[2]!.admitRequests(keyId, DAY, Q, 3)).toEqual({ before: Q, admitted: 0 });
+  });
+
   it('rebuild queue: two workers claiming at once get each job once; a job whose lease ran out is claimed again', async () => {
     const [a, b] = [open(), open()];
     const limits = { perCallerHourly: 100, dailyCeiling: 100, maxQueue: 100 };
