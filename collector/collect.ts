@@ -108,7 +108,8 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       await memory.trace.time('jobs', () => scheduler.runDue(opts.signal, opts.once));
       await memory.trace.time('heartbeat', () => heartbeat.afterPass(opts.once, passOk, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
-      memory.trace.flush(log, { woken, heard: memory.heard.size });
+      // what the process holds (debug only: reading RSS costs a syscall): the transaction cache beside the heap and RSS
+      memory.trace.flush(log, log.isLevelEnabled('debug') ? { woken, heard: memory.heard.size, txCache: { transactions: memory.txs.size, mints: memory.txs.mints, mb: Math.round(memory.txs.bytes / 2 ** 20) }, heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20), rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) } : {});
       if (!woken) {
         const untilSiteWrite = untilPagesDue(store, memory, now());
         await memory.trace.time('wait', () => new Promise<void>((resolve) => {
