@@ -114,7 +114,11 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       await memory.trace.time('heartbeat', () => heartbeat.afterPass(opts.once, passOk, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
       // what the process holds (debug only: reading RSS costs a syscall): the transaction cache beside the heap and RSS
-      memory.trace.flush(log, log.isLevelEnabled('debug') ? { woken, heard: memory.heard.size, txCache: { transactions: memory.txs.size, mints: memory.txs.mints, mb: Math.round(memory.txs.bytes / 2 ** 20) }, heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20), rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) } : {});
+      if (log.isLevelEnabled('debug')) {
+        const mb = (n: number) => Math.round(n / 2 ** 20);
+        const m = process.memoryUsage();
+        memory.trace.flush(log, { woken, heard: memory.heard.size, txCache: { transactions: memory.txs.size, mints: memory.txs.mints, mb: mb(memory.txs.bytes) }, heapMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), rssMb: mb(m.rss) });
+      } else memory.trace.flush(log);
       if (!woken) {
         const untilSiteWrite = untilPagesDue(store, memory, now());
         await memory.trace.time('wait', () => new Promise<void>((resolve) => {
