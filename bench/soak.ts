@@ -85,6 +85,8 @@ interface ProfileResult {
   /** every launch: creation slot, when it landed and when its row was first seen (null: never) */
   perLaunch: { mint: string; slot: number; landedAtMs: number | null; firstSeenMs: number | null; finalSeenMs: number | null }[];
   catchUpMs: number | null;
+  /** from the chain's end to every launch having a record (0: all had one at the end; null: not within the catch-up) */
+  allRecordedMs: number | null;
   classes: Record<string, number>;
   unknownReasons: Record<string, number>;
   callsPerSecond: Record<string, number>;
@@ -269,8 +271,10 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
     console.log(`[${profile}] chain landed; ${missedAtChainEnd} launches without a record yet; catching up (at most ${CATCHUP_MINUTES} min)`);
     // catch-up: every launch has a record and the collector's cursor is back within a minute of the tip
     let catchUpMs: number | null = null;
+    let allRecordedMs: number | null = missedAtChainEnd === 0 ? 0 : null;
     while (Date.now() - chainEnd < CATCHUP_MINUTES * 60_000) {
       const missing = ready.launches.filter((l) => !firstSeen.has(l.mint)).length;
+      if (missing === 0) allRecordedMs ??= Date.now() - chainEnd;
       const st = await readStatus();
       const lagSlots = (st?.collector as { lagSlots?: number | null } | undefined)?.lagSlots ?? Infinity;
       if (missing === 0 && lagSlots <= 150) {
@@ -310,6 +314,7 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
       missed: launches.filter((l) => !firstSeen.has(l.mint)).length,
       perLaunch: launches.map((l) => ({ mint: l.mint, slot: l.slot, landedAtMs: landedAtMs[l.slot] ?? null, firstSeenMs: firstSeen.get(l.mint) ?? null, finalSeenMs: finalSeen.get(l.mint) ?? null })),
       catchUpMs,
+      allRecordedMs,
       classes,
       unknownReasons,
       callsPerSecond: perSecond(callSeries[0]!.calls, atChainEnd.calls),
@@ -412,6 +417,7 @@ function report(results: ProfileResult[], command: string): string {
     lines.push(`- Chain: ${fmt(r.chain.transactions)} transactions in ${r.chain.seconds} s (${fmt(r.chain.transactions / r.chain.seconds)} /s; ${fmt(r.chain.simulated)} simulated, ${fmt(r.chain.copies)} copied trades; ${fmt((r.chain.failed / r.chain.transactions) * 100, 1)} % failed), ${r.chain.launches} launches.`);
     lines.push(`- RPC calls/s by method (replay count, chain phase): ${Object.entries(r.callsPerSecond).map(([k, v]) => `${k} ${v}`).join(', ')}; HTTP requests ${fmt(r.replay.httpRequests)} in all.`);
     if (Object.keys(r.refusedPerSecond).length) lines.push(`- Refused with 429 (per s): ${Object.entries(r.refusedPerSecond).map(([k, v]) => `${k} ${v}`).join(', ')}; notifications dropped ${r.replay.droppedNotifications}, disconnects ${r.replay.disconnects}.`);
+    lines.push(`- Every launch had a record ${r.allRecordedMs === null ? `not within the ${CATCHUP_MINUTES} min of catch-up` : r.allRecordedMs === 0 ? 'when the chain ended' : `${fmt(r.allRecordedMs / 1000, 0)} s after the chain ended`}; the catch-up (every launch recorded and the cursor within 150 slots of the tip) ${r.catchUpMs === null ? `was not done in ${CATCHUP_MINUTES} min` : `took ${fmt(r.catchUpMs / 1000, 0)} s`}.`);
     lines.push(`- Classes at the end: ${Object.entries(r.classes).map(([k, v]) => `${k} ${v}`).join(', ')}.${Object.keys(r.unknownReasons).length ? ` UNKNOWN reasons: ${Object.entries(r.unknownReasons).map(([k, v]) => `${k} × ${v}`).join('; ')}.` : ''}`);
     lines.push(`- Status: max lagSlots ${Math.max(0, ...r.status.map((s) => s.lagSlots ?? 0))}; states seen ${[...new Set(r.status.map((s) => s.state))].join(', ')}; fallingBehind ${r.fallingBehindSeen ? `true in ${r.status.filter((s) => s.fallingBehind).length} of ${r.status.length} samples` : 'never true'}.`);
     lines.push(`- Collector per minute (CPU share of a core / RSS MB): ${r.collector.perMinute.map((m) => `${fmt(m.cpu, 2)}/${m.rssMb}`).join(' · ')}.`);

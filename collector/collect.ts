@@ -9,6 +9,7 @@ import { watchProgramLogs } from './source/live-watch.ts';
 import { catchUp } from './catch-up.ts';
 import { rpcPacing } from './read/rpc-pacing.ts';
 import { recordHeardCreation } from './record/record-heard-creation.ts';
+import { CREATION_SCAN_MS, scanCreationsEvery } from './source/creation-scan.ts';
 import { Scheduler } from './scheduler.ts';
 import { collectorJobs } from './jobs.ts';
 import { LIVE_SITE_WRITE_BUDGET_MS, pagesDue, untilPagesDue, writePagesTimed } from './publish/pacing.ts';
@@ -26,7 +27,8 @@ export { HEARTBEAT_MS, STALE_TEMPORARY_FILE_MS } from './run/heartbeat.ts';
 /**
  * The collector (spec §1, issue "end to end"), stage by stage (docs/architecture.md):
  *   run      reach the chain, begin the run (coverage, gaps), heartbeat       run/
- *   source   the program's signature history from the cursor; the live watch  source/
+ *   source   the program's signature history from the cursor; the live watch;  source/
+ *            the creation scan (launches found ahead of the catch-up)
  *   read     batched getTransaction, the cache, the logs form                 read/
  *   record   decode → build → classify → persist (src/ingest/record-launch)   record/, catch-up.ts
  *   enrich   funders, afterwards, pool refresh, history check: scheduled jobs enrich/, jobs.ts
@@ -85,6 +87,9 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
         poke();
       }, onConnected: poke }, watchStop.signal)
     : Promise.resolve();
+  // Creations the live watch missed (a dropped notification, a reconnect) are found by listing the
+  // mint authority's history, not by waiting for a catch-up that may be minutes behind.
+  const scanning = opts.once ? Promise.resolve() : scanCreationsEvery(deps, queue, reader, memory, CREATION_SCAN_MS, watchStop.signal);
   try {
     writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
     for (;;) {
@@ -108,7 +113,12 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       await memory.trace.time('jobs', () => scheduler.runDue(opts.signal, opts.once));
       await memory.trace.time('heartbeat', () => heartbeat.afterPass(opts.once, passOk, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
-      memory.trace.flush(log, { woken, heard: memory.heard.size });
+      // what the process holds (debug only: reading RSS costs a syscall): the transaction cache beside the heap and RSS
+      if (log.isLevelEnabled('debug')) {
+        const mb = (n: number) => Math.round(n / 2 ** 20);
+        const m = process.memoryUsage();
+        memory.trace.flush(log, { woken, heard: memory.heard.size, txCache: { transactions: memory.txs.size, mints: memory.txs.mints, mb: mb(memory.txs.bytes) }, heapMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), rssMb: mb(m.rss) });
+      } else memory.trace.flush(log);
       if (!woken) {
         const untilSiteWrite = untilPagesDue(store, memory, now());
         await memory.trace.time('wait', () => new Promise<void>((resolve) => {
@@ -131,6 +141,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
     watchStop.abort();
     opts.signal?.removeEventListener('abort', stopWatch);
     await watching;
+    await scanning;
     await Promise.all(creating);
     await scheduler.settle();
     heartbeat.end();

@@ -60,12 +60,14 @@ export interface CollectorMemory {
   prefetched: Map<string, DecodedTransaction>;
   /** wall time (epoch ms) the live watch heard each launch's creation, until it is committed (debug log "launch committed") */
   creationHeardMs: Map<string, number>;
+  /** the newest creation the creation scan has reached (source/creation-scan.ts); null before its first scan */
+  creationScan: { signature: string; slot: number } | null;
 }
 
 /** A run's empty memory (`nowMs`: the run's start, as if pages had just been written). */
 export function newMemory(config: Config, nowMs: number): CollectorMemory {
   const creations = new Map<string, CreationAt>();
-  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map() };
+  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20, config.TX_CACHE_IDLE_S * 1000), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map(), creationScan: null };
 }
 
 /** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */

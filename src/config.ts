@@ -32,6 +32,13 @@ const schema = z.object({
    * 0 = none: every batch re-reads a touched launch's history from SQLite.
    */
   TX_CACHE_MB: z.coerce.number().int().min(0).default(1024),
+  /**
+   * Seconds a launch's transactions stay in the collector's cache after its last use (src/ingest/tx-cache.ts):
+   * a curve not touched for this long is dropped and read from SQLite again if it trades later, so the
+   * cache holds the curves active now, not every curve seen (TX_CACHE_MB stays the ceiling). 0 = kept
+   * until the TX_CACHE_MB bound drops them.
+   */
+  TX_CACHE_IDLE_S: z.coerce.number().int().min(0).default(60),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   /** Signature pages (1,000 each) read per wallet when looking up its first funder; a longer history leaves it unknown. */
   FUNDER_PAGE_CAP: z.coerce.number().int().min(1).default(3),

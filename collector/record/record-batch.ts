@@ -11,9 +11,12 @@ import type { CollectorMemory } from '../context.ts';
  * Keep decoded transactions under the mints they touch and rebuild those launches' records, inside
  * the caller's SQLite transaction; returns how many records changed. A creation read while the
  * collector was watching is observed at launch; one created before coverage began or inside a gap
- * was found later from chain: scanned.
+ * was found later from chain: scanned. `aheadOfCursor`: the transactions were read ahead of the
+ * catch-up (a creation heard or found by the creation scan), so the history held for their launches
+ * is not complete (the trades between the cursor and now are not read): their records are UNKNOWN
+ * until the catch-up records them again.
  */
-export function recordTransactions(store: PublicStore, memory: CollectorMemory, txs: readonly DecodedTransaction[], states: Map<string, ChainState>, nowMs: number, log: Logger): number {
+export function recordTransactions(store: PublicStore, memory: CollectorMemory, txs: readonly DecodedTransaction[], states: Map<string, ChainState>, nowMs: number, log: Logger, aheadOfCursor = false): number {
   const fromRaw = store.getMeta('coverage_from_slot');
   const coverageFromSlot = fromRaw === undefined ? null : Number(fromRaw);
   const gaps = store.gaps();
@@ -36,7 +39,7 @@ export function recordTransactions(store: PublicStore, memory: CollectorMemory, 
     const createdHere = creationSlot !== null;
     const watched = createdHere && watchedAt(creationSlot, coverageFromSlot, gaps);
     const origin = createdHere && !watched ? 'scanned' : 'observed';
-    const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs, state: states.get(mint), cache: memory.txs });
+    const r = recordLaunch(store, mint, { origin, observedAtLaunch: createdHere && watched, nowMs, state: states.get(mint), cache: memory.txs, historyComplete: !aheadOfCursor });
     if (r.changed) changed++;
     if (r.doc.launch?.completed) memory.completed.set(mint, r.doc.launch.quoteMint);
   }

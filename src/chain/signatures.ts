@@ -27,6 +27,8 @@ export interface PageSignaturesOptions {
   maxPages?: number;
   /** asked before each page (a budget); false stops with `stopped: 'budget'` */
   takePage?: () => boolean;
+  /** stop after the first page reaching a slot below this one (the older signatures are not wanted; some may be returned) */
+  stopBelowSlot?: number;
   /** runs each call (the caller's p-queue: concurrency and rate limit) */
   schedule?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** after each page, with the number of signatures read so far */
@@ -78,6 +80,7 @@ export async function pageSignatures(rpc: ArchiveRpc, addr: string, opts: PageSi
     signatures.push(...got);
     opts.onPage?.(signatures.length);
     if (got.length < SIGNATURE_PAGE) return { signatures, stopped: null };
+    if (opts.stopBelowSlot !== undefined && got[got.length - 1]!.slot < opts.stopBelowSlot) return { signatures, stopped: null };
     before = got[got.length - 1]!.signature;
   }
 }

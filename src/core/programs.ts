@@ -2,6 +2,11 @@
  * Fixed program ids and protocol wallets (reference.md §1.1). Pure constants.
  */
 export const PUMP_PROGRAM_ID = '6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P';
+/**
+ * The pump program's mint authority PDA (seeds "mint-authority"; src/core/idl/pump.json): `create` and
+ * `create_v2` touch it and no other instruction does, so its signature history lists creations only.
+ */
+export const PUMP_MINT_AUTHORITY = 'TSLvdd1pWpHVjahSpsvCXUbgwsL3JAcvokwaKt1eokM';
 export const PUMP_AMM_PROGRAM_ID = 'pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA';
 /** Pump Fees (fee config, fee sharing; pump and PumpSwap trades CPI its `get_fees`). IDL: src/core/idl/pump_fees.json. */
 export const PUMP_FEES_PROGRAM_ID = 'pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ';

@@ -14,7 +14,16 @@ import type { TransactionCache } from './tx-cache.ts';
 export function recordLaunch(
   store: PublicStore,
   mint: string,
-  opts: { origin: Origin; observedAtLaunch: boolean; nowMs: number; bondingCurve?: string | null; state?: ChainState; cache?: TransactionCache },
+  opts: {
+    origin: Origin;
+    observedAtLaunch: boolean;
+    nowMs: number;
+    bondingCurve?: string | null;
+    state?: ChainState;
+    cache?: TransactionCache;
+    /** false: the held history is known not to be complete (a creation recorded ahead of the catch-up): the record is UNKNOWN (default true) */
+    historyComplete?: boolean;
+  },
 ): { doc: LaunchDocument; sha256: string; changed: boolean } {
   const txs = opts.cache ? opts.cache.transactionsFor(store, mint) : store.transactionsFor(mint);
   const existing = store.getOrigin(mint);
@@ -23,7 +32,7 @@ export function recordLaunch(
   // A rebuild replaces a scanned record's history (one held incomplete): it becomes `rebuilt`; a
   // launch observed at its creation stays `observed`.
   const kept = existing && existing.hasCreation && !(opts.origin === 'rebuilt' && !existing.observedAtLaunch) ? existing.origin : opts.origin;
-  const analysis = analyzeLaunch(mint, txs, true, { ...opts.state, funderOf: (w) => store.funderOf(w), unreadable: store.unreadableFor(mint) });
+  const analysis = analyzeLaunch(mint, txs, opts.historyComplete ?? true, { ...opts.state, funderOf: (w) => store.funderOf(w), unreadable: store.unreadableFor(mint) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
   // `observed` means observed at launch (methodology "History and origin"): a record held without
   // being watched at its creation (a placeholder of later trades, or a creation read after the fact)

@@ -15,10 +15,16 @@ import type { DecodedTransaction } from '../core/types.ts';
  * every use cost the collector 13 % of its CPU at mainnet's rate (a long curve's count reads
  * thousands of row keys).
  *
+ * Holds the curves that are active: a mint not used (added to or read) for `idleMs` (TX_CACHE_IDLE_S)
+ * is dropped at the next use of the cache, and read whole from the store if it is touched again.
+ * Without that the cache held every curve it had seen until its byte bound, long-dead ones
+ * included, and the collector's RSS grew for as long as it ran (the soak, issue 24: 470 → 897 MB
+ * after warm-up at mainnet's rate). So memory follows the working set, not the history.
+ *
  * Bounded by the heap its lists take, estimated from each transaction's stored JSON: least recently
- * used mints are dropped beyond `maxBytes` in all (TX_CACHE_MB). Transactions differ in size (one
- * decoded whole, about 4 KB of JSON; a later trade taken from its logs, less), so a bound in bytes
- * holds the memory it says where a count did not.
+ * used mints are dropped beyond `maxBytes` in all (TX_CACHE_MB), the ceiling whatever the working
+ * set. Transactions differ in size (one decoded whole, about 4 KB of JSON; a later trade taken from
+ * its logs, less), so a bound in bytes holds the memory it says where a count did not.
  */
 /**
  * Heap bytes a parsed transaction takes per character of its JSON: 1.29, measured over the ingest
@@ -28,19 +34,29 @@ import type { DecodedTransaction } from '../core/types.ts';
 export const HEAP_PER_JSON_BYTE = 1.3;
 
 export class TransactionCache {
-  private readonly byMint = new Map<string, { txs: DecodedTransaction[]; bytes: number; checked: number }>();
+  /** by mint, least recently used first (each use moves a mint last) */
+  private readonly byMint = new Map<string, { txs: DecodedTransaction[]; bytes: number; checked: number; usedMs: number }>();
   private held = 0;
   private heldBytes = 0;
   /** The store's change mark last seen; `generation` grows when another writer committed since: a list with an older `checked` is counted again. */
   private mark: { otherWriters: number; rollbacks: number } | undefined;
   private generation = 0;
 
-  /** `maxBytes`: estimated heap the lists may take in all (0: no cache, every use reads the store). */
-  constructor(readonly maxBytes = 1024 * 2 ** 20) {}
+  /**
+   * `maxBytes`: estimated heap the lists may take in all (0: no cache, every use reads the store);
+   * `idleMs`: a mint not used for this long is dropped (0: kept until the byte bound drops it);
+   * `now`: the clock (epoch ms; tests inject one).
+   */
+  constructor(readonly maxBytes = 1024 * 2 ** 20, readonly idleMs = 60_000, private readonly now: () => number = Date.now) {}
 
   /** Transactions held now (all mints). */
   get size(): number {
     return this.held;
+  }
+
+  /** Mints whose lists are held now. */
+  get mints(): number {
+    return this.byMint.size;
   }
 
   /** Estimated heap bytes held now (all mints). */
@@ -55,11 +71,12 @@ export class TransactionCache {
    */
   added(store: PublicStore, mint: string, tx: DecodedTransaction, jsonLength = JSON.stringify(tx).length): void {
     const bytes = Math.ceil(jsonLength * HEAP_PER_JSON_BYTE);
+    const nowMs = this.dropIdle();
     const entry = this.byMint.get(mint);
     if (!entry) {
       // not cached: a new mint starts here; an older one is read whole from the store when needed
       if (this.maxBytes > 0 && !store.hasTransactionBesides(mint, tx.signature)) {
-        this.byMint.set(mint, { txs: [tx], bytes, checked: this.current(store) });
+        this.byMint.set(mint, { txs: [tx], bytes, checked: this.current(store), usedMs: nowMs });
         this.held++;
         this.heldBytes += bytes;
         this.trim(mint);
@@ -74,6 +91,9 @@ export class TransactionCache {
     }
     list.push(tx);
     entry.bytes += bytes;
+    entry.usedMs = nowMs;
+    this.byMint.delete(mint); // re-insert: most recently used last
+    this.byMint.set(mint, entry);
     this.held++;
     this.heldBytes += bytes;
     this.trim(mint);
@@ -82,6 +102,7 @@ export class TransactionCache {
   /** Every transaction the store keeps for `mint`, oldest slot first. Reads the store on a miss. */
   transactionsFor(store: PublicStore, mint: string): DecodedTransaction[] {
     if (this.maxBytes === 0) return store.transactionsFor(mint);
+    const nowMs = this.dropIdle();
     const generation = this.current(store);
     let entry = this.byMint.get(mint);
     if (entry && entry.checked !== generation) {
@@ -94,10 +115,11 @@ export class TransactionCache {
     }
     if (!entry) {
       const read = store.transactionsAndBytesFor(mint);
-      entry = { txs: read.txs, bytes: Math.ceil(read.bytes * HEAP_PER_JSON_BYTE), checked: generation };
+      entry = { txs: read.txs, bytes: Math.ceil(read.bytes * HEAP_PER_JSON_BYTE), checked: generation, usedMs: nowMs };
       this.held += entry.txs.length;
       this.heldBytes += entry.bytes;
     } else {
+      entry.usedMs = nowMs;
       this.byMint.delete(mint); // re-insert: most recently used last
     }
     this.byMint.set(mint, entry);
@@ -116,6 +138,20 @@ export class TransactionCache {
     if (!this.mark || mark.otherWriters !== this.mark.otherWriters) this.generation++;
     this.mark = mark;
     return this.generation;
+  }
+
+  /**
+   * Drop the mints not used for `idleMs` (the least recently used come first, so only those are
+   * looked at) and return the time now (epoch ms).
+   */
+  private dropIdle(): number {
+    const nowMs = this.now();
+    if (this.idleMs <= 0) return nowMs;
+    for (const [m, e] of this.byMint) {
+      if (nowMs - e.usedMs < this.idleMs) break;
+      this.drop(m);
+    }
+    return nowMs;
   }
 
   /** Drop least recently used mints (never `keep`) until the bound holds. */

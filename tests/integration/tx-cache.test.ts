@@ -1,7 +1,8 @@
 /**
  * The collector's transaction cache (src/ingest/tx-cache.ts) over a real SQLite store: it always
  * answers what the store would, including after another writer (a rebuild) adds rows, after an
- * insert out of slot order, after a rolled-back batch, and under its size bound (estimated heap bytes).
+ * insert out of slot order, after a rolled-back batch, under its size bound (estimated heap bytes),
+ * and when it drops the launches idle for TX_CACHE_IDLE_S (an injected clock).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,5 +131,87 @@ describe('TransactionCache', () => {
     expect(cache.size).toBe(3); // A read whole; C dropped
 
     expect(sigs(cache.transactionsFor(store, 'C'))).toEqual(['C1', 'C2']);
+  });
+  describe('idle launches (TX_CACHE_IDLE_S)', () => {
+    const one = Math.ceil(JSON.stringify(tx('L1', 1)).length * HEAP_PER_JSON_BYTE);
+    /** counts the store's whole-history reads (a cache miss) */
+    const countReads = () => {
+      const read = store.transactionsAndBytesFor.bind(store);
+      const reads: string[] = [];
+      store.transactionsAndBytesFor = (mint: string) => (reads.push(mint), read(mint));
+      return reads;
+    };
+
+    it('drops a launch not used for the idle time and keeps the active one, served without reading the store', () => {
+      let now = 1_000_000;
+      const cache = new TransactionCache(1024 * 2 ** 20, 60_000, () => now);
+      const reads = countReads();
+      add(cache, 'OLD', tx('o1', 1));
+      add(cache, 'LIVE', tx('L1', 1));
+      cache.transactionsFor(store, 'OLD');
+      cache.transactionsFor(store, 'LIVE');
+      expect(cache.mints).toBe(2);
+      // LIVE trades every 20 s for two minutes; OLD is never touched again
+      for (let i = 2; i <= 7; i++) {
+        now += 20_000;
+        add(cache, 'LIVE', tx(`L${i}`, i));
+        const live = sigs(cache.transactionsFor(store, 'LIVE'));
+        expect(reads).toEqual([]); // answered from the cache
+        expect(live).toEqual(sigs(store.transactionsFor('LIVE')));
+        reads.length = 0; // (the line above read the store itself)
+        // OLD last used at 1,000,000: kept while idle under 60 s, dropped at the first use from then on
+        expect(cache.mints).toBe(now - 1_000_000 < 60_000 ? 2 : 1);
+      }
+      expect(cache.size).toBe(7); // LIVE's 7 transactions; OLD's gone
+      expect(cache.bytes).toBe(7 * one);
+      // OLD trades again: not appended (dropped), read whole from the store when used: the same list
+      add(cache, 'OLD', tx('o2', 9));
+      expect(sigs(cache.transactionsFor(store, 'OLD'))).toEqual(['o1', 'o2']);
+      expect(reads).toEqual(['OLD']);
+      expect(cache.mints).toBe(2);
+    });
+
+    it('counts a use 1 ms short of the idle time as active', () => {
+      let now = 0;
+      const cache = new TransactionCache(1024 * 2 ** 20, 60_000, () => now);
+      add(cache, 'M', tx('a', 1));
+      now = 59_999;
+      add(cache, 'N', tx('n', 1));
+      expect(cache.mints).toBe(2);
+      now = 60_000;
+      add(cache, 'N', tx('n2', 2));
+      expect(cache.mints).toBe(1);
+      expect(sigs(cache.transactionsFor(store, 'M'))).toEqual(['a']); // read back from the store
+    });
+
+    it('with idle time 0 keeps every launch until the byte bound', () => {
+      let now = 0;
+      const cache = new TransactionCache(1024 * 2 ** 20, 0, () => now);
+      add(cache, 'M', tx('a', 1));
+      now = 10 * 86_400_000;
+      add(cache, 'N', tx('n', 1));
+      expect(cache.mints).toBe(2);
+    });
+
+    it('answers what the store holds for every launch, whatever it dropped, over a random run', () => {
+      let now = 0;
+      const cache = new TransactionCache(8 * one, 30_000, () => now);
+      let seed = 7;
+      const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+      const slots = new Map<string, number>();
+      let dropsSeen = 0;
+      for (let i = 0; i < 400; i++) {
+        now += Math.floor(rand() * 15_000);
+        const mint = `M${Math.floor(rand() * 6)}`;
+        const slot = (slots.get(mint) ?? 0) + 1 + Math.floor(rand() * 3);
+        slots.set(mint, slot);
+        const before = cache.mints;
+        add(cache, mint, tx(`${mint}-${i}`, slot));
+        if (cache.mints < before) dropsSeen++;
+        if (rand() < 0.7) expect(sigs(cache.transactionsFor(store, mint))).toEqual(sigs(store.transactionsFor(mint)));
+      }
+      expect(dropsSeen).toBeGreaterThan(0);
+      for (const mint of slots.keys()) expect(sigs(cache.transactionsFor(store, mint))).toEqual(sigs(store.transactionsFor(mint)));
+    });
   });
 });
