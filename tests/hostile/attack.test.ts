@@ -36,7 +36,7 @@ import { headOf, rawRequest, type RawAnswer } from './raw-http.ts';
  * 2 s settle and a forced full GC (through the inspector the test starts the server with; the
  * product exposes no GC), the server's live V8 heap, its external memory and its RSS
  * (/proc/<pid>/status) are read; again after the attack, a 3 s settle and a forced GC. The heap may
- * grow by 2 MB, external memory by 1 MB, the RSS by 10 % (why: {@link HEAP_SLACK_KB}). Descriptors: /proc/<pid>/fd after the warm-up and its forced GC,
+ * grow by 2 MB, external memory by 1 MB, the RSS by 48 MB (why: {@link HEAP_SLACK_KB}). Descriptors: /proc/<pid>/fd after the warm-up and its forced GC,
  * and 1 s after the last download request — before any forced GC, so a descriptor that only garbage
  * collection would close counts as leaked; slack 5. While the requests run, the count is sampled
  * every 20 ms: at most 64 over the start (16 keep-alive connections, 16 aborted ones still closing,
@@ -643,16 +643,21 @@ async function webhookAttack(): Promise<void> {
  *   (2 MB over the 20,000 requests) fails it. Measured on the server as it is: +0.03 to +0.22 MB a
  *   round of the attack; with a 150-byte object kept per download request: +3.0 MB.
  * - Buffers and other memory V8 tracks outside its heap (`external`) by {@link EXTERNAL_SLACK_KB}
- *   (measured: +0.0 MB).
- * - VmRSS by 10 %, for what neither counts (SQLite, libuv, descriptors' buffers). The baseline is
- *   taken after the warm-up because glibc keeps what the server freed: its main arena (the brk heap)
- *   grows to the peak that requests in flight held at once — 14 to 56 MB over the idle server's in
- *   four runs, set by the machine's load, not by the count of requests — and keeps it as free
- *   chunks: malloc_trim(0) through gdb gave it back (RSS 168.5 → 106.7 MB, heap unchanged). After a
- *   warm-up at the attack's concurrency, a round of the attack added 0.1 to 5.2 MB of RSS.
+ *   (measured: +0.0 MB; with a 256-byte Buffer kept per download request: +6.9 MB).
+ * - VmRSS by {@link RSS_SLACK_KB}, for what neither counts (SQLite, libuv): only a native leak of
+ *   2.4 KB a request or more fails it. It cannot be tighter: glibc keeps what the server freed. Its
+ *   main arena (the brk heap) grows to the peak that requests in flight held at once — 14 to 56 MB
+ *   over the idle server's in four runs, set by the machine's load, not by the count of requests — and
+ *   keeps it as free chunks: malloc_trim(0) through gdb gave it back (RSS 168.5 → 106.7 MB, heap
+ *   unchanged). A warm-up of the same mix does not settle it: after one, a round of the attack added
+ *   0.1 to 5.2 MB of RSS in nine rounds over five runs and 22.4 MB in a sixth run (load 10-15, heap
+ *   and external unchanged), as in the CI run that failed the former 10 % bound (+21.0 MB). 48 MB:
+ *   the widest spread of that peak seen (56 - 14 = 42 MB) and the largest growth seen within one
+ *   (5.2 MB), rounded up.
  */
 const HEAP_SLACK_KB = 2 * 1024;
 const EXTERNAL_SLACK_KB = 1024;
+const RSS_SLACK_KB = 48 * 1024;
 
 describe('hostile: descriptors, WAL and memory under load', () => {
   it('5,000 HEAD and 5,000 aborted GETs of each download leave the open files, the WAL and the memory where they were', async () => {
@@ -697,7 +702,7 @@ describe('hostile: descriptors, WAL and memory under load', () => {
     expect(wal).toBeLessThan(8 * 1024 * 1024);
     expect(after.heapUsedKb - before.heapUsedKb).toBeLessThanOrEqual(HEAP_SLACK_KB);
     expect(after.externalKb - before.externalKb).toBeLessThanOrEqual(EXTERNAL_SLACK_KB);
-    expect(after.rssKb).toBeLessThanOrEqual(before.rssKb * 1.1);
+    expect(after.rssKb - before.rssKb).toBeLessThanOrEqual(RSS_SLACK_KB);
   }, 300_000);
 });
 
