@@ -32,10 +32,11 @@ import { headOf, rawRequest, type RawAnswer } from './raw-http.ts';
  * pages; a trickling client; descriptor, WAL and memory checks. Each answer's status and body shape
  * is asserted, and the suite prints what it tried and how many were answered as expected.
  *
- * Memory: the server's RSS (/proc/<pid>/status) is taken after a warm-up round of every kind of
- * request, a 2 s settle and a forced full GC (through the inspector the test starts the server
- * with; the product exposes no GC), and again after the attack, a 3 s settle and a forced GC; it
- * must be within 10 % of the first. Descriptors: /proc/<pid>/fd after the warm-up and its forced GC,
+ * Memory: after a warm-up of the attack's own request mix and a round of every kind of request, a
+ * 2 s settle and a forced full GC (through the inspector the test starts the server with; the
+ * product exposes no GC), the server's live V8 heap, its external memory and its RSS
+ * (/proc/<pid>/status) are read; again after the attack, a 3 s settle and a forced GC. The heap may
+ * grow by 2 MB, external memory by 1 MB, the RSS by 48 MB (why: {@link HEAP_SLACK_KB}). Descriptors: /proc/<pid>/fd after the warm-up and its forced GC,
  * and 1 s after the last download request — before any forced GC, so a descriptor that only garbage
  * collection would close counts as leaked; slack 5. While the requests run, the count is sampled
  * every 20 ms: at most 64 over the start (16 keep-alive connections, 16 aborted ones still closing,
@@ -79,11 +80,19 @@ function count(label: string, problem: string | null): void {
   else tally.failures.push(`${label}: ${problem}`);
 }
 
+/** The server's memory after a forced GC: V8's live heap and Buffers (process.memoryUsage) and VmRSS, kB. */
+interface ServerMemory {
+  heapUsedKb: number;
+  externalKb: number;
+  rssKb: number;
+}
+
 /**
  * A full garbage collection in the server, through its inspector (the test starts it with
- * `--inspect=127.0.0.1:0`; the product exposes no GC): `HeapProfiler.collectGarbage`.
+ * `--inspect=127.0.0.1:0`; the product exposes no GC): `HeapProfiler.collectGarbage` twice, then
+ * `process.memoryUsage()` read in the server through the same session, and VmRSS.
  */
-async function forceGc(): Promise<void> {
+async function forceGc(): Promise<ServerMemory> {
   const url = /Debugger listening on (ws:\/\/\S+)/.exec(serverLog)?.[1];
   if (!url) throw new Error('no inspector URL in the server log');
   const ws = new WebSocket(url);
@@ -91,12 +100,24 @@ async function forceGc(): Promise<void> {
     ws.once('open', () => ok());
     ws.once('error', fail);
   });
-  for (let id = 1; id <= 2; id++) {
-    ws.send(JSON.stringify({ id, method: 'HeapProfiler.collectGarbage' }));
-    await new Promise<void>((ok) => ws.once('message', () => ok()));
-  }
-  ws.close();
+  const call = (id: number, method: string, params: object = {}) =>
+    new Promise<{ result?: { result?: { value?: unknown } } }>((ok) => {
+      const onMessage = (m: WebSocket.RawData) => {
+        const msg = JSON.parse(String(m));
+        if (msg.id !== id) return;
+        ws.off('message', onMessage);
+        ok(msg);
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call(1, 'HeapProfiler.collectGarbage');
+  await call(2, 'HeapProfiler.collectGarbage');
   await sleep(500);
+  const usage = await call(3, 'Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+  ws.close();
+  const m = JSON.parse(String(usage.result?.result?.value)) as { heapUsed: number; external: number };
+  return { heapUsedKb: Math.round(m.heapUsed / 1024), externalKb: Math.round(m.external / 1024), rssKb: rssKb() };
 }
 
 const rssKb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]);
@@ -591,53 +612,87 @@ function abortedGet(path: string): Promise<number> {
   });
 }
 
+/**
+ * The attack of the memory test: 5,000 HEAD and 5,000 aborted GETs of each download (16 at a time),
+ * then the issue's 300 MB chunked webhook body twice. `n` is per kind and download; `onDownload`
+ * runs after each download's requests.
+ */
+async function downloadAttack(agent: http.Agent, n: number, onDownload?: (path: string) => void): Promise<{ headOk: number; getOk: number }> {
+  let headOk = 0;
+  let getOk = 0;
+  for (const p of ['/data/record.db', '/data/documents.ndjson.gz']) {
+    await many(n, 16, async () => {
+      if ((await head(agent, p)) === 200) headOk++;
+    });
+    await many(n, 16, async () => {
+      if ((await abortedGet(p)) === 200) getOk++;
+    });
+    onDownload?.(p);
+  }
+  return { headOk, getOk };
+}
+
+async function webhookAttack(): Promise<void> {
+  for (let i = 0; i < 2; i++) await streamBody('/billing/webhook', ['Stripe-Signature: t=1,v1=00'], 300 * 1024 * 1024, true);
+}
+
+/**
+ * Memory: what the server keeps is read after a forced GC, twice — after a warm-up of the same
+ * request mix as the attack, and after the attack — on three counts:
+ * - V8's live heap (`heapUsed`) may grow by {@link HEAP_SLACK_KB}: a leak of 100 bytes a request
+ *   (2 MB over the 20,000 requests) fails it. Measured on the server as it is: +0.03 to +0.22 MB a
+ *   round of the attack; with a 150-byte object kept per download request: +3.0 MB.
+ * - Buffers and other memory V8 tracks outside its heap (`external`) by {@link EXTERNAL_SLACK_KB}
+ *   (measured: +0.0 MB; with a 256-byte Buffer kept per download request: +6.9 MB).
+ * - VmRSS by {@link RSS_SLACK_KB}, for what neither counts (SQLite, libuv): only a native leak of
+ *   2.4 KB a request or more fails it. It cannot be tighter: glibc keeps what the server freed. Its
+ *   main arena (the brk heap) grows to the peak that requests in flight held at once — 14 to 56 MB
+ *   over the idle server's in four runs, set by the machine's load, not by the count of requests — and
+ *   keeps it as free chunks: malloc_trim(0) through gdb gave it back (RSS 168.5 → 106.7 MB, heap
+ *   unchanged). A warm-up of the same mix does not settle it: after one, a round of the attack added
+ *   0.1 to 5.2 MB of RSS in nine rounds over five runs and 22.4 MB in a sixth run (load 10-15, heap
+ *   and external unchanged), as in the CI run that failed the former 10 % bound (+21.0 MB). 48 MB:
+ *   the widest spread of that peak seen (56 - 14 = 42 MB) and the largest growth seen within one
+ *   (5.2 MB), rounded up.
+ */
+const HEAP_SLACK_KB = 2 * 1024;
+const EXTERNAL_SLACK_KB = 1024;
+const RSS_SLACK_KB = 48 * 1024;
+
 describe('hostile: descriptors, WAL and memory under load', () => {
-  it('5,000 HEAD and 5,000 aborted GETs of each download leave the open files, the WAL and the RSS where they were', async () => {
-    const downloads = ['/data/record.db', '/data/documents.ndjson.gz'];
-    // warm-up: a round of every kind of request, so the baseline includes what the server keeps anyway
+  it('5,000 HEAD and 5,000 aborted GETs of each download leave the open files, the WAL and the memory where they were', async () => {
+    // warm-up: the attack's own mix, fewer of them, and a round of every kind of request, so the
+    // baseline includes what the server (and its allocator) keeps anyway
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-    for (const p of downloads) {
-      await many(1500, 16, async () => void (await head(agent, p)));
-      await many(1500, 16, async () => void (await abortedGet(p)));
-    }
+    await downloadAttack(agent, 1500);
     await matrixRound(false);
-    await streamBody('/billing/webhook', ['Stripe-Signature: t=1,v1=00'], 20 * 1024 * 1024, true);
+    await webhookAttack();
     await sleep(2000);
-    await forceGc();
+    const before = await forceGc();
     const filesBefore = openFiles();
-    const rssBefore = rssKb();
 
     // the issue saw 579 files open during 5,000 HEADs: sample the count while the requests run
     let peakFiles = filesBefore;
     const sampler = setInterval(() => (peakFiles = Math.max(peakFiles, openFiles())), 20);
-    let headOk = 0;
-    let getOk = 0;
-    for (const p of downloads) {
-      await many(5000, 16, async () => {
-        if ((await head(agent, p)) === 200) headOk++;
-      });
-      if (process.env.LPA_HOSTILE_DEBUG) console.log(`after HEAD ${p}: ${rssKb()} kB`);
-      await many(5000, 16, async () => {
-        if ((await abortedGet(p)) === 200) getOk++;
-      });
-      if (process.env.LPA_HOSTILE_DEBUG) console.log(`after aborted GET ${p}: ${rssKb()} kB`);
-    }
+    const { headOk, getOk } = await downloadAttack(agent, 5000, (p) => {
+      if (process.env.LPA_HOSTILE_DEBUG) console.log(`after ${p}: ${rssKb()} kB`);
+    });
     clearInterval(sampler);
     agent.destroy();
     await sleep(1000);
     // before any forced GC: a descriptor that only garbage collection would close counts as leaked
     const filesAfter = openFiles();
-    await forceGc();
-    const rssAfterDownloads = rssKb();
+    const afterDownloads = await forceGc();
     // the 300 MB attack of the issue, chunked and unsigned-looking, twice more
-    for (let i = 0; i < 2; i++) await streamBody('/billing/webhook', ['Stripe-Signature: t=1,v1=00'], 300 * 1024 * 1024, true);
+    await webhookAttack();
     await sleep(3000);
-    await forceGc();
-    const rssAfter = rssKb();
+    const after = await forceGc();
     const wal = statSync(join(dataDir, 'private.db-wal')).size;
+    const mb = (kb: number) => (kb / 1024).toFixed(1);
     console.log(
       `hostile: 20,000 download requests (${headOk} HEAD, ${getOk} aborted GET answered 200): open files ${filesBefore} → ${filesAfter} (peak ${peakFiles}); ` +
-        `RSS ${(rssBefore / 1024).toFixed(0)} → ${(rssAfterDownloads / 1024).toFixed(0)} (after the downloads) → ${(rssAfter / 1024).toFixed(0)} MB; private.db WAL ${(wal / 1024 / 1024).toFixed(2)} MB`,
+        `after GC, before → after the downloads → after the webhooks: heap used ${mb(before.heapUsedKb)} → ${mb(afterDownloads.heapUsedKb)} → ${mb(after.heapUsedKb)} MB, ` +
+        `external ${mb(before.externalKb)} → ${mb(after.externalKb)} MB, RSS ${mb(before.rssKb)} → ${mb(afterDownloads.rssKb)} → ${mb(after.rssKb)} MB; private.db WAL ${(wal / 1024 / 1024).toFixed(2)} MB`,
     );
     expect(headOk).toBe(10_000);
     expect(getOk).toBe(10_000);
@@ -645,7 +700,9 @@ describe('hostile: descriptors, WAL and memory under load', () => {
     // in flight at most: 16 keep-alive connections, 16 aborted connections still closing, 16 files, slack 16
     expect(peakFiles - filesBefore).toBeLessThanOrEqual(64);
     expect(wal).toBeLessThan(8 * 1024 * 1024);
-    expect(rssAfter).toBeLessThanOrEqual(rssBefore * 1.1);
+    expect(after.heapUsedKb - before.heapUsedKb).toBeLessThanOrEqual(HEAP_SLACK_KB);
+    expect(after.externalKb - before.externalKb).toBeLessThanOrEqual(EXTERNAL_SLACK_KB);
+    expect(after.rssKb - before.rssKb).toBeLessThanOrEqual(RSS_SLACK_KB);
   }, 300_000);
 });
 
