@@ -29,10 +29,20 @@ function demo(port: number): { proc: ChildProcess; out: () => string; exit: Prom
   return { proc, out: () => out, exit: new Promise((r) => proc.once('exit', (code) => r(code))) };
 }
 
-afterAll(() => {
-  for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+afterAll(async () => {
+  // a failed test leaves its demo running: stop it as a user would (Ctrl-C), so that it stops its own
+  // server and replay; SIGKILL at once would leave the server it started running, orphaned
+  await Promise.all(
+    procs
+      .filter((p) => p.exitCode === null && p.signalCode === null)
+      .map(async (p) => {
+        const exited = new Promise((r) => p.once('exit', r));
+        p.kill('SIGINT');
+        if ((await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)])) === false) p.kill('SIGKILL');
+      }),
+  );
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('npm run demo', () => {
   it('a busy port: a clear error, a non-zero exit, and the data directory of that port left as it was', async () => {
