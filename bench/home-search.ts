@@ -31,7 +31,7 @@ const QUERIES = 2_000;
 const TARGET_RPS = 5_000;
 const TARGET_P99_MS = 20;
 const SHIPPED = 'server, GET / (written page answered before Astro: static-door.ts)';
-const ASTRO_ROUTE = 'server, same file through Astro and the index route';
+const ASTRO_ROUTE = 'server, same file through Astro (router and endpoint dispatch, src/fetch.ts) and the index route';
 const log = (s: string) => process.stderr.write(s + '\n');
 
 function pct(xs: number[], p: number): number {
@@ -132,7 +132,7 @@ export async function benchHomeSearch(): Promise<string> {
     log(`bench: home/search: search p99 ${pct(fn, 99).toFixed(2)} ms (function), ${pct(http, 99).toFixed(2)} ms (HTTP)`);
 
     log('bench: home/search: GET / load');
-    // the same server, the same file through Astro's pipeline and the index route: a query string
+    // the same server, the same file through Astro (src/fetch.ts: router and endpoint dispatch for a GET) and the index route: a query string
     // passes the written-pages answer of src/server/static-door.ts by (`GET /?via=astro/`)
     const viaAstro: ServerUnderTest = { ...astro, name: ASTRO_ROUTE, url: `${astro.url}/?via=astro`, stop: async () => undefined };
     const c = await compare([astro, viaAstro, servers[1]!], '/', {}, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, log });
@@ -173,7 +173,7 @@ export async function benchHomeSearch(): Promise<string> {
       comparisonTable(c, 'bare node:http, same bytes'),
       '',
       `Home page through the server: **${Math.round(homeRps).toLocaleString('en-US')} req/s** (target ≥ ${TARGET_RPS.toLocaleString('en-US')}: ${homeRps >= TARGET_RPS ? 'met' : 'NOT met'}), ${ratio.toFixed(3)} × the bare floor; per CPU second of the server process ${Math.round(perCpu(0)).toLocaleString('en-US')} req/s (bare floor ${Math.round(perCpu(2)).toLocaleString('en-US')}, through Astro ${Math.round(perCpu(1)).toLocaleString('en-US')}). ` +
-        `Through Astro's pipeline and the index route (the same bytes from the same memory cache) it would be ${Math.round(median(c.variants[1]!.rounds.map((x) => x.requestsPerSecond))).toLocaleString('en-US')} req/s (${ratioOf(c, ASTRO_ROUTE, 'bare node:http, same bytes').toFixed(3)} × the floor): hence the written pages are answered before it, as the adapter answers its own static files.`,
+        `Through Astro (the router and endpoint dispatch src/fetch.ts gives every GET) and the index route (the same bytes from the same memory cache) it would be ${Math.round(median(c.variants[1]!.rounds.map((x) => x.requestsPerSecond))).toLocaleString('en-US')} req/s (${ratioOf(c, ASTRO_ROUTE, 'bare node:http, same bytes').toFixed(3)} × the floor): hence the written pages are answered before it, as the adapter answers its own static files.`,
     ].join('\n');
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
