@@ -45,8 +45,8 @@ const WHERE_THE_TIME_GOES = [
   'handler, which runs before the app for every request (`lstat` + `send` of the URL path under dist/client: ~7 % of samples);',
   'Web `Request`/`Response`/`Headers` objects built and converted back (undici: ~7 %); and Astro\'s pipeline stages',
   '(FetchState, action/API context, error fallback, `import()` of the route module on every request). The app already',
-  'removes what it can while keeping Astro as the endpoint layer: `src/fetch.ts` sends `/api/*` through Astro\'s router and',
-  'endpoint dispatch only (`pages()`: no middleware, sessions, actions, i18n, which the API does not use), keeps the route',
+  'removes what it can while keeping Astro as the endpoint layer: `src/fetch.ts` sends `/api/*` and every other GET through Astro\'s router and',
+  'endpoint dispatch only (`pages()`: no middleware, sessions, actions, i18n, which the app does not use), keeps the route',
   'modules\' import promises, and `session: false` drops the per-request session provider. The remaining adapter cost',
   '(static lookup) is fixed in standalone mode; the middleware-mode row shows what removing it gives.',
 ].join('\n');
