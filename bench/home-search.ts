@@ -2,15 +2,16 @@
  * Home page and search figures for `npm run bench` (issue 23; BENCH_ONLY=home). Reads the shared
  * archive of BENCH_HOME_RECORDS (default 1,000,000) records (bench/million-archive.ts, cached),
  * writes the home, list and status pages with the collector's publisher, then:
- * - search: p50/p99 of `answerSearch` (lookup + page) over 2,000 distinct queries, and of
- *   `GET /search` through the built server (one connection, no cache, no limit);
+ * - search: p50/p99 of `answerSearch` (lookup + page) over 2,000 distinct queries
+ *   ({@link searchQueries}), its thread CPU, and `GET /search` through the built server (one
+ *   connection, no cache, no limit) with the server's CPU per request; overall and by query class;
  * - home: `GET /` through the built server and through a bare node:http server answering the same
  *   bytes from memory (the floor), alternating rounds with autocannon.
  * Returns a markdown section.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
 import { loadConfig } from '../src/config.ts';
@@ -18,9 +19,9 @@ import { createLogger } from '../src/log.ts';
 import { PublicStore } from '../src/db/public-store.ts';
 import { answerSearch } from '../src/server/search.ts';
 import { publishLists } from '../collector/publish/lists.ts';
-import { compare, comparisonTable, median, ratioOf, startServer, type ServerUnderTest } from './load.ts';
+import { compare, comparisonTable, cpuMicros, median, ratioOf, startServer, type ServerUnderTest } from './load.ts';
 import { ROOT } from './setup.ts';
-import { WORDS, linkArchiveInto, millionArchive, rng } from './million-archive.ts';
+import { WORDS, linkArchiveInto, millionArchive, rng, type MillionArchive } from './million-archive.ts';
 
 const RECORDS = Number(process.env.BENCH_HOME_RECORDS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -30,12 +31,45 @@ const QUERIES = 2_000;
 const TARGET_RPS = 5_000;
 const TARGET_P99_MS = 20;
 const SHIPPED = 'server, GET / (written page answered before Astro: static-door.ts)';
-const ASTRO_ROUTE = 'server, same file through Astro and the index route';
+const ASTRO_ROUTE = 'server, same file through Astro (router and endpoint dispatch, src/fetch.ts) and the index route';
 const log = (s: string) => process.stderr.write(s + '\n');
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+/** What a bench query is (its class in the per-class figures). */
+export type QueryClass = 'prefix 1' | 'prefix 2' | 'prefix 3' | 'prefix 4' | 'word' | 'two words' | 'symbol' | 'held mint' | 'unheld address';
+export const QUERY_CLASSES: readonly QueryClass[] = ['prefix 1', 'prefix 2', 'prefix 3', 'prefix 4', 'word', 'two words', 'symbol', 'held mint', 'unheld address'];
+
+/**
+ * The bench's {@link QUERIES} distinct search texts over `archive`, each with its class (seeded: the
+ * same on every run): word prefixes of 1-4 characters (some with trailing spaces), whole words, a
+ * word and a 3-character prefix, symbols and mints of the archive, random unheld addresses.
+ */
+export function searchQueries(archive: Pick<MillionArchive, 'sampleMints' | 'sampleSymbols'>, count = QUERIES): { q: string; cls: QueryClass }[] {
+  const r = rng(23);
+  const pick = () => WORDS[Math.floor(r() * WORDS.length)]!;
+  const b58 = getBase58Decoder();
+  const mints = archive.sampleMints;
+  const symbols = archive.sampleSymbols;
+  const queries = new Map<string, QueryClass>();
+  const add = (q: string, cls: QueryClass) => queries.has(q) || queries.set(q, cls);
+  while (queries.size < count) {
+    const k = r();
+    const w = pick();
+    if (k < 0.4) {
+      const n = 1 + Math.floor(r() * 4);
+      const p = [...w].slice(0, n);
+      add(p.join('') + (queries.size % 7 === 0 ? '' : ' '.repeat(queries.size % 3)), `prefix ${Math.min(n, p.length)}` as QueryClass);
+    } else if (k < 0.6) add(w, 'word');
+    else if (k < 0.75) add(`${w} ${[...pick()].slice(0, 3).join('')}`, 'two words');
+    else if (k < 0.85) add(symbols[Math.floor(r() * symbols.length)]!, 'symbol');
+    else if (k < 0.95) add(mints[Math.floor(r() * mints.length)]!, 'held mint');
+    else add(b58.decode(randomBytes(32)), 'unheld address');
+  }
+  return [...queries].map(([q, cls]) => ({ q, cls }));
 }
 
 export async function benchHomeSearch(): Promise<string> {
@@ -49,11 +83,6 @@ export async function benchHomeSearch(): Promise<string> {
     const nowMs = archive.endMs;
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', LISTS_INTERVAL_MS: '0' });
     const store = new PublicStore(config.publicDbPath);
-    const r = rng(23);
-    const pick = () => WORDS[Math.floor(r() * WORDS.length)]!;
-    const b58 = getBase58Decoder();
-    const mints = archive.sampleMints;
-    const symbols = archive.sampleSymbols;
     const insertS = archive.buildSeconds;
 
     // the collector's publisher writes the home, list and status pages
@@ -61,19 +90,8 @@ export async function benchHomeSearch(): Promise<string> {
     publishLists(store, config, createLogger('silent'), nowMs);
     const publishMs = performance.now() - tPublish;
 
-    // distinct queries: word prefixes of 1-4 characters, whole words, two words, symbols, held mints, unheld addresses
-    const queries = new Set<string>();
-    while (queries.size < QUERIES) {
-      const k = r();
-      const w = pick();
-      if (k < 0.4) queries.add([...w].slice(0, 1 + Math.floor(r() * 4)).join('') + (queries.size % 7 === 0 ? '' : ' '.repeat(queries.size % 3)));
-      else if (k < 0.6) queries.add(w);
-      else if (k < 0.75) queries.add(`${w} ${[...pick()].slice(0, 3).join('')}`);
-      else if (k < 0.85) queries.add(symbols[Math.floor(r() * symbols.length)]!);
-      else if (k < 0.95) queries.add(mints[Math.floor(r() * mints.length)]!);
-      else queries.add(b58.decode(randomBytes(32)));
-    }
-    const qs = [...queries];
+    const queries = searchQueries(archive);
+    const qs = queries.map((x) => x.q);
     const deps = { publicStore: store, config, now: () => nowMs };
     for (const q of qs.slice(0, 200)) answerSearch(q, deps); // warm-up
     const fn: number[] = [];
@@ -82,6 +100,16 @@ export async function benchHomeSearch(): Promise<string> {
       answerSearch(q, deps);
       fn.push(performance.now() - a);
     }
+    // CPU of this thread per answer (each query answered 5 times more: the clock ticks in µs but is read coarsely)
+    const threadMs = () => {
+      const u = process.threadCpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const fnCpu = qs.map((q) => {
+      const c0 = threadMs();
+      for (let i = 0; i < 5; i++) answerSearch(q, deps);
+      return (threadMs() - c0) / 5;
+    });
     store.close();
 
     log('bench: home/search: starting the server and the bare floor');
@@ -92,6 +120,7 @@ export async function benchHomeSearch(): Promise<string> {
     for (const q of qs.slice(0, 200)) await (await fetch(`${astro.url}/search?q=${encodeURIComponent(q)}`, { redirect: 'manual' })).arrayBuffer();
     const http: number[] = [];
     const statuses: Record<number, number> = {};
+    const cpu0 = cpuMicros(astro.proc.pid!);
     for (const q of qs) {
       const a = performance.now();
       const res = await fetch(`${astro.url}/search?q=${encodeURIComponent(q)}`, { redirect: 'manual' });
@@ -99,10 +128,11 @@ export async function benchHomeSearch(): Promise<string> {
       http.push(performance.now() - a);
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     }
+    const serverCpuUs = (cpuMicros(astro.proc.pid!) - cpu0) / qs.length;
     log(`bench: home/search: search p99 ${pct(fn, 99).toFixed(2)} ms (function), ${pct(http, 99).toFixed(2)} ms (HTTP)`);
 
     log('bench: home/search: GET / load');
-    // the same server, the same file through Astro's pipeline and the index route: a query string
+    // the same server, the same file through Astro (src/fetch.ts: router and endpoint dispatch for a GET) and the index route: a query string
     // passes the written-pages answer of src/server/static-door.ts by (`GET /?via=astro/`)
     const viaAstro: ServerUnderTest = { ...astro, name: ASTRO_ROUTE, url: `${astro.url}/?via=astro`, stop: async () => undefined };
     const c = await compare([astro, viaAstro, servers[1]!], '/', {}, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, log });
@@ -121,7 +151,20 @@ export async function benchHomeSearch(): Promise<string> {
       '| measured | p50 ms | p99 ms | max ms |',
       '|---|---:|---:|---:|',
       `| \`answerSearch\` (lookup + page), in process | ${pct(fn, 50).toFixed(2)} | ${pct(fn, 99).toFixed(2)} | ${Math.max(...fn).toFixed(2)} |`,
+      `| the same, CPU of the thread | ${pct(fnCpu, 50).toFixed(2)} | ${pct(fnCpu, 99).toFixed(2)} | ${Math.max(...fnCpu).toFixed(2)} |`,
       `| \`GET /search?q=\` through the built server, one connection, cache and limit off | ${pct(http, 50).toFixed(2)} | ${p99.toFixed(2)} | ${Math.max(...http).toFixed(2)} |`,
+      '',
+      `Server CPU per search request through the built server (sequential, all queries): ${serverCpuUs.toFixed(0)} µs. Load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`,
+      '',
+      'By query class (ms; CPU: this thread\'s CPU per `answerSearch`, mean of 5 more answers of each query):',
+      '',
+      '| class | queries | in process p50 | p99 | max | CPU p50 | CPU p99 | server p50 | server p99 | server max |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...QUERY_CLASSES.map((cls) => {
+        const at = (xs: number[]) => xs.filter((_, i) => queries[i]!.cls === cls);
+        const [f, c, h] = [at(fn), at(fnCpu), at(http)];
+        return `| ${cls} | ${f.length} | ${pct(f, 50).toFixed(2)} | ${pct(f, 99).toFixed(2)} | ${Math.max(...f).toFixed(2)} | ${pct(c, 50).toFixed(2)} | ${pct(c, 99).toFixed(2)} | ${pct(h, 50).toFixed(2)} | ${pct(h, 99).toFixed(2)} | ${Math.max(...h).toFixed(2)} |`;
+      }),
       '',
       `Search p99 through the server: **${p99.toFixed(1)} ms** (target ≤ ${TARGET_P99_MS} ms: ${p99 <= TARGET_P99_MS ? 'met' : 'NOT met'}).`,
       '',
@@ -130,7 +173,7 @@ export async function benchHomeSearch(): Promise<string> {
       comparisonTable(c, 'bare node:http, same bytes'),
       '',
       `Home page through the server: **${Math.round(homeRps).toLocaleString('en-US')} req/s** (target ≥ ${TARGET_RPS.toLocaleString('en-US')}: ${homeRps >= TARGET_RPS ? 'met' : 'NOT met'}), ${ratio.toFixed(3)} × the bare floor; per CPU second of the server process ${Math.round(perCpu(0)).toLocaleString('en-US')} req/s (bare floor ${Math.round(perCpu(2)).toLocaleString('en-US')}, through Astro ${Math.round(perCpu(1)).toLocaleString('en-US')}). ` +
-        `Through Astro's pipeline and the index route (the same bytes from the same memory cache) it would be ${Math.round(median(c.variants[1]!.rounds.map((x) => x.requestsPerSecond))).toLocaleString('en-US')} req/s (${ratioOf(c, ASTRO_ROUTE, 'bare node:http, same bytes').toFixed(3)} × the floor): hence the written pages are answered before it, as the adapter answers its own static files.`,
+        `Through Astro (the router and endpoint dispatch src/fetch.ts gives every GET) and the index route (the same bytes from the same memory cache) it would be ${Math.round(median(c.variants[1]!.rounds.map((x) => x.requestsPerSecond))).toLocaleString('en-US')} req/s (${ratioOf(c, ASTRO_ROUTE, 'bare node:http, same bytes').toFixed(3)} × the floor): hence the written pages are answered before it, as the adapter answers its own static files.`,
     ].join('\n');
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

@@ -1,10 +1,16 @@
 /**
  * Astro's fetch entrypoint (config `fetchFile`, default `src/fetch.ts`; Astro ≥ 7). It composes
  * Astro's own request pipeline:
- * - `/api/*`: Astro's router and endpoint dispatch only (`pages`). The API has no middleware,
- *   sessions, actions, i18n or redirects, so the stages that handle them are skipped; routes,
- *   params and `APIRoute` handlers are Astro's as everywhere else.
- * - everything else (token pages, documents, pricing, billing): the full default pipeline (`astro`).
+ * - `/api/*` (every method) and every `GET` elsewhere (token pages, search, documents, pricing):
+ *   Astro's router and endpoint dispatch only (`pages`). The app has no middleware, sessions,
+ *   actions, i18n, redirects or cache provider, so the stages that handle them are skipped; routes,
+ *   params and `APIRoute` handlers are Astro's as everywhere else, and every header of an answer is
+ *   its handler's (pageHeaders, corsHeaders: src/server/http.ts), as on the full pipeline.
+ * - everything else: the full default pipeline (`astro`). Of what it adds, two stages can change an
+ *   answer outside `/api/`: a path ending in `//` is redirected (301/308, trailing-slash handling),
+ *   and a 404 or 500 with no body is re-rendered as Astro's error page — every page route answers a
+ *   `GET` with a body, but `HEAD` (methods.ts drops the body) and `OPTIONS` (204) do not, so those,
+ *   and paths ending in `//`, keep the full pipeline and answer as before.
  *
  * Also: the built manifest's page map holds `() => import(chunk)` thunks that Astro calls on every
  * request; re-running `import()` on an evaluated module still costs a loader lookup, so each thunk's
@@ -36,11 +42,17 @@ function memoizePageMap(manifest: unknown): void {
   }
 }
 
+/** Whether the URL's path ends in two slashes or more (Astro's trailing-slash stage reads the raw URL: FetchState's pathname has them collapsed). */
+function endsInSlashes(url: string): boolean {
+  const q = url.indexOf('?');
+  return (q === -1 ? url : url.slice(0, q)).endsWith('//');
+}
+
 export default {
   fetch(request: Request): Promise<Response> {
     const state = new FetchState(request);
     memoizePageMap((state as unknown as { manifest?: unknown }).manifest);
-    if (firstRequest || !state.pathname.startsWith(API_PREFIX)) {
+    if (firstRequest || !(state.pathname.startsWith(API_PREFIX) || (request.method === 'GET' && !endsInSlashes(request.url)))) {
       firstRequest = false;
       return astro(state);
     }

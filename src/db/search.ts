@@ -3,7 +3,8 @@ import { ROW_COLUMNS, type ListRow } from './lists.ts';
 
 /**
  * Name and symbol search over the launch table (migration 9: FTS5 table `launch_fts`, index
- * `launch_symbol`). Terms arrive already split into words of letters and digits
+ * `launch_symbol`; migration 16: prefix indexes of 1-8 characters, so a prefix of up to 8 characters
+ * streams its matches newest first and stops at the LIMIT). Terms arrive already split into words of letters and digits
  * (src/server/search.ts `searchTerms`); each is quoted here, so no character of the user's text
  * reaches FTS5's query syntax.
  */

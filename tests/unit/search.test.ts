@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
 import { ftsQuery, isCreator, searchByText } from '../../src/db/search.ts';
 import { listCount, listRows } from '../../src/db/lists.ts';
 import { AnswerCache, NOT_AN_ADDRESS_HINT, SearchLimiter, answerSearch, handleSearch, parseSearch } from '../../src/server/search.ts';
@@ -152,5 +154,38 @@ describe('SearchLimiter and AnswerCache', () => {
     expect(c.get('b', 3)).toBeUndefined();
     expect(c.get('a', 3)?.body).toBe('A');
     expect(c.get('a', 1000)).toBeUndefined();
+  });
+});
+
+describe('public migration 16: prefix indexes of 1-8 characters', () => {
+  it('rebuilds the index over the records already held: each prefix length finds them, newest first, and new writes stay in step', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lpa-search-m16-'));
+    try {
+      const path = join(dir, 'public.db');
+      const old = openDatabase(path, PUBLIC_MIGRATIONS.filter((m) => m.version <= 14));
+      const insert = old.prepare(`INSERT INTO launch (mint, creation_slot, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms, name, symbol)
+        VALUES (?, ?, 'observed', 1, 'NOTE', 0, 'markers-v2', '{}', ?, 0, ?, ?)`);
+      insert.run('M1', 1, 'a', 'Officialcoin Frog', 'OFCF');
+      insert.run('M2', 2, 'b', 'Official Pepe', 'OPEPE');
+      insert.run('M3', 3, 'c', 'Offside', 'OFF');
+      old.close();
+      const store = new PublicStore(path); // applies 16
+      try {
+        expect(store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'launch_fts'").pluck().get()).toContain("prefix = '1 2 3 4 5 6 7 8'");
+        const mints = (terms: string[]) => searchByText(store.db, terms, 50).map((r) => r.mint);
+        expect(mints(['o'])).toEqual(['M3', 'M2', 'M1']);
+        expect(mints(['offi'])).toEqual(['M2', 'M1']);
+        expect(mints(['officia'])).toEqual(['M2', 'M1']);
+        expect(mints(['officialc'])).toEqual(['M1']); // longer than every prefix index: still answered
+        expect(mints(['official', 'pe'])).toEqual(['M2']);
+        store.db.prepare("UPDATE launch SET name = 'Renamed' WHERE mint = 'M2'").run();
+        expect(mints(['offi'])).toEqual(['M1']);
+        store.db.exec("INSERT INTO launch_fts (launch_fts, rank) VALUES ('integrity-check', 1)");
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
