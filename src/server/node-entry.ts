@@ -9,13 +9,16 @@ import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
 import { closeFeeds } from './deps.ts';
 import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 
 export { handler, options };
 
 /** Start the standalone server with the front door and timeouts (HOST/PORT from the environment). */
 export function start(): ReturnType<typeof startServer> {
   const started = startServer();
-  serveSitePagesFirst(started.server.server); // the collector's written pages, before Astro (behind the front door)
+  // the collector's written pages and the stylesheet, before Astro (behind the front door); this
+  // file is built to dist/server/entry.mjs, beside the adapter's static files in dist/client/
+  serveSitePagesFirst(started.server.server, fileURLToPath(new URL('../client/', import.meta.url)));
   hardenServer(started.server.server);
   endStreamsOnSignal(started.server.server);
   return started;

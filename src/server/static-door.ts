@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { getDeps } from './deps.ts';
 import { corsHeaders, ifNoneMatch, pageHeaders } from './http.ts';
 import { CACHE_LISTS, CACHE_METHODOLOGY, siteFileCacheOf } from './site-pages.ts';
+import { CACHE_ASSET } from '../cache-rules.ts';
 
 /**
  * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`,
@@ -11,14 +12,29 @@ import { CACHE_LISTS, CACHE_METHODOLOGY, siteFileCacheOf } from './site-pages.ts
  * per-request pipeline costs several times the answer (docs/benchmarks.md "Home page and search").
  * Same bytes and headers as the routes of site-pages.ts, which answer everything this does not:
  * a file not written yet (their rendered fallback), a query string, a method other than GET/HEAD.
+ *
+ * Also the stylesheet `/site.css`: the collector's copy in the site folder (the file nginx's
+ * static tier sends), else the build's copy (`dist/client/`). Its ETag is the sha256 of the bytes
+ * like every written file's, not the adapter's `W/"<size>-<mtime>"`, which differs between two
+ * builds of the same tree (two nodes, or `npm start` rebuilding before a restart) and so missed
+ * every revalidation a CDN sent to another node.
  * Runs behind the front door (node-entry.ts installs it first, front-door.ts wraps it).
  */
 
 const LIST_PAGE = /^\/lists\/(latest|graduated|findings)\/[1-9][0-9]{0,3}\.html$/;
 
+/** A file this door answers: its path under the site folder, its Cache-Control, and whether it is an asset (`public/`) rather than a page. */
+export interface StaticSiteFile {
+  rel: string;
+  cacheControl: string;
+  /** An asset of `public/` (write-site.ts SITE_ASSETS): its own Content-Type, no page headers, also found in the build's client folder. */
+  asset?: { contentType: string };
+}
+
 /** The file under the site folder and the Cache-Control of a raw request target, or null when the routes answer it. */
-export function staticSiteFile(target: string): { rel: string; cacheControl: string } | null {
+export function staticSiteFile(target: string): StaticSiteFile | null {
   if (target === '/') return { rel: 'index.html', cacheControl: CACHE_LISTS };
+  if (target === '/site.css') return { rel: 'site.css', cacheControl: CACHE_ASSET, asset: { contentType: 'text/css; charset=utf-8' } };
   if (target === '/status.html') return { rel: 'status.html', cacheControl: CACHE_LISTS };
   if (target === '/methodology.html') return { rel: 'methodology.html', cacheControl: CACHE_METHODOLOGY };
   if (LIST_PAGE.test(target)) return { rel: target.slice(1), cacheControl: CACHE_LISTS };
@@ -27,8 +43,8 @@ export function staticSiteFile(target: string): { rel: string; cacheControl: str
 
 const HEADERS = { ...pageHeaders(), ...corsHeaders() };
 
-/** Answer `req` from a written page, or return false to pass it on. */
-function answer(req: IncomingMessage, res: ServerResponse): boolean {
+/** Answer `req` from a written page, or return false to pass it on. `clientDir`: the build's static files (`dist/client/`). */
+function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | undefined): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const file = staticSiteFile(req.url ?? '');
   if (!file || req.headers['content-length'] || req.headers['transfer-encoding']) return false;
@@ -38,12 +54,15 @@ function answer(req: IncomingMessage, res: ServerResponse): boolean {
   } catch {
     return false; // the routes answer 500 internal, logged
   }
-  const hit = siteFileCacheOf(deps).get(join(deps.config.siteDir, file.rel), deps.now());
+  const cache = siteFileCacheOf(deps);
+  const nowMs = deps.now();
+  const hit = cache.get(join(deps.config.siteDir, file.rel), nowMs) ?? (file.asset && clientDir ? cache.get(join(clientDir, file.rel), nowMs) : null);
   if (!hit) return false;
-  const headers = { ...HEADERS, ETag: hit.etag, 'Cache-Control': file.cacheControl };
+  // an asset gets what the adapter sent for it (Content-Type, Cache-Control), and what nginx sends: no page or CORS headers
+  const headers = file.asset ? { 'Content-Type': file.asset.contentType, ETag: hit.etag, 'Cache-Control': file.cacheControl } : { ...HEADERS, ETag: hit.etag, 'Cache-Control': file.cacheControl };
   const inm = req.headers['if-none-match'];
   if (inm && ifNoneMatch(new Request('http://x/', { headers: { 'If-None-Match': inm } }), hit.etag)) {
-    res.writeHead(304, { ETag: hit.etag, 'Cache-Control': file.cacheControl, ...corsHeaders() });
+    res.writeHead(304, { ETag: hit.etag, 'Cache-Control': file.cacheControl, ...(file.asset ? {} : corsHeaders()) });
     res.end();
     return true;
   }
@@ -52,12 +71,16 @@ function answer(req: IncomingMessage, res: ServerResponse): boolean {
   return true;
 }
 
-/** Put the written-pages answer in front of the server's request listeners (call before hardenServer). */
-export function serveSitePagesFirst(server: Server): void {
+/**
+ * Put the written-pages answer in front of the server's request listeners (call before hardenServer).
+ * `clientDir`: the build's static files (`dist/client/`), where `/site.css` is found before the
+ * collector copies it into the site folder.
+ */
+export function serveSitePagesFirst(server: Server, clientDir?: string): void {
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (answer(req, res)) return;
+    if (answer(req, res, clientDir)) return;
     for (const l of listeners) l.call(server, req, res);
   });
 }

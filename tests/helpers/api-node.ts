@@ -11,7 +11,8 @@ import { KeyService } from '../../src/access/keys.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { freePort, sleep } from './net.ts';
 
-const ENTRY = resolve(import.meta.dirname, '../../dist/server/entry.mjs');
+/** The built server of this tree (`npx astro build`). */
+export const ENTRY = resolve(import.meta.dirname, '../../dist/server/entry.mjs');
 
 /** A fixed HMAC secret shared by every node of a test cluster (≥ 32 characters). */
 export const TEST_KEY_SECRET = 'cluster-test-secret-0123456789abcdef';
@@ -42,13 +43,15 @@ export async function createTestKey(dataDir: string, label = 'cluster-test'): Pr
 
 /**
  * Start an API node over `dataDir` with `env` on top (LOG_LEVEL warn, KEY_SECRET fixed). Resolves
- * when `/api/v1/status` answers. Errors: rejects with its log when it does not answer within 30 s.
+ * when `/api/v1/status` answers. `entry` is the built server to run (default this tree's
+ * `dist/server/entry.mjs`; another copy of the build stands for another machine's build or a
+ * rebuild before a restart). Errors: rejects with its log when it does not answer within 30 s.
  */
-export async function startApiNode(dataDir: string, env: Record<string, string> = {}): Promise<ApiNode> {
+export async function startApiNode(dataDir: string, env: Record<string, string> = {}, entry = ENTRY): Promise<ApiNode> {
   const key = await createTestKey(dataDir);
   const port = await freePort();
   let log = '';
-  const proc = spawn(process.execPath, [ENTRY], {
+  const proc = spawn(process.execPath, [entry], {
     env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', KEY_SECRET: TEST_KEY_SECRET, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -101,6 +101,7 @@ describe('site pages', () => {
     expect(staticSiteFile('/')).toEqual({ rel: 'index.html', cacheControl: 'max-age=5' });
     expect(staticSiteFile('/lists/latest/3.html')?.rel).toBe('lists/latest/3.html');
     expect(staticSiteFile('/methodology.html')?.cacheControl).toBe('max-age=300');
-    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html/', '/search']) expect(staticSiteFile(t)).toBeNull();
+    expect(staticSiteFile('/site.css')).toEqual({ rel: 'site.css', cacheControl: 'public, max-age=0', asset: { contentType: 'text/css; charset=utf-8' } });
+    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html/', '/search', '/site.css?v=1']) expect(staticSiteFile(t)).toBeNull();
   });
 });
