@@ -105,6 +105,8 @@ const schema = z.object({
   STREAM_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(150),
   /** KB of events the server holds for one feed connection whose client reads slower than records arrive; past it the connection is closed (the client resumes with Last-Event-ID). Lagging connections share the same event chunks, so this bounds each, not their sum. */
   STREAM_BUFFER_KB: z.coerce.number().int().min(16).default(4096),
+  /** How often (ms) the server checks again the key of every open feed stream: a stream whose key was revoked (or rotated away), or lost the feed entitlement, ends at the next check. One key read per key holding a stream, not per event. */
+  STREAM_KEY_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Keyed requests per key per UTC day (spec §8: 10,000). */
   DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
   /**

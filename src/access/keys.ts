@@ -222,6 +222,16 @@ export class KeyService {
     });
   }
 
+  /**
+   * May the key hold a creation feed stream now: it exists, is not revoked (nor rotated away) and
+   * holds the feed entitlement? Read from the state each time (no cache: asked every few seconds per
+   * key holding a stream, feed-hub.ts). Errors: rejects as the state does (PrivateStateUnavailable).
+   */
+  async mayStream(keyId: number): Promise<boolean> {
+    const row = await this.state.keyById(keyId);
+    return row !== undefined && row.revokedAtMs === null && row.feedGrantedAtMs !== null;
+  }
+
   /** Does the key hold the creation feed entitlement (`lpa keys grant --feed`)? False for an unknown id. */
   async hasFeed(keyId: number): Promise<boolean> {
     return ((await this.state.keyById(keyId))?.feedGrantedAtMs ?? null) !== null;

@@ -15,6 +15,11 @@ import type { Logger } from '../log.ts';
  * socket has no room (node-response.ts drainWaiter); past `bufferBytes` the connection is closed —
  * the client resumes from its last complete event with `Last-Event-ID` and misses nothing.
  * At most {@link STREAMS_PER_KEY} connections per key (per server process).
+ *
+ * Keys are checked when a stream opens and again every `keyCheckMs` while it is open (one read of
+ * each key holding a stream, not one per event): a key revoked, rotated away or stripped of the
+ * feed entitlement — by another process (`lpa keys`, another node in cluster mode) as much as by
+ * this one — has its streams ended at the next check, after a last comment {@link KEY_GONE}.
  */
 
 /** Open streams one key may hold at once (issue 25: a third gets 429 `too_many_streams`). */
@@ -25,6 +30,8 @@ export const FEED_PAGE = 200;
 const POLL_PAGES_PER_TICK = 20;
 /** Sent first on every stream: the reconnection delay an EventSource uses (ms). */
 export const RETRY_MS = 2000;
+/** The last line of a stream ended because its key may no longer open the feed (an SSE comment: clients ignore it). */
+export const KEY_GONE = ': key no longer allowed the feed\n\n';
 
 /** One record version (src/db/launch-feed.ts FeedRow). */
 export interface FeedEventRow {
@@ -53,6 +60,14 @@ export interface FeedHubOptions {
   heartbeatMs: number;
   /** Bytes queued for one connection before it is closed as too slow (config STREAM_BUFFER_KB × 1024). */
   bufferBytes: number;
+  /**
+   * May this key still hold a stream (exists, not revoked, feed entitlement held)? Asked for each
+   * key holding a stream every `keyCheckMs`; false ends that key's streams. A rejection (the private
+   * database unreachable) keeps them open until a check answers. Absent: keys are never checked again.
+   */
+  keyAllowed?: (keyId: number) => Promise<boolean>;
+  /** How often (ms) `keyAllowed` is asked (config STREAM_KEY_CHECK_MS). */
+  keyCheckMs?: number;
   log?: Logger;
 }
 
@@ -81,6 +96,7 @@ export const HEARTBEAT = ': heartbeat\n\n';
 
 const utf8 = new TextEncoder();
 const HEARTBEAT_BYTES = utf8.encode(HEARTBEAT);
+const KEY_GONE_BYTES = utf8.encode(KEY_GONE);
 
 /** One open stream. */
 class FeedConnection {
@@ -187,11 +203,15 @@ export class FeedHub {
   readonly log?: Logger;
   /** Connections closed for reading too slowly since the hub started (for logs and tests). */
   slowClosed = 0;
+  /** Connections ended because their key may no longer open the feed, since the hub started. */
+  keyClosed = 0;
   private readonly conns = new Set<FeedConnection>();
   private readonly perKey = new Map<number, number>();
   private lastSeq = 0;
   private pollTimer: NodeJS.Timeout | null = null;
   private beatTimer: NodeJS.Timeout | null = null;
+  private keyTimer: NodeJS.Timeout | null = null;
+  private checking = false;
   private stopped = false;
 
   constructor(private readonly opts: FeedHubOptions) {
@@ -244,12 +264,48 @@ export class FeedHub {
     this.beatTimer = setInterval(() => this.heartbeat(), this.opts.heartbeatMs);
     this.pollTimer.unref();
     this.beatTimer.unref();
+    if (this.opts.keyAllowed) {
+      this.keyTimer = setInterval(() => void this.checkKeys(), this.opts.keyCheckMs ?? 5_000);
+      this.keyTimer.unref();
+    }
   }
 
   private stopTimers(): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.beatTimer) clearInterval(this.beatTimer);
-    this.pollTimer = this.beatTimer = null;
+    if (this.keyTimer) clearInterval(this.keyTimer);
+    this.pollTimer = this.beatTimer = this.keyTimer = null;
+  }
+
+  /**
+   * Ask `keyAllowed` about every key holding a stream; end the streams of a key it refuses (what
+   * was queued is sent, then {@link KEY_GONE}, then the response ends). One check at a time.
+   */
+  async checkKeys(): Promise<void> {
+    const allowed = this.opts.keyAllowed;
+    if (!allowed || this.checking) return;
+    this.checking = true;
+    try {
+      for (const keyId of [...this.perKey.keys()]) {
+        let ok: boolean;
+        try {
+          ok = await allowed(keyId);
+        } catch (e) {
+          this.log?.warn({ keyId, err: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }, 'feed key check failed; its streams stay open until a check answers');
+          continue;
+        }
+        if (ok) continue;
+        for (const c of [...this.conns]) {
+          if (c.keyId !== keyId) continue;
+          c.push(KEY_GONE_BYTES);
+          c.end(false);
+          this.keyClosed++;
+        }
+        this.log?.info({ keyId }, 'feed streams ended: the key was revoked or lost the feed entitlement');
+      }
+    } finally {
+      this.checking = false;
+    }
   }
 
   /** Read what was written since the last read and hand it to every live connection. */

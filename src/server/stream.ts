@@ -16,6 +16,8 @@ import { feedRowsAfter, latestFeedSeq } from '../db/launch-feed.ts';
  * Answers, in order: 401 `missing_key`/`invalid_key`/`revoked_key`; 403 `feed_not_in_plan` (the
  * key lacks the entitlement: `lpa keys grant --feed`); 400 `invalid_query` (a resume id that is not
  * a whole number); 429 `too_many_streams` (the key has 2 streams open); 200 `text/event-stream`.
+ * An open stream ends within STREAM_KEY_CHECK_MS of its key's revocation, rotation or loss of the
+ * entitlement (feed-hub.ts checkKeys).
  */
 
 /** The process's feed hub over its public store (created on first use; closed at shutdown). */
@@ -24,14 +26,20 @@ export function feedOf(deps: Deps): FeedHub {
   return deps.feed;
 }
 
-/** A feed hub reading `deps.publicStore` with the config's intervals and buffer. */
-export function createFeedHub(deps: Pick<Deps, 'config' | 'publicStore' | 'log'>): FeedHub {
+/**
+ * A feed hub reading `deps.publicStore` with the config's intervals and buffer; with `deps.keys`,
+ * the key of every open stream is read again every STREAM_KEY_CHECK_MS from the private state
+ * (SQLite or PostgreSQL), and a key revoked or without the entitlement ends its streams.
+ */
+export function createFeedHub(deps: Pick<Deps, 'config' | 'publicStore' | 'log'> & Partial<Pick<Deps, 'keys'>>): FeedHub {
   const db = deps.publicStore.db;
+  const keys = deps.keys;
   return new FeedHub({
     source: { rowsAfter: (after, limit) => feedRowsAfter(db, after, limit), latest: () => latestFeedSeq(db) },
     pollMs: deps.config.STREAM_POLL_MS,
     heartbeatMs: deps.config.STREAM_HEARTBEAT_MS,
     bufferBytes: deps.config.STREAM_BUFFER_KB * 1024,
+    ...(keys ? { keyAllowed: (keyId: number) => keys.mayStream(keyId), keyCheckMs: deps.config.STREAM_KEY_CHECK_MS } : {}),
     log: deps.log,
   });
 }

@@ -19,7 +19,8 @@ import { launchDoc, randomAddress } from '../helpers/launch-doc.ts';
  * public.db (this test's process writes through the project's PublicStore while the server streams):
  * a stream cut mid-way and resumed with Last-Event-ID misses no record (counted against the records
  * committed), the typed client resumes by itself after a drop, a key without the entitlement gets
- * 403 feed_not_in_plan, a third stream of a key 429, the heartbeat arrives, and SIGTERM ends
+ * 403 feed_not_in_plan, a third stream of a key 429, the heartbeat arrives, a stream whose key is
+ * revoked (`lpa keys revoke`), or loses the entitlement, ends within STREAM_KEY_CHECK_MS, and SIGTERM ends
  * streams cleanly. Prints the delay from commit to event.
  */
 
@@ -28,6 +29,8 @@ const ENTRY = join(ROOT, 'dist/server/entry.mjs');
 const LPA = join(ROOT, 'bin/lpa.mjs');
 const run = promisify(execFile);
 const T0 = Date.parse('2026-11-20T12:00:00.000Z');
+/** STREAM_KEY_CHECK_MS of the server under test: an open stream of a revoked key ends within it. */
+const KEY_CHECK_MS = 1_000;
 
 let tmp: string;
 let base: string;
@@ -44,7 +47,7 @@ beforeAll(async () => {
   const dataDir = join(tmp, 'data');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', PUBLIC_BASE_URL: base, KEY_SECRET: 'k'.repeat(40), STREAM_HEARTBEAT_MS: '300', STREAM_POLL_MS: '100', CONTACT_EMAIL: 'feeds@archive.example' };
+  env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', PUBLIC_BASE_URL: base, KEY_SECRET: 'k'.repeat(40), STREAM_HEARTBEAT_MS: '300', STREAM_POLL_MS: '100', STREAM_KEY_CHECK_MS: String(KEY_CHECK_MS), CONTACT_EMAIL: 'feeds@archive.example' };
   const config = loadConfig(env);
   store = new PublicStore(config.publicDbPath);
   for (let i = 0; i < 20; i++) write(randomAddress()); // held before any stream
@@ -269,6 +272,32 @@ describe('GET /api/v1/stream over the built server', () => {
     expect(connections).toBeGreaterThanOrEqual(2);
     expect(reconnects.length).toBeGreaterThanOrEqual(1);
   }, 30_000);
+
+  it.each([
+    ['revoked (lpa keys revoke ID)', [] as string[]],
+    ['stripped of the entitlement (lpa keys revoke --feed ID)', ['--feed']],
+  ])('a stream of a key %s by another process ends within STREAM_KEY_CHECK_MS; other streams go on', async (_what, flags) => {
+    const priv = new PrivateStore(loadConfig(env).privateDbPath);
+    const created = await new KeyService(priv, loadKeySecret(loadConfig(env))).create('to be cut');
+    priv.close();
+    await run(process.execPath, [LPA, 'keys', 'grant', '--feed', String(created.id)], { env, cwd: ROOT });
+    const doomed = openRaw(created.key);
+    const other = openRaw(otherFeedKey);
+    await until(() => doomed.bytes() > 0 && other.bytes() > 0, 5_000, 'both streams to open');
+    await run(process.execPath, [LPA, 'keys', 'revoke', ...flags, String(created.id)], { env, cwd: ROOT });
+    const cutAt = Date.now();
+    const r = await Promise.race([doomed.done, sleep(KEY_CHECK_MS + 4_000).then(() => null)]);
+    expect(r, 'the stream of the revoked key is still open').not.toBeNull();
+    expect(r!.ended).toBe(true);
+    expect(Date.now() - cutAt).toBeLessThan(KEY_CHECK_MS + 1_500); // the bound, plus this machine's slack
+    // the other key's stream still delivers
+    const sha = write(randomAddress());
+    await until(() => other.events.some((e) => e.sha256 === sha), 5_000, 'the other stream to deliver');
+    other.ctl.abort();
+    await other.done;
+    // and the key is refused on a new connection
+    expect((await openRaw(created.key).done).status).toBe(flags.length ? 403 : 401);
+  }, 20_000);
 
   it('SIGTERM ends open streams cleanly (the response ends; no reset) and the server exits', async () => {
     const s = openRaw(feedKey);

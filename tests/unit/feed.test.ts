@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { createDeps, type Deps } from '../../src/server/deps.ts';
-import { FeedHub, HEARTBEAT, STREAMS_PER_KEY, encodeFeedEvent, type ConnectionIo } from '../../src/server/feed-hub.ts';
+import { FeedHub, HEARTBEAT, KEY_GONE, STREAMS_PER_KEY, encodeFeedEvent, type ConnectionIo } from '../../src/server/feed-hub.ts';
 import { createFeedHub, handleStream } from '../../src/server/stream.ts';
 import { feedRowsAfter, latestFeedSeq } from '../../src/db/launch-feed.ts';
 import { StreamEvent } from '../../src/server/schemas.ts';
@@ -263,6 +263,76 @@ describe('GET /api/v1/stream (handler)', () => {
       expect(r.status).toBe(400);
       expect((await r.json()).error).toBe('invalid_query');
     }
+  });
+
+  describe('an open stream ends when its key may no longer open the feed', () => {
+    /** Two feed keys, each with a stream open through the handler; a record written after they opened. */
+    const twoStreams = async (checkMs: number) => {
+      deps.feed = createFeedHub({ ...deps, config: { ...deps.config, STREAM_POLL_MS: 10_000, STREAM_HEARTBEAT_MS: 60_000, STREAM_KEY_CHECK_MS: checkMs } });
+      const a = await deps.keys.create('feed a');
+      const b = await deps.keys.create('feed b');
+      for (const k of [a, b]) await runKeysFeed(deps.config, k.id, true, () => undefined);
+      const [ra, rb] = [await handleStream(req(a.key), deps), await handleStream(req(b.key), deps)];
+      expect([ra.status, rb.status]).toEqual([200, 200]);
+      const [ta, tb] = [tap(ra.body!), tap(rb.body!)];
+      await drain(ta);
+      await drain(tb);
+      return { a, b, ta, tb };
+    };
+    /** Revoke (lpa keys revoke), rotate (POST /api/v1/keys/rotate) or withdraw the entitlement (lpa keys revoke --feed). */
+    const cuts: [string, (k: { id: number; key: string }) => Promise<unknown>][] = [
+      ['revoked', (k) => deps.keys.revoke(k.id)],
+      ['rotated away', (k) => deps.keys.rotate(k.key)],
+      ['stripped of the feed entitlement', (k) => runKeysFeed(deps.config, k.id, false, () => undefined)],
+    ];
+
+    it.each(cuts)('%s: its streams end at the next check, after a last comment; another key\'s stream goes on', async (_what, cut) => {
+      const { a, ta, tb } = await twoStreams(60_000);
+      await cut(a);
+      await deps.feed!.checkKeys();
+      const ended = await drain(ta);
+      expect(ended.done).toBe(true);
+      expect(ended.events.at(-1)!.comments).toEqual([KEY_GONE.trim()]);
+      expect(deps.feed!.streamsOf(a.id)).toBe(0);
+      // the other key's stream still takes events
+      const mint = randomAddress();
+      put(mint);
+      deps.feed!.poll();
+      const other = await drain(tb);
+      expect(other.done).toBe(false);
+      expect(records(other.events).map((r) => r.mint)).toEqual([mint]);
+      await tb.reader.cancel();
+    });
+
+    it('within STREAM_KEY_CHECK_MS by itself (checked on a timer, no event needed)', async () => {
+      const { a, ta, tb } = await twoStreams(100);
+      await deps.keys.revoke(a.id);
+      const revokedAt = Date.now();
+      let done = false;
+      while (!done && Date.now() - revokedAt < 2_000) done = (await drain(ta, 20)).done;
+      expect(done).toBe(true);
+      expect(Date.now() - revokedAt).toBeLessThan(100 + 400); // the bound, plus this machine's slack
+      expect((await drain(tb)).done).toBe(false);
+      await tb.reader.cancel();
+    });
+
+    it('a key check that fails (the private state unreachable) keeps the stream open', async () => {
+      const { a, ta, tb } = await twoStreams(60_000);
+      const keyById = deps.keys.state.keyById;
+      deps.keys.state.keyById = async () => {
+        throw new Error('unreachable');
+      };
+      try {
+        await deps.keys.revoke(a.id);
+        await deps.feed!.checkKeys();
+        expect((await drain(ta)).done).toBe(false);
+      } finally {
+        deps.keys.state.keyById = keyById;
+      }
+      await deps.feed!.checkKeys();
+      expect((await drain(ta)).done).toBe(true);
+      await tb.reader.cancel();
+    });
   });
 
   it('rotation carries the entitlement to the new key', async () => {
