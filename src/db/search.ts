@@ -7,6 +7,12 @@ import { ROW_COLUMNS, type ListRow } from './lists.ts';
  * streams its matches newest first and stops at the LIMIT). Terms arrive already split into words of letters and digits
  * (src/server/search.ts `searchTerms`); each is quoted here, so no character of the user's text
  * reaches FTS5's query syntax.
+ *
+ * The index is keyed by `launch.rowid`, which is not an INTEGER PRIMARY KEY; a VACUUM keeps it all
+ * the same, because SQLite copies a table that has an index (here the one of `mint TEXT PRIMARY
+ * KEY`) with its rowids — held by tests/unit/search-vacuum.test.ts, with the control of a table
+ * without any index, which VACUUM does renumber. A copy made row by row (`.dump`, `.recover`)
+ * gets new rowids: after one, `INSERT INTO launch_fts (launch_fts) VALUES ('rebuild')`.
  */
 
 type Statements = ReturnType<typeof prepare>;
