@@ -89,8 +89,8 @@ export class KeyService {
   readonly state: PrivateState;
   /**
    * Key rows by HMAC hash, valid while `state.changeMark()` equals {@link cacheMark} (SQLite:
-   * `PRAGMA data_version` moves on any other process's commit — `lpa keys revoke` — and this
-   * connection's key writes move it too). Only rows that exist are kept (an unknown hash is read
+   * `PRAGMA data_version`, read once per event-loop turn, moves on any other process's commit —
+   * `lpa keys revoke` — and the key writes of any connection of this process move it at once). Only rows that exist are kept (an unknown hash is read
    * each time); at most {@link KEY_CACHE_MAX} rows. Empty where the state has no mark (PostgreSQL).
    */
   private readonly cache = new Map<string, ApiKeyRow>();

@@ -55,6 +55,14 @@ export interface AdmitAsk {
   n: number;
 }
 
+/**
+ * Key rows changed (insert, revoke, feed, account end) by any PrivateStore of this process: part of
+ * every store's {@link PrivateStore.changeMark}, so a key write through one connection is seen at
+ * once by a key cache over another (their commits move each other's `data_version` too, but that
+ * is read once per event-loop turn).
+ */
+let keyWritesInProcess = 0;
+
 /** What an {@link AdmitAsk} got: the day's count before it, and how many of its `n` were admitted (a prefix). */
 export interface AdmitGrant {
   before: number;
@@ -64,8 +72,8 @@ export interface AdmitGrant {
 export class PrivateStore {
   readonly db: Database.Database;
   private readonly s;
-  /** Key rows this connection changed (insert, revoke, feed, account end): part of {@link changeMark}. */
-  private keyWrites = 0;
+  /** `PRAGMA data_version` as read in this event-loop turn (null: not read yet this turn); see {@link changeMark}. */
+  private turnDataVersion: number | null = null;
 
   constructor(path: string) {
     this.db = openDatabase(path, PRIVATE_MIGRATIONS, { private: true });
@@ -121,7 +129,7 @@ export class PrivateStore {
 
   /** Store a new key's hash; returns its id. Errors: throws on a duplicate hash (a 2^-256 event). */
   insertKey(label: string, prefix: string, hash: string, nowMs: number, accountId: number | null = null): number {
-    this.keyWrites++;
+    keyWritesInProcess++;
     return Number(this.s.insertKey.run(label, prefix, hash, nowMs, accountId).lastInsertRowid);
   }
 
@@ -140,7 +148,7 @@ export class PrivateStore {
 
   /** Revoke a key; false when no such key or it was already revoked (revocation time never moves). */
   revokeKey(id: number, nowMs: number): boolean {
-    this.keyWrites++;
+    keyWritesInProcess++;
     return this.s.revoke.run(nowMs, id).changes === 1;
   }
 
@@ -152,7 +160,7 @@ export class PrivateStore {
     const row = this.keyById(id);
     if (!row) return false;
     if (grantedAtMs !== null && row.feedGrantedAtMs !== null) return true;
-    this.keyWrites++;
+    keyWritesInProcess++;
     this.s.setFeed.run(grantedAtMs, id);
     return true;
   }
@@ -189,13 +197,20 @@ export class PrivateStore {
   }
 
   /**
-   * A value that changes whenever the key rows may have changed: after a commit of ANY other
-   * connection or process to private.db (`PRAGMA data_version`, which moves on every commit of
-   * another connection) or a key write of this connection. Costs one pragma step (no I/O while
-   * nothing changed). The key service caches key rows under it (src/access/keys.ts).
+   * A value that changes whenever the key rows may have changed: after a commit of any other
+   * process to private.db (`PRAGMA data_version`, which moves on every commit of another
+   * connection) or a key write of any connection of this process (counted here, so seen at once).
+   * The pragma is read once per event-loop turn (again after the turn's `setImmediate`), not on
+   * every keyed request: another process's commit is seen from the next turn on — a request
+   * checked in the turn it committed in was as good as checked just before it. The key service
+   * caches key rows under it (src/access/keys.ts).
    */
   changeMark(): string {
-    return `${this.s.dataVersion.get() as number}/${this.keyWrites}`;
+    if (this.turnDataVersion === null) {
+      this.turnDataVersion = this.s.dataVersion.get() as number;
+      setImmediate(() => (this.turnDataVersion = null));
+    }
+    return `${this.turnDataVersion}/${keyWritesInProcess}`;
   }
 
   /** Requests counted for a key on a UTC day (0 when none). */
@@ -224,7 +239,7 @@ export class PrivateStore {
 
   /** End an account (first end wins) and revoke all its keys; returns the number of keys revoked. */
   endAccount(id: number, reason: string, nowMs: number): number {
-    this.keyWrites++;
+    keyWritesInProcess++;
     this.s.endAccount.run(nowMs, reason, id);
     return this.s.revokeAccountKeys.run(nowMs, id).changes;
   }

@@ -68,6 +68,32 @@ describe('key rows in memory', () => {
   });
 });
 
+describe('the change mark of private.db', () => {
+  it('reads PRAGMA data_version once per event-loop turn, not once per keyed check; the next turn reads it again', async () => {
+    const keys = new KeyService(state, SECRET);
+    const { id, key } = await keys.create('turns');
+    await new Promise((r) => setImmediate(r));
+    const pragma = vi.spyOn((state.store as unknown as { s: { dataVersion: { get: () => unknown } } }).s.dataVersion, 'get');
+    // 50 requests checked in one turn (as a burst read from the sockets in one poll phase)
+    const checks = await Promise.all(Array.from({ length: 50 }, () => keys.verify(key)));
+    expect(checks.every((c) => c.status === 'ok' && c.keyId === id)).toBe(true);
+    expect(pragma).toHaveBeenCalledTimes(1);
+    await new Promise((r) => setImmediate(r));
+    expect((await keys.verify(key)).status).toBe('ok');
+    expect(pragma).toHaveBeenCalledTimes(2);
+  });
+
+  it('a key write through another connection of this process is seen in the same turn', async () => {
+    const keys = new KeyService(state, SECRET);
+    const { id, key } = await keys.create('same turn');
+    expect((await keys.verify(key)).status).toBe('ok');
+    const other = new PrivateStore(join(dir, 'private.db'));
+    other.revokeKey(id, 1); // no turn has passed since the check above
+    other.close();
+    expect(await keys.verify(key)).toEqual({ status: 'revoked_key' });
+  });
+});
+
 describe('quota counts group-committed', () => {
   it('kill -9 of a process counting under load: every answered request is counted (the count on disk is at least the highest answered)', async () => {
     const keyId = await state.insertKey('crash', 'lpa_crash0', 'd'.repeat(64), 1);
