@@ -1,4 +1,5 @@
-import { html, raw } from 'hono/html';
+import { raw } from 'hono/html';
+import { html } from './html-tag.ts';
 
 /**
  * Links of the public pages: explorer transaction and account URLs (from config EXPLORER_TX_URL),
