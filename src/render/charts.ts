@@ -5,9 +5,10 @@
  * of the same data for screen readers and tests. Colours come from classes in site.css (dark mode).
  * Pure: no I/O.
  *
- * Scales and paths come from d3-scale and d3-shape (pinned): their tick choice, nice domains and
- * path generation are maintained, tested code, where hand-rolled axis and path math is where chart
- * bugs live.
+ * Scales come from d3-scale (pinned): its tick choice and nice domains are maintained, tested code,
+ * where hand-rolled axis math is where chart bugs live. The curve's step path is d3-shape's
+ * `curveStepAfter` line, written by `stepAfterPath` (svg-text.ts) with the same context calls
+ * without d3-shape's per-point generator work; its test holds it to d3-shape's own output.
  *
  * Markup is built as plain strings, every formatted or chain-derived value through `esc` (the same
  * escaping as `hono/html`'s tag), and returned as one `raw` value: with a few hundred marks and rows
@@ -16,10 +17,9 @@
  */
 import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
-import { curveStepAfter, line } from 'd3-shape';
 import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
-import { oneDecimal, PathText } from './svg-text.ts';
+import { oneDecimal, stepAfterPath } from './svg-text.ts';
 import { count, duration, exactUnits, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
@@ -212,15 +212,13 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const cols = new Map<number, [number, number]>();
   c.points.forEach((p, i) => {
     const px = x(p.t);
-    cols.set(Math.round(px), [px, y(qs[i]!)]);
+    cols.set(Math.round(px), [r1(px), r1(y(qs[i]!))]);
   });
   const pts = [...cols.values()];
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
-  pts.push([lastX, pts[pts.length - 1]![1]]);
-  // d3-shape draws the steps; PathText writes them as d3-path would (svg-text.ts), without its float printing
-  const pathText = new PathText();
-  line<[number, number]>().x((d) => r1(d[0])).y((d) => r1(d[1])).curve(curveStepAfter).context(pathText.asContext())(pts);
-  const path = pathText.text;
+  pts.push([r1(lastX), pts[pts.length - 1]![1]]);
+  // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts)
+  const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
   const mark = (t: number | null, label: string, cls: string, dy: number) =>
     t === null
