@@ -24,11 +24,15 @@ export function roundedText(x: number, digits: number): string {
   // a / k is within 1e-7 of its value and at least 1/k from the next integer: the floor is exact
   const whole = Math.floor(a / k);
   const rest = a - whole * k;
-  const text = rest === 0 ? String(whole) : String(whole) + fraction(digits, rest);
+  const w = whole < INTS.length ? INTS[whole]! : String(whole);
+  const text = rest === 0 ? w : w + fraction(digits, rest);
   return neg ? '-' + text : text;
 }
 
 const POW10: (number | undefined)[] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
+
+/** `String(i)` for 0 ≤ i < 4096: every whole part of a chart coordinate (the viewBox is 640 wide), from a table. */
+const INTS: string[] = Array.from({ length: 4096 }, (_, i) => String(i));
 
 /** `.ddd` of `rest` (1 ≤ rest < 10^digits) without its trailing zeros; tables for up to 3 digits. */
 function fraction(digits: number, rest: number): string {
