@@ -48,47 +48,85 @@ export function writeFileAtomic(path: string, content: string): void {
 export const WRITE_IN_FLIGHT = 16;
 
 /**
- * Write many files atomically, each as {@link writeFileAtomic} does (a temporary file in its
- * folder, written and fsynced through one descriptor, then renamed over the target: the same
- * crash-safety and fsync policy), up to `inFlight` at once through `fs/promises`, so the fsyncs
- * — most of a write's time — overlap instead of queueing. Each distinct folder is created once,
- * before the writes. Resolves when every file is written; on a failure the other writes still
- * finish, each failed write's temporary file is removed, and the first error is thrown.
+ * Write many files atomically and durably, with the durability cost grouped: first every file is
+ * written to a temporary file in its folder and fsynced through its descriptor, up to `inFlight`
+ * at once through `fs/promises` (the fsyncs run on libuv's threadpool — 4 threads unless
+ * UV_THREADPOOL_SIZE says otherwise — so they overlap and ext4 can commit several in one journal
+ * transaction); then each written file is renamed over its target, in the order given; then each
+ * distinct folder is fsynced once, so the renames themselves survive a crash (writeFileAtomic,
+ * one file at a time, does not fsync the folder). The crash-safety policy is writeFileAtomic's:
+ * no file is renamed before its content is on disk, so a reader or a crash sees the old file or
+ * the new one, never part of one. Each distinct folder is created once, before the writes.
+ * Resolves when every file is written; on a failure the other files are still written and renamed,
+ * each failed file's temporary file is removed, and the first error is thrown.
  * @param files target paths and their content (UTF-8)
- * @param inFlight writes open at once ({@link WRITE_IN_FLIGHT} by default)
+ * @param inFlight temporary files written and fsynced at once ({@link WRITE_IN_FLIGHT} by default)
  */
 export async function writeFilesAtomic(files: { path: string; content: string }[], inFlight = WRITE_IN_FLIGHT): Promise<void> {
-  for (const dir of new Set(files.map((f) => dirname(f.path)))) await mkdir(dir, { recursive: true });
+  const dirs = new Set(files.map((f) => dirname(f.path)));
+  for (const dir of dirs) await mkdir(dir, { recursive: true });
   let next = 0;
   let failure: unknown = null;
-  const one = async (path: string, content: string) => {
-    const tmp = join(dirname(path), `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
-    try {
-      const fh = await open(tmp, 'w');
-      try {
-        await fh.writeFile(content, 'utf8');
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await rename(tmp, path);
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      throw err;
-    }
-  };
+  // temporary file of each input, once written and fsynced (null: failed)
+  const written: (string | null)[] = new Array(files.length).fill(null);
   const worker = async () => {
     while (next < files.length) {
-      const f = files[next++]!;
+      const i = next++;
+      const f = files[i]!;
       try {
-        await one(f.path, f.content);
+        written[i] = await writeTemporary(f.path, f.content);
       } catch (err) {
         failure ??= err;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, files.length)) }, worker));
+  for (let i = 0; i < files.length; i++) {
+    const tmp = written[i];
+    if (tmp === null || tmp === undefined) continue;
+    try {
+      await rename(tmp, files[i]!.path);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      failure ??= err;
+    }
+  }
+  for (const dir of dirs) {
+    try {
+      await syncFolder(dir);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
   if (failure !== null) throw failure;
+}
+
+/** A temporary file next to `path` holding `content`, written and fsynced; removed again on a failure. */
+async function writeTemporary(path: string, content: string): Promise<string> {
+  const tmp = join(dirname(path), `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
+  try {
+    const fh = await open(tmp, 'w');
+    try {
+      await fh.writeFile(content, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return tmp;
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** fsync a folder (its entries: the renames into it), through a read-only descriptor as POSIX allows on Linux. */
+async function syncFolder(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 /** A temporary file of writeFileAtomic: `.{pid base 36}-{8 hex}-{counter}.tmp`, or the older `.{12 hex}.tmp`. */
