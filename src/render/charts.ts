@@ -19,8 +19,9 @@ import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
 import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
+import { linearMap } from './linear-map.ts';
 import { oneDecimal, stepAfterPath } from './svg-text.ts';
-import { count, duration, exactUnits, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount } from './units.ts';
+import { count, duration, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
 
@@ -120,7 +121,7 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
   const shown = tl.points.map((p) => {
     const qa = quoteAmount(p.quote, s.quoteMint);
     const ta = tokenAmount(p.tokens);
-    return { q: Number(exactUnits(p.quote, unit.decimals).replace(/,/g, '')), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
+    return { q: unitsValue(p.quote, unit.decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
   });
   const maxT = Math.max(30, ...tl.points.map((p) => p.t + 1));
   const x = scaleLinear().domain([0, maxT]).range([PAD.l, W - PAD.r]);
@@ -210,9 +211,11 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const y = scaleLinear().domain([0, maxQ]).nice().range([CV_H - PAD.b, PAD.t]);
   // At most one point per pixel column (the last one of it): a 2,000-trade curve stays a small path.
   const cols = new Map<number, [number, number]>();
+  const xOf = linearMap(x);
+  const yOf = linearMap(y);
   c.points.forEach((p, i) => {
-    const px = x(p.t);
-    cols.set(Math.round(px), [r1(px), r1(y(qs[i]!))]);
+    const px = xOf(p.t);
+    cols.set(Math.round(px), [r1(px), r1(yOf(qs[i]!))]);
   });
   const pts = [...cols.values()];
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);

@@ -102,6 +102,16 @@ export function sig(x: number, digits = 4): string {
   return (x < 0 ? '-' : '') + t;
 }
 
+/**
+ * A raw amount with `decimals` places as a plain number: the same number as `Number` of
+ * {@link exactUnits}'s text without its commas, without building that text.
+ * @example unitsValue('1500000000', 9) // 1.5
+ */
+export function unitsValue(raw: string | bigint, decimals: number): number {
+  const [neg, int, frac] = splitUnits(raw, decimals);
+  return unitsNumber(neg, int, frac);
+}
+
 /** A rounded text with its exact value (for a `title`). */
 export interface Shown {
   text: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, USDC_MINT, utc } from '../../src/render/units.ts';
+import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue, USDC_MINT, utc } from '../../src/render/units.ts';
 import { WSOL_MINT, DEFAULT_KEY } from '../../src/core/programs.ts';
 
 /** Human units of the public pages (src/render/units.ts): rounding, units, never exponent notation. */
@@ -95,10 +95,25 @@ describe('time', () => {
 describe('raw amounts given as text', () => {
   it('read a decimal string as its bigint would be read, canonical or not', () => {
     for (const raw of ['0', '-0', '7', '-7', '000123', '-000123', ' 42 ', '+5', '1000000000', '-123456789012345678901234567890', '18446744073709551615']) {
-      for (const d of [0, 6, 9]) expect(exactUnits(raw, d), `${raw} ${d}`).toBe(exactUnits(BigInt(raw), d));
+      for (const d of [0, 6, 9]) {
+        expect(exactUnits(raw, d), `${raw} ${d}`).toBe(exactUnits(BigInt(raw), d));
+        expect(unitsValue(raw, d), `${raw} ${d}`).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+      }
       expect(tokenAmount(raw)).toEqual({ ...tokenAmount(BigInt(raw)), exact: tokenAmount(BigInt(raw)).exact.replace(/\(.*raw\)$/, `(${raw} raw)`) });
     }
     expect(utc(Date.UTC(10000, 0, 1))).toBe('+010000-01-01 00:00:00 UTC');
     expect(utc(Date.UTC(-1, 0, 1))).toBe('-000001-01-01 00:00:00 UTC');
+  });
+});
+
+describe('unitsValue', () => {
+  it('is Number of the exact text without commas, for any raw amount', () => {
+    let seed = 3;
+    for (let i = 0; i < 5000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const digits = String(seed).repeat(1 + (i % 4)).slice(0, 1 + (i % 25));
+      const raw = (i % 7 === 0 ? '-' : '') + digits.replace(/^0+(?=\d)/, '');
+      for (const d of [0, 6, 9]) expect(unitsValue(raw, d)).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+    }
   });
 });
