@@ -48,49 +48,47 @@ export function writeFileAtomic(path: string, content: string): void {
 export const WRITE_IN_FLIGHT = 16;
 
 /**
- * Write many files atomically and durably, with the durability cost grouped: first every file is
- * written to a temporary file in its folder and fsynced through its descriptor, up to `inFlight`
- * at once through `fs/promises` (the fsyncs run on libuv's threadpool — 4 threads unless
- * UV_THREADPOOL_SIZE says otherwise — so they overlap and ext4 can commit several in one journal
- * transaction); then each written file is renamed over its target, in the order given; then each
- * distinct folder is fsynced once, so the renames themselves survive a crash (writeFileAtomic,
- * one file at a time, does not fsync the folder). The crash-safety policy is writeFileAtomic's:
- * no file is renamed before its content is on disk, so a reader or a crash sees the old file or
- * the new one, never part of one. Each distinct folder is created once, before the writes.
- * Resolves when every file is written; on a failure the other files are still written and renamed,
- * each failed file's temporary file is removed, and the first error is thrown.
+ * Write many files atomically and durably, the durability cost shared: each file is written to a
+ * temporary file in its folder, fsynced through its descriptor and renamed over its target, as
+ * {@link writeFileAtomic} does (the same crash-safety: no rename before the file's content is on
+ * disk, so a reader or a crash sees the old file or the new one, never part of one), up to
+ * `inFlight` at once through `fs/promises`, so the fsyncs — most of a write's time — overlap (they
+ * run on libuv's threadpool: 4 at once unless UV_THREADPOOL_SIZE says otherwise) and ext4 can
+ * commit several in one journal transaction; then each distinct folder is fsynced once, so the
+ * renames themselves survive a crash (writeFileAtomic, one file at a time, does not fsync the
+ * folder). Of two files given for one path only the later is written. Each distinct folder is
+ * created once, before the writes. Resolves when every file is written; on a failure the other
+ * files are still written, each failed file's temporary file is removed, and the first error is
+ * thrown.
  * @param files target paths and their content (UTF-8)
- * @param inFlight temporary files written and fsynced at once ({@link WRITE_IN_FLIGHT} by default)
+ * @param inFlight files written at once ({@link WRITE_IN_FLIGHT} by default)
  */
 export async function writeFilesAtomic(files: { path: string; content: string }[], inFlight = WRITE_IN_FLIGHT): Promise<void> {
-  const dirs = new Set(files.map((f) => dirname(f.path)));
+  // one write per path: two renames onto one path in flight at once could land in either order
+  const latest = new Map<string, string>();
+  for (const f of files) {
+    latest.delete(f.path);
+    latest.set(f.path, f.content);
+  }
+  const list = [...latest];
+  const dirs = new Set(list.map(([path]) => dirname(path)));
   for (const dir of dirs) await mkdir(dir, { recursive: true });
   let next = 0;
   let failure: unknown = null;
-  // temporary file of each input, once written and fsynced (null: failed)
-  const written: (string | null)[] = new Array(files.length).fill(null);
   const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      const f = files[i]!;
+    while (next < list.length) {
+      const [path, content] = list[next++]!;
+      let tmp: string | null = null;
       try {
-        written[i] = await writeTemporary(f.path, f.content);
+        tmp = await writeTemporary(path, content);
+        await rename(tmp, path);
       } catch (err) {
+        if (tmp !== null) await unlink(tmp).catch(() => undefined);
         failure ??= err;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, files.length)) }, worker));
-  for (let i = 0; i < files.length; i++) {
-    const tmp = written[i];
-    if (tmp === null || tmp === undefined) continue;
-    try {
-      await rename(tmp, files[i]!.path);
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      failure ??= err;
-    }
-  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, list.length)) }, worker));
   for (const dir of dirs) {
     try {
       await syncFolder(dir);

@@ -56,7 +56,7 @@ describe('writeFilesAtomic', () => {
     expect(readFileSync(files[0]!.path, 'utf8')).toBe('replaced');
   });
 
-  it('renames in the order given, after every temporary file is written: of two files to one path the later one stays', async () => {
+  it('of two files given for one path the later one is written', async () => {
     const path = join(dir, 'site', 't', 'same.html');
     const big = 'x'.repeat(300_000);
     await writeFilesAtomic([{ path, content: `first${big}` }, ...Array.from({ length: 9 }, (_, i) => ({ path: join(dir, 'site', 't', `${i}.html`), content: big })), { path, content: 'second' }], 4);
