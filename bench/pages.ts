@@ -59,8 +59,8 @@ async function rateAsync(batch: number, fn: () => Promise<void>): Promise<number
 }
 
 /**
- * What profiling the render showed (node --cpu-prof over this curve's record; see the commits of
- * branch render, issue 23). Shares of a first render's samples.
+ * What profiling the render showed (node --cpu-prof over this curve's record, issue 23): shares
+ * of a first render's samples.
  */
 const WHERE_THE_TIME_GOES = [
   '### Where the render time goes',
@@ -70,16 +70,22 @@ const WHERE_THE_TIME_GOES = [
   'instructions is memory-bound (a bare loop that only reads each event\'s name and mint over the same objects costs about half of the walk',
   'on this machine), so the series of a 2,000-trade curve cannot cost much less as long as it is computed from the decoded',
   'transactions at each render. The HTML from a computed series is spread over the three charts (the curve ~28 %, the timeline ~25 %, the',
-  'supply bars ~12 %), the first-30-s table (~12 %) and the rest of the page; no single function holds more than ~6 %. Changes on',
-  'branch render, each checked against the pinned page bytes (tests/integration/render-pinned.test.ts): the page\'s own `html` tag',
+  'supply bars ~12 %), the first-30-s table (~12 %) and the rest of the page; no single function holds more than ~6 %. Changes for',
+  'issue 23, each checked against the pinned page bytes (tests/integration/render-pinned.test.ts): the page\'s own `html` tag',
   '(html-tag.ts: hono\'s tag without an array per value), the curve\'s step path and its points\' scale arithmetic written directly',
   '(svg-text.ts stepAfterPath, linear-map.ts, each tested against d3-shape and d3-scale), UTC times without a Date, the explorer',
   'made once per prefix, the timeline\'s amounts without their grouped text, one pass over the transactions instead of a filtered copy first.',
-  '',
-  'The machine these figures come from is a shared 2-core VM under nested virtualisation: a plain loop of 1e8 integer additions in Node',
-  'took 0.57 s of CPU time here (0.9–2 s wall under the other agents\' load), and creating and filling a new 28 KB file took about a',
-  'millisecond even without an fsync (600–1,500 files a second, one process). Compare the figures only with figures taken here under a similar load.',
 ].join('\n');
+
+/** CPU seconds of a plain loop of 1e8 integer additions in this process: the machine's speed, for reading the figures. */
+function loopSeconds(): number {
+  const c0 = process.cpuUsage();
+  let s = 0;
+  for (let i = 0; i < 1e8; i++) s += i & 7;
+  const c = process.cpuUsage(c0);
+  if (s !== 350_000_000) throw new Error('loop miscounted');
+  return (c.user + c.system) / 1e6;
+}
 
 /** Pages written at once by the overlapped writes (a publish pass's worth). */
 const BATCH = 64;
@@ -167,6 +173,7 @@ export async function benchPages(): Promise<string> {
       })),
     );
     const overlapFloorRate = await rateAsync(BATCH, () => writeFilesAtomic(paths.map((path) => ({ path, content: page }))));
+    const loop = loopSeconds();
     const ok = (b: boolean) => (b ? 'met' : '**not met**');
     const us = (r: number) => `${Math.round(r).toLocaleString('en')} pages/s (${Math.round(1e6 / r)} µs a page)`;
     return [
@@ -196,6 +203,8 @@ export async function benchPages(): Promise<string> {
       'The publish step also reads the launch\'s transactions from `launch_tx` (JSON per row) before it renders; that read is not in these figures.',
       '',
       WHERE_THE_TIME_GOES,
+      '',
+      `For scale: a plain loop of 1e8 integer additions took ${loop.toFixed(2)} s of CPU time in this process, and creating, filling and renaming a new file of the page's size without an fsync ran at ${Math.round(noSyncRate).toLocaleString('en')} files a second (above). Compare the figures only with figures taken on the same machine under a similar load.`,
     ].join('\n');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
