@@ -117,11 +117,18 @@ async function writeTemporary(path: string, content: string): Promise<string> {
   }
 }
 
-/** fsync a folder (its entries: the renames into it), through a read-only descriptor as POSIX allows on Linux. */
+/**
+ * fsync a folder (its entries: the renames into it) through a read-only descriptor, as Linux
+ * allows. A file system that cannot fsync a folder (EINVAL, ENOTSUP: some network and FUSE file
+ * systems) is not an error: the files themselves were fsynced, as writeFileAtomic does.
+ */
 async function syncFolder(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
   try {
     await fh.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP') throw err;
   } finally {
     await fh.close();
   }
