@@ -48,47 +48,90 @@ export function writeFileAtomic(path: string, content: string): void {
 export const WRITE_IN_FLIGHT = 16;
 
 /**
- * Write many files atomically, each as {@link writeFileAtomic} does (a temporary file in its
- * folder, written and fsynced through one descriptor, then renamed over the target: the same
- * crash-safety and fsync policy), up to `inFlight` at once through `fs/promises`, so the fsyncs
- * — most of a write's time — overlap instead of queueing. Each distinct folder is created once,
- * before the writes. Resolves when every file is written; on a failure the other writes still
- * finish, each failed write's temporary file is removed, and the first error is thrown.
+ * Write many files atomically and durably, the durability cost shared: each file is written to a
+ * temporary file in its folder, fsynced through its descriptor and renamed over its target, as
+ * {@link writeFileAtomic} does (the same crash-safety: no rename before the file's content is on
+ * disk, so a reader or a crash sees the old file or the new one, never part of one), up to
+ * `inFlight` at once through `fs/promises`, so the fsyncs — most of a write's time — overlap (they
+ * run on libuv's threadpool: 4 at once unless UV_THREADPOOL_SIZE says otherwise) and ext4 can
+ * commit several in one journal transaction; then each distinct folder is fsynced once, so the
+ * renames themselves survive a crash (writeFileAtomic, one file at a time, does not fsync the
+ * folder). Of two files given for one path only the later is written. Each distinct folder is
+ * created once, before the writes. Resolves when every file is written; on a failure the other
+ * files are still written, each failed file's temporary file is removed, and the first error is
+ * thrown.
  * @param files target paths and their content (UTF-8)
- * @param inFlight writes open at once ({@link WRITE_IN_FLIGHT} by default)
+ * @param inFlight files written at once ({@link WRITE_IN_FLIGHT} by default)
  */
 export async function writeFilesAtomic(files: { path: string; content: string }[], inFlight = WRITE_IN_FLIGHT): Promise<void> {
-  for (const dir of new Set(files.map((f) => dirname(f.path)))) await mkdir(dir, { recursive: true });
+  // one write per path: two renames onto one path in flight at once could land in either order
+  const latest = new Map<string, string>();
+  for (const f of files) {
+    latest.delete(f.path);
+    latest.set(f.path, f.content);
+  }
+  const list = [...latest];
+  const dirs = new Set(list.map(([path]) => dirname(path)));
+  for (const dir of dirs) await mkdir(dir, { recursive: true });
   let next = 0;
   let failure: unknown = null;
-  const one = async (path: string, content: string) => {
-    const tmp = join(dirname(path), `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
-    try {
-      const fh = await open(tmp, 'w');
-      try {
-        await fh.writeFile(content, 'utf8');
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await rename(tmp, path);
-    } catch (err) {
-      await unlink(tmp).catch(() => undefined);
-      throw err;
-    }
-  };
   const worker = async () => {
-    while (next < files.length) {
-      const f = files[next++]!;
+    while (next < list.length) {
+      const [path, content] = list[next++]!;
+      let tmp: string | null = null;
       try {
-        await one(f.path, f.content);
+        tmp = await writeTemporary(path, content);
+        await rename(tmp, path);
       } catch (err) {
+        if (tmp !== null) await unlink(tmp).catch(() => undefined);
         failure ??= err;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, files.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, list.length)) }, worker));
+  for (const dir of dirs) {
+    try {
+      await syncFolder(dir);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
   if (failure !== null) throw failure;
+}
+
+/** A temporary file next to `path` holding `content`, written and fsynced; removed again on a failure. */
+async function writeTemporary(path: string, content: string): Promise<string> {
+  const tmp = join(dirname(path), `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
+  try {
+    const fh = await open(tmp, 'w');
+    try {
+      await fh.writeFile(content, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return tmp;
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * fsync a folder (its entries: the renames into it) through a read-only descriptor, as Linux
+ * allows. A file system that cannot fsync a folder (EINVAL, ENOTSUP: some network and FUSE file
+ * systems) is not an error: the files themselves were fsynced, as writeFileAtomic does.
+ */
+async function syncFolder(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP') throw err;
+  } finally {
+    await fh.close();
+  }
 }
 
 /** A temporary file of writeFileAtomic: `.{pid base 36}-{8 hex}-{counter}.tmp`, or the older `.{12 hex}.tmp`. */

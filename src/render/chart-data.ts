@@ -112,32 +112,16 @@ function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: 
 }
 
 /**
- * Successful transactions in slot order, the same array `successful` (launch-events.ts) gives:
- * one pass that also notes whether they already come in slot order (the store returns them so),
- * and the stable sort only when they do not.
- */
-function successfulInSlotOrder(txs: DecodedTransaction[]): DecodedTransaction[] {
-  const ok: DecodedTransaction[] = [];
-  let sorted = true;
-  let prev = -Infinity;
-  for (const tx of txs) {
-    if (tx.err !== null && tx.err !== undefined) continue;
-    const slot = tx.slot ?? 0;
-    if (slot >= prev) prev = slot;
-    else sorted = false;
-    ok.push(tx);
-  }
-  return sorted ? ok : successful(ok);
-}
-
-/**
  * The one walk over every held successful transaction (slot order): whether the creation
  * transaction is among them, the transactions of the creation slot and the first window (for
  * `tradesOf`), and the curve's real quote reserves after each trade, to migration, as parallel
  * arrays (time after creation, slot, raw quote), with where they came from and the completion and
  * migration times. No object per trade (inside chartSeries it ran about three times slower).
+ * Failed transactions are skipped here; null when the successful ones are not in slot order (the
+ * store returns them in order: then this one pass is all, with no filtered copy made first), and
+ * the caller walks `successful(txs)` instead — the same transactions in the same order.
  */
-function walk(mint: string, ok: DecodedTransaction[], creation: { signature: string; slot: number; blockTime: number | null }) {
+function walk(mint: string, txs: DecodedTransaction[], creation: { signature: string; slot: number; blockTime: number | null }) {
   const pointT: number[] = [0];
   const pointSlot: number[] = [creation.slot];
   const pointQ: (bigint | string)[] = [0n];
@@ -149,9 +133,13 @@ function walk(mint: string, ok: DecodedTransaction[], creation: { signature: str
   let migratedAt: number | null = null;
   let lastQ: bigint | string | null = null;
   const cbt = creation.blockTime;
-  for (const tx of ok) {
-    if (!held && tx.signature === creation.signature) held = true;
+  let prevSlot = -Infinity;
+  for (const tx of txs) {
+    if (tx.err !== null && tx.err !== undefined) continue;
     const slot = tx.slot ?? 0;
+    if (slot < prevSlot) return null;
+    prevSlot = slot;
+    if (!held && tx.signature === creation.signature) held = true;
     const blockTime = tx.blockTime;
     if (tx.slot === creation.slot || inFirstWindow(creation, { slot, blockTime })) windowTxs.push(tx);
     const tAt = cbt !== null && blockTime !== null ? blockTime - cbt : (slot - creation.slot) * SLOT_SECONDS;
@@ -210,7 +198,7 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   if (!l) return { ...base, missing: 'the creation transaction is not held, so nothing about the launch is charted' };
   if (!doc.history.complete) return { ...base, missing: 'the held history is incomplete, so a chart would leave out trades the archive has not read' };
   const creation = { signature: l.transaction.signature, slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
-  const walked = walk(doc.mint, successfulInSlotOrder(txs), creation);
+  const walked = walk(doc.mint, txs, creation) ?? walk(doc.mint, successful(txs), creation)!;
   if (!walked.held) return { ...base, missing: 'the creation transaction is not among the held transactions' };
 
   const tOf = (x: { slot: number; blockTime: number | null }) =>

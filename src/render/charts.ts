@@ -5,9 +5,10 @@
  * of the same data for screen readers and tests. Colours come from classes in site.css (dark mode).
  * Pure: no I/O.
  *
- * Scales and paths come from d3-scale and d3-shape (pinned): their tick choice, nice domains and
- * path generation are maintained, tested code, where hand-rolled axis and path math is where chart
- * bugs live.
+ * Scales come from d3-scale (pinned): its tick choice and nice domains are maintained, tested code,
+ * where hand-rolled axis math is where chart bugs live. The curve's step path is d3-shape's
+ * `curveStepAfter` line, written by `stepAfterPath` (svg-text.ts) with the same context calls
+ * without d3-shape's per-point generator work; its test holds it to d3-shape's own output.
  *
  * Markup is built as plain strings, every formatted or chain-derived value through `esc` (the same
  * escaping as `hono/html`'s tag), and returned as one `raw` value: with a few hundred marks and rows
@@ -16,11 +17,11 @@
  */
 import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
-import { curveStepAfter, line } from 'd3-shape';
 import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
-import { oneDecimal, PathText } from './svg-text.ts';
-import { count, duration, exactUnits, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount } from './units.ts';
+import { linearMap } from './linear-map.ts';
+import { oneDecimal, stepAfterPath } from './svg-text.ts';
+import { count, duration, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
 
@@ -120,7 +121,7 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
   const shown = tl.points.map((p) => {
     const qa = quoteAmount(p.quote, s.quoteMint);
     const ta = tokenAmount(p.tokens);
-    return { q: Number(exactUnits(p.quote, unit.decimals).replace(/,/g, '')), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
+    return { q: unitsValue(p.quote, unit.decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
   });
   const maxT = Math.max(30, ...tl.points.map((p) => p.t + 1));
   const x = scaleLinear().domain([0, maxT]).range([PAD.l, W - PAD.r]);
@@ -210,17 +211,17 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const y = scaleLinear().domain([0, maxQ]).nice().range([CV_H - PAD.b, PAD.t]);
   // At most one point per pixel column (the last one of it): a 2,000-trade curve stays a small path.
   const cols = new Map<number, [number, number]>();
+  const xOf = linearMap(x);
+  const yOf = linearMap(y);
   c.points.forEach((p, i) => {
-    const px = x(p.t);
-    cols.set(Math.round(px), [px, y(qs[i]!)]);
+    const px = xOf(p.t);
+    cols.set(Math.round(px), [r1(px), r1(yOf(qs[i]!))]);
   });
   const pts = [...cols.values()];
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
-  pts.push([lastX, pts[pts.length - 1]![1]]);
-  // d3-shape draws the steps; PathText writes them as d3-path would (svg-text.ts), without its float printing
-  const pathText = new PathText();
-  line<[number, number]>().x((d) => r1(d[0])).y((d) => r1(d[1])).curve(curveStepAfter).context(pathText.asContext())(pts);
-  const path = pathText.text;
+  pts.push([r1(lastX), pts[pts.length - 1]![1]]);
+  // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts)
+  const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
   const mark = (t: number | null, label: string, cls: string, dy: number) =>
     t === null

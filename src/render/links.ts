@@ -1,4 +1,5 @@
-import { html, raw } from 'hono/html';
+import { raw } from 'hono/html';
+import { html } from './html-tag.ts';
 
 /**
  * Links of the public pages: explorer transaction and account URLs (from config EXPLORER_TX_URL),
@@ -55,8 +56,22 @@ function linker(prefix: string): (value: string) => string | null {
 
 const ALNUM = /^[0-9A-Za-z]+$/;
 
-/** The explorer of a config's EXPLORER_TX_URL. */
+/**
+ * The explorer of a config's EXPLORER_TX_URL. Made once per prefix (it parses URLs; a process has
+ * one or two prefixes) and shared: an Explorer holds no state.
+ */
 export function explorerOf(explorerTxUrl: string): Explorer {
+  let ex = explorers.get(explorerTxUrl);
+  if (!ex) {
+    if (explorers.size >= 16) explorers.clear();
+    explorers.set(explorerTxUrl, (ex = makeExplorer(explorerTxUrl)));
+  }
+  return ex;
+}
+
+const explorers = new Map<string, Explorer>();
+
+function makeExplorer(explorerTxUrl: string): Explorer {
   const acc = explorerAccountPrefix(explorerTxUrl);
   const tx = linker(explorerTxUrl);
   const account = acc ? linker(acc) : null;

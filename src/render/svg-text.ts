@@ -24,11 +24,15 @@ export function roundedText(x: number, digits: number): string {
   // a / k is within 1e-7 of its value and at least 1/k from the next integer: the floor is exact
   const whole = Math.floor(a / k);
   const rest = a - whole * k;
-  const text = rest === 0 ? String(whole) : String(whole) + fraction(digits, rest);
+  const w = whole < INTS.length ? INTS[whole]! : String(whole);
+  const text = rest === 0 ? w : w + fraction(digits, rest);
   return neg ? '-' + text : text;
 }
 
 const POW10: (number | undefined)[] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
+
+/** `String(i)` for 0 ≤ i < 4096: every whole part of a chart coordinate (the viewBox is 640 wide), from a table. */
+const INTS: string[] = Array.from({ length: 4096 }, (_, i) => String(i));
 
 /** `.ddd` of `rest` (1 ≤ rest < 10^digits) without its trailing zeros; tables for up to 3 digits. */
 function fraction(digits: number, rest: number): string {
@@ -100,4 +104,34 @@ export class PathText {
   asContext(): CanvasRenderingContext2D {
     return this as unknown as CanvasRenderingContext2D;
   }
+}
+
+/**
+ * The path text d3-shape's `line().curve(curveStepAfter)` writes through a {@link PathText} for
+ * `points` (its default accessors `d[0]`, `d[1]`, every point defined): `M` to the first point,
+ * then for each next point a horizontal and a vertical `L` (the step curve's `t = 1`), and `Z` when
+ * there is a single point. The same context calls with the same numbers as d3-shape's step curve
+ * makes, without its generator's per-point work (tests/unit/svg-text.test.ts checks it against
+ * d3-shape itself).
+ * @example stepAfterPath([[0, 10], [5, 20]]) // 'M0,10L5,10L5,20'
+ */
+export function stepAfterPath(points: readonly (readonly [number, number])[]): string {
+  const n = points.length;
+  if (n === 0) return '';
+  const ctx = new PathText();
+  let px = +points[0]![0];
+  let py = +points[0]![1];
+  ctx.moveTo(px, py);
+  for (let i = 1; i < n; i++) {
+    const x = +points[i]![0];
+    const y = +points[i]![1];
+    // d3's `this._x * (1 - t) + x * t` with t = 1: NaN when the previous x is not finite, as there
+    const x1 = px * 0 + x;
+    ctx.lineTo(x1, py);
+    ctx.lineTo(x1, y);
+    px = x;
+    py = y;
+  }
+  if (n === 1) ctx.closePath();
+  return ctx.text;
 }

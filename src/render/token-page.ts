@@ -1,4 +1,5 @@
-import { html, raw } from 'hono/html';
+import { raw } from 'hono/html';
+import { html } from './html-tag.ts';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';

@@ -102,6 +102,16 @@ export function sig(x: number, digits = 4): string {
   return (x < 0 ? '-' : '') + t;
 }
 
+/**
+ * A raw amount with `decimals` places as a plain number: the same number as `Number` of
+ * {@link exactUnits}'s text without its commas, without building that text.
+ * @example unitsValue('1500000000', 9) // 1.5
+ */
+export function unitsValue(raw: string | bigint, decimals: number): number {
+  const [neg, int, frac] = splitUnits(raw, decimals);
+  return unitsNumber(neg, int, frac);
+}
+
 /** A rounded text with its exact value (for a `title`). */
 export interface Shown {
   text: string;
@@ -176,11 +186,36 @@ export function duration(seconds: number): string {
  * @example utc(Date.UTC(2026, 9, 1, 10, 0, 5)) // '2026-10-01 10:00:05 UTC'
  */
 export function utc(ms: number): string {
+  // 1970-01-01 to 9999-12-31, whole ms: the civil date from the day number (H. Hinnant's
+  // days_from_civil inverse), no Date object (toISOString showed in the page profile)
+  if (Number.isInteger(ms) && ms >= 0 && ms < MS_10000) {
+    const days = Math.floor(ms / 86_400_000);
+    let s = Math.floor((ms - days * 86_400_000) / 1000);
+    const hh = Math.floor(s / 3600);
+    s -= hh * 3600;
+    const mm = Math.floor(s / 60);
+    s -= mm * 60;
+    const z = days + 719_468;
+    const era = Math.floor(z / 146_097);
+    const doe = z - era * 146_097;
+    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    const m = mp < 10 ? mp + 3 : mp - 9;
+    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    return `${y}-${TWO[m]}-${TWO[d]} ${TWO[hh]}:${TWO[mm]}:${TWO[s]} UTC`;
+  }
   const iso = new Date(ms).toISOString();
   // years 0–9999: `YYYY-MM-DDTHH:mm:ss.sssZ`, cut where the replacements below would cut it
   if (iso.length === 24) return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
   return iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
 }
+
+/** 10000-01-01T00:00:00Z in epoch ms: {@link utc}'s arithmetic covers the four-digit years from 1970. */
+const MS_10000 = 253_402_300_800_000;
+/** `00`…`99`. */
+const TWO: string[] = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
 
 /**
  * How long after `fromMs` a time `ms` is, in words: `1 h 40 min after launch`.

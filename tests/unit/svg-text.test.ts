@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { curveLinear, curveStepAfter, line } from 'd3-shape';
-import { oneDecimal, PathText, roundedText } from '../../src/render/svg-text.ts';
+import { oneDecimal, PathText, roundedText, stepAfterPath } from '../../src/render/svg-text.ts';
 
 /** The charts' number text (src/render/svg-text.ts) against JavaScript's own formatting and d3-path's. */
 
@@ -44,5 +44,24 @@ describe('PathText', () => {
         expect(ctx.text).toBe(line().curve(curve)(pts) ?? '');
       }
     }
+  });
+});
+
+describe('stepAfterPath', () => {
+  it("writes what d3-shape's curveStepAfter line writes (through PathText and through d3-path)", () => {
+    const r = random(11);
+    const odd = [NaN, Infinity, -Infinity, -0, 0];
+    for (let n = 0; n < 400; n++) {
+      const pts = Array.from({ length: n % 45 }, (_, i) =>
+        [n % 11 === 0 && i % 5 === 2 ? odd[i % odd.length]! : Math.round(r() * 6400) / 10, n % 13 === 0 && i % 7 === 3 ? odd[(i + 2) % odd.length]! : Math.round((r() * 240 - (n % 7 === 0 ? 300 : 0)) * 10) / 10] as [number, number],
+      );
+      const ctx = new PathText();
+      line().curve(curveStepAfter).context(ctx.asContext())(pts);
+      expect(stepAfterPath(pts)).toBe(ctx.text);
+      if (pts.every(([x, y]) => Number.isFinite(x) && Number.isFinite(y))) expect(stepAfterPath(pts)).toBe(line().curve(curveStepAfter)(pts) ?? '');
+    }
+    expect(stepAfterPath([[0, 10], [5, 20]])).toBe('M0,10L5,10L5,20');
+    expect(stepAfterPath([[1.5, 2]])).toBe('M1.5,2Z');
+    expect(stepAfterPath([])).toBe('');
   });
 });

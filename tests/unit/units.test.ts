@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, USDC_MINT, utc } from '../../src/render/units.ts';
+import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue, USDC_MINT, utc } from '../../src/render/units.ts';
 import { WSOL_MINT, DEFAULT_KEY } from '../../src/core/programs.ts';
 
 /** Human units of the public pages (src/render/units.ts): rounding, units, never exponent notation. */
@@ -70,6 +70,16 @@ describe('time', () => {
   it('gives UTC times to the second and ages relative to a given instant, never to now', () => {
     expect(utc(Date.UTC(2026, 9, 1, 10, 0, 5))).toBe('2026-10-01 10:00:05 UTC');
     const t0 = Date.UTC(2026, 9, 1);
+    // the same text as toISOString's, cut (utc's own date arithmetic from 1970 to 9999, Date's outside it)
+    const viaDate = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+    const edges = [0, 1, 999, 1000, 86_399_999, 86_400_000, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2100, 1, 28), Date.UTC(2100, 2, 1), Date.UTC(2400, 1, 29), Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(1969, 11, 31, 23, 59, 59), 1.5e12 + 0.5, -0.5];
+    for (const ms of edges) expect(utc(ms), String(ms)).toBe(viaDate(ms));
+    let seed = 7;
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const ms = Math.floor((seed / 2_147_483_648) * (i % 2 ? 253_402_300_799_999 : 4_102_444_800_000));
+      expect(utc(ms)).toBe(viaDate(ms));
+    }
     expect(after(t0 + 6_000_000, t0)).toBe('1 h 40 min after launch');
     expect(after(t0, t0)).toBe('at launch');
     expect(after(t0 - 60_000, t0, 'creation')).toBe('1 min before creation');
@@ -85,10 +95,25 @@ describe('time', () => {
 describe('raw amounts given as text', () => {
   it('read a decimal string as its bigint would be read, canonical or not', () => {
     for (const raw of ['0', '-0', '7', '-7', '000123', '-000123', ' 42 ', '+5', '1000000000', '-123456789012345678901234567890', '18446744073709551615']) {
-      for (const d of [0, 6, 9]) expect(exactUnits(raw, d), `${raw} ${d}`).toBe(exactUnits(BigInt(raw), d));
+      for (const d of [0, 6, 9]) {
+        expect(exactUnits(raw, d), `${raw} ${d}`).toBe(exactUnits(BigInt(raw), d));
+        expect(unitsValue(raw, d), `${raw} ${d}`).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+      }
       expect(tokenAmount(raw)).toEqual({ ...tokenAmount(BigInt(raw)), exact: tokenAmount(BigInt(raw)).exact.replace(/\(.*raw\)$/, `(${raw} raw)`) });
     }
     expect(utc(Date.UTC(10000, 0, 1))).toBe('+010000-01-01 00:00:00 UTC');
     expect(utc(Date.UTC(-1, 0, 1))).toBe('-000001-01-01 00:00:00 UTC');
+  });
+});
+
+describe('unitsValue', () => {
+  it('is Number of the exact text without commas, for any raw amount', () => {
+    let seed = 3;
+    for (let i = 0; i < 5000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const digits = String(seed).repeat(1 + (i % 4)).slice(0, 1 + (i % 25));
+      const raw = (i % 7 === 0 ? '-' : '') + digits.replace(/^0+(?=\d)/, '');
+      for (const d of [0, 6, 9]) expect(unitsValue(raw, d)).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+    }
   });
 });

@@ -56,6 +56,14 @@ describe('writeFilesAtomic', () => {
     expect(readFileSync(files[0]!.path, 'utf8')).toBe('replaced');
   });
 
+  it('of two files given for one path the later one is written', async () => {
+    const path = join(dir, 'site', 't', 'same.html');
+    const big = 'x'.repeat(300_000);
+    await writeFilesAtomic([{ path, content: `first${big}` }, ...Array.from({ length: 9 }, (_, i) => ({ path: join(dir, 'site', 't', `${i}.html`), content: big })), { path, content: 'second' }], 4);
+    expect(readFileSync(path, 'utf8')).toBe('second');
+    expect(readdirSync(join(dir, 'site', 't')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('a failed write rejects after the others are written, keeps what was there, and removes its temporary file', async () => {
     const target = join(dir, 'd', 'taken');
     mkdirSync(join(target, 'inside'), { recursive: true });
