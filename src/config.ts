@@ -40,6 +40,14 @@ const schema = z.object({
    */
   TX_CACHE_IDLE_S: z.coerce.number().int().min(0).default(60),
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
+  /**
+   * How far the collector's V8 heap may grow past what was live after a full garbage collection
+   * before the next one, in % (V8's `--heap-growing-percent`, set when the collector starts:
+   * collector/run/heap-growth.ts). 0 = V8's own choice, up to 300 % on a machine with 2 GB or more
+   * for the heap: at mainnet's rate the collector's RSS then swung between 0.4 and 1 GB around a live
+   * heap of 0.15–0.3 GB (docs/operations.md "Sizing").
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
   /** Signature pages (1,000 each) read per wallet when looking up its first funder; a longer history leaves it unknown. */
   FUNDER_PAGE_CAP: z.coerce.number().int().min(1).default(3),
   /** Oldest transactions of a wallet read when looking for its first inbound SOL transfer; beyond it unknown. */

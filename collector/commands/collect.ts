@@ -3,6 +3,7 @@ import { createLogger, redactUrl } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { collect } from '../collect.ts';
+import { limitHeapGrowth } from '../run/heap-growth.ts';
 
 /**
  * `lpa collect [--once]`: run the collector against `SOLANA_RPC_URL`. SIGINT/SIGTERM stop it after
@@ -11,6 +12,7 @@ import { collect } from '../collect.ts';
  */
 export async function runCollect(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, 'collector', { format: config.LOG_FORMAT });
+  limitHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const store = new PublicStore(config.publicDbPath);
   const rpc = createArchiveRpc({
     url: config.SOLANA_RPC_URL,
