@@ -154,6 +154,43 @@ export function withReserves(account: ChainAccount, slot: number, reserves: Curv
   return { ...account, slot, data };
 }
 
+/**
+ * A simulated transaction that leaves a curve's reserves as they were (one that touches the curve
+ * without trading) writes a base version holding the simulator's reserves, which copies may have
+ * moved since: such a version keeps the reserves the curve holds in the dense chain at that point.
+ * `accounts`: the base versions (the first `baseCount`, already at their dense slots) then the copies'
+ * versions in slot order; replaced in place. Pure over its arguments.
+ */
+export function keepCopiedReserves(accounts: ChainAccount[], curves: ReadonlySet<string>, baseCount: number): void {
+  const reservesOf = (a: ChainAccount) => a.data.subarray(8, 40);
+  const byCurve = new Map<string, number[]>();
+  accounts.forEach((a, i) => {
+    if (!curves.has(a.address) || a.data.length < 40) return;
+    const list = byCurve.get(a.address);
+    if (list) list.push(i);
+    else byCurve.set(a.address, [i]);
+  });
+  for (const list of byCurve.values()) {
+    // dense order: by slot; in a slot the base version (its simulated transactions) before the copies'
+    list.sort((x, y) => accounts[x]!.slot - accounts[y]!.slot || x - y);
+    let previousBase: Buffer | null = null;
+    let current: Buffer | null = null;
+    for (const i of list) {
+      const a = accounts[i]!;
+      if (i < baseCount) {
+        const own = Buffer.from(reservesOf(a));
+        if (previousBase && current && own.equals(previousBase) && !own.equals(current)) {
+          const data = Buffer.from(a.data);
+          current.copy(data, 8);
+          accounts[i] = { ...a, data };
+        }
+        previousBase = own;
+      }
+      current = Buffer.from(reservesOf(accounts[i]!));
+    }
+  }
+}
+
 /** A launch of the base chain, from its truth.json record. */
 export interface SimulatedLaunch {
   mint: string;
@@ -193,11 +230,12 @@ export function mainnetRateChain(base: LoadedChain, truth: SimulatedLaunch[], op
   const copyable = (tx: ChainTransaction, mint: string | undefined) =>
     tx.raw !== null && mint !== undefined && !completing.has(mint) && !inFirstWindow(tx, mint) && !cohort.has(tx.accountKeys[0]!) && isPlainTrade(tx);
 
-  // the simulated transactions, spread evenly over the run in block order
-  const newSlotOf = txs.map((_, i) => opts.firstSlot + Math.floor((i * slots) / txs.length));
+  // the simulated transactions, spread evenly over the run in block order; the transactions of one
+  // simulated slot stay in one slot (the simulator writes one account state after them all)
+  const newSlotOf: number[] = [];
+  txs.forEach((t, i) => newSlotOf.push(i > 0 && t.slot === txs[i - 1]!.slot ? newSlotOf[i - 1]! : opts.firstSlot + Math.floor((i * slots) / txs.length)));
   // A base account version (the state after its slot's transactions) at the dense slot of the last
-  // simulated transaction at or before its slot: a base slot's transactions may land in two dense
-  // slots, and the state after them exists once the last has landed.
+  // simulated transaction at or before its slot: the slot its own transactions landed in.
   const baseSlots = txs.map((t) => t.slot);
   const denseSlot = (s: number) => {
     let lo = 0;
@@ -255,6 +293,7 @@ export function mainnetRateChain(base: LoadedChain, truth: SimulatedLaunch[], op
     }
   }
   if (copies === 0 && txs.length < perSlot) throw new Error('the base chain has no plain curve trade to copy');
+  keepCopiedReserves(accounts, new Set(curveOf.values()), base.accounts.length);
 
   const lastSlot = out.at(-1)?.slot ?? opts.firstSlot;
   return {
