@@ -382,8 +382,8 @@ function countWarnings(path: string): Record<string, number> {
 const METHOD = [
   '**How it is measured.** The chain: a simulated chain of the 2026-10 era (`lpa simulate`, every launch kind, its failed-transaction share) at',
   `SOAK_LAUNCHES_PER_S launches a second (default 0.3, about 26,000 a day), its transactions spread evenly over the run in block order, every slot topped up`,
-  'to the rate with copies (new signatures) of recently landed plain buys and sells made after their launch\'s first 30 s by wallets outside its cohort',
-  '(bench/soak/mainnet-chain.ts says why). Block times stay the simulator\'s (the events in the logs carry them); slots follow the wall clock. The replay RPC',
+  'to the rate with copies (new signatures) of recently landed plain buys and sells made after their launch\'s first 30 s by wallets outside its cohort,',
+  'each moving its curve to the reserves its event gives (bench/soak/mainnet-chain.ts says why). Block times stay the simulator\'s (the events in the logs carry them); slots follow the wall clock. The replay RPC',
   '(its own process) lands a slot every 400 ms and counts every call; the limiter (devchain/replay/limiter.ts) counts each call of a batch. `lpa start`',
   '(collector and server, COLLECT_START=latest, LOG_LEVEL=warn) is told the provider\'s limit as an operator would: `paid` RPC_MAX_RPS=200; `public`',
   'RPC_MAX_RPS=4, RPC_BATCH_SIZE=4 (the per-method limit: the collector paces all calls together). **Lag** = from the wall time the creation slot landed',

@@ -13,14 +13,23 @@
  * complete a curve twice), made after the launch's first 30 s by wallets outside its cohort (not the
  * creator, no trade in the first 30 s): the collector looks up the first funders of the cohort, and
  * thousands of copied trades in a cohort wallet's history would exhaust its lookup caps, which a
- * mainnet cohort wallet does not do in ten minutes. Pure (no fs).
+ * mainnet cohort wallet does not do in ten minutes.
+ *
+ * A copy is a trade: it moves its curve. Its `TradeEvent` carries the reserves after the trade it
+ * copies, so from the copy's slot the curve account is that state (a new account version: the curve's
+ * version of the time with those four reserves), as on a chain where the copy had traded. Without it
+ * the held history ends on a copy whose reserves the account never shows, and the collector's history
+ * completeness check (methodology markers-v2 "History completeness") rightly marks such launches
+ * `history_incomplete` once they are quiet (4 of 180 in every 10-minute soak before this). Pure (no fs).
  */
 import { createHash } from 'node:crypto';
 import { base58 } from '@scure/base';
 import type { ChainAccount } from '../../devchain/replay/account.ts';
 import type { LoadedChain } from '../../devchain/replay/load-chain.ts';
-import type { ChainTransaction } from '../../devchain/replay/transaction.ts';
+import { renderTransaction, type ChainTransaction } from '../../devchain/replay/transaction.ts';
+import { decodeTransaction } from '../../src/core/decode/index.ts';
 import { FIRST_WINDOW_SECONDS } from '../../src/core/record/build-launch.ts';
+import { isSolQuote, str } from '../../src/core/record/launch-events.ts';
 
 /** Mainnet's slot time, ms. */
 export const SLOT_MS = 400;
@@ -99,6 +108,89 @@ function placed(tx: ChainTransaction, slot: number, signature = tx.signature): C
   return { ...tx, signature, slot, raw, wireBase64: signature === tx.signature ? tx.wireBase64 : null };
 }
 
+/** The curve state a successful trade leaves: its curve account's address and the reserves after it (raw units), by mint. */
+interface CurveAfter {
+  curve: string;
+  /** virtual token, virtual quote, real token, real quote reserves (u64; null: the event does not give it) */
+  reserves: [bigint | null, bigint | null, bigint | null, bigint | null];
+}
+
+const u64 = (v: unknown): bigint | null => (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : null);
+
+/**
+ * The curve states `tx` leaves (one per launch it trades; the last `TradeEvent` of a mint wins): the
+ * curve from `curveOf` (mint → bonding curve address), the reserves from the event (the quote side
+ * under `*_sol_*` names when the quote is SOL, as src/core/record/curve-history.ts reads them). None
+ * for a failed transaction (it moved nothing) or a mint without a known curve.
+ */
+export function curvesAfter(tx: ChainTransaction, curveOf: ReadonlyMap<string, string>): CurveAfter[] {
+  if (tx.err !== null) return [];
+  const out = new Map<string, CurveAfter>();
+  for (const e of decodeTransaction(renderTransaction(tx, 'json', true)).events) {
+    if (e.name !== 'TradeEvent' || e.program !== 'pump') continue;
+    const f = e.fields;
+    const mint = str(f.mint);
+    const curve = mint === undefined ? undefined : curveOf.get(mint);
+    if (!mint || !curve) continue;
+    const sol = isSolQuote(str(f.quote_mint));
+    out.set(mint, {
+      curve,
+      reserves: [u64(f.virtual_token_reserves), u64(sol ? f.virtual_sol_reserves : f.virtual_quote_reserves), u64(f.real_token_reserves), u64(sol ? f.real_sol_reserves : f.real_quote_reserves)],
+    });
+  }
+  return [...out.values()];
+}
+
+/**
+ * `account` (a BondingCurve: 8-byte discriminator, then virtual token, virtual quote, real token, real
+ * quote reserves as little-endian u64 at bytes 8, 16, 24, 32; reference.md §1.5) at `slot` with the
+ * given reserves (null: kept as it was).
+ */
+export function withReserves(account: ChainAccount, slot: number, reserves: CurveAfter['reserves']): ChainAccount {
+  const data = Buffer.from(account.data);
+  reserves.forEach((r, k) => {
+    if (r !== null) data.writeBigUInt64LE(r, 8 + 8 * k);
+  });
+  return { ...account, slot, data };
+}
+
+/**
+ * A simulated transaction that leaves a curve's reserves as they were (one that touches the curve
+ * without trading) writes a base version holding the simulator's reserves, which copies may have
+ * moved since: such a version keeps the reserves the curve holds in the dense chain at that point.
+ * `accounts`: the base versions (the first `baseCount`, already at their dense slots) then the copies'
+ * versions in slot order; replaced in place. Pure over its arguments.
+ */
+export function keepCopiedReserves(accounts: ChainAccount[], curves: ReadonlySet<string>, baseCount: number): void {
+  const reservesOf = (a: ChainAccount) => a.data.subarray(8, 40);
+  const byCurve = new Map<string, number[]>();
+  accounts.forEach((a, i) => {
+    if (!curves.has(a.address) || a.data.length < 40) return;
+    const list = byCurve.get(a.address);
+    if (list) list.push(i);
+    else byCurve.set(a.address, [i]);
+  });
+  for (const list of byCurve.values()) {
+    // dense order: by slot; in a slot the base version (its simulated transactions) before the copies'
+    list.sort((x, y) => accounts[x]!.slot - accounts[y]!.slot || x - y);
+    let previousBase: Buffer | null = null;
+    let current: Buffer | null = null;
+    for (const i of list) {
+      const a = accounts[i]!;
+      if (i < baseCount) {
+        const own = Buffer.from(reservesOf(a));
+        if (previousBase && current && own.equals(previousBase) && !own.equals(current)) {
+          const data = Buffer.from(a.data);
+          current.copy(data, 8);
+          accounts[i] = { ...a, data };
+        }
+        previousBase = own;
+      }
+      current = Buffer.from(reservesOf(accounts[i]!));
+    }
+  }
+}
+
 /** A launch of the base chain, from its truth.json record. */
 export interface SimulatedLaunch {
   mint: string;
@@ -108,6 +200,8 @@ export interface SimulatedLaunch {
   creator: string;
   /** the curve completes */
   completes: boolean;
+  /** its bonding curve's address (bondingCurveAddress): the account its copied trades move; without it they move nothing */
+  curve?: string;
 }
 
 /**
@@ -136,8 +230,34 @@ export function mainnetRateChain(base: LoadedChain, truth: SimulatedLaunch[], op
   const copyable = (tx: ChainTransaction, mint: string | undefined) =>
     tx.raw !== null && mint !== undefined && !completing.has(mint) && !inFirstWindow(tx, mint) && !cohort.has(tx.accountKeys[0]!) && isPlainTrade(tx);
 
-  // the simulated transactions, spread evenly over the run in block order
-  const newSlotOf = txs.map((_, i) => opts.firstSlot + Math.floor((i * slots) / txs.length));
+  // the simulated transactions, spread evenly over the run in block order; the transactions of one
+  // simulated slot stay in one slot (the simulator writes one account state after them all)
+  const newSlotOf: number[] = [];
+  txs.forEach((t, i) => newSlotOf.push(i > 0 && t.slot === txs[i - 1]!.slot ? newSlotOf[i - 1]! : opts.firstSlot + Math.floor((i * slots) / txs.length)));
+  // A base account version (the state after its slot's transactions) at the dense slot of the last
+  // simulated transaction at or before its slot: the slot its own transactions landed in.
+  const baseSlots = txs.map((t) => t.slot);
+  const denseSlot = (s: number) => {
+    let lo = 0;
+    let hi = baseSlots.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (baseSlots[mid]! <= s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? newSlotOf[lo - 1]! : opts.firstSlot;
+  };
+  const accounts: ChainAccount[] = base.accounts.map((a) => ({ ...a, slot: a.slot === 0 ? 0 : denseSlot(a.slot) }));
+  const versionsOf = new Map<string, ChainAccount[]>();
+  for (const a of [...accounts].sort((x, y) => x.slot - y.slot)) {
+    const list = versionsOf.get(a.address);
+    if (list) list.push(a);
+    else versionsOf.set(a.address, [a]);
+  }
+  /** the base version of `address` visible at `slot` (the last one at or before it) */
+  const versionAt = (address: string, slot: number) => versionsOf.get(address)?.findLast((a) => a.slot <= slot);
+  const afterCache = new Map<string, CurveAfter[]>();
+  const curveOf = new Map(truth.flatMap((t) => (t.curve ? [[t.mint, t.curve] as const] : [])));
   const out: ChainTransaction[] = [];
   const launches: DenseLaunch[] = [];
   const recent: ChainTransaction[] = [];
@@ -158,27 +278,24 @@ export function mainnetRateChain(base: LoadedChain, truth: SimulatedLaunch[], op
       }
     }
     if (recent.length === 0) continue; // nothing landed to copy yet
+    const moved = new Map<string, CurveAfter['reserves']>(); // curve → the reserves its last copy of the slot leaves
     for (; inSlot < perSlot; inSlot++) {
       const src = recent[Math.floor(rand() * recent.length)]!;
       out.push(placed(src, slot, signatureOf(opts.seed, copies++)));
+      let after = afterCache.get(src.signature);
+      if (!after) afterCache.set(src.signature, (after = curvesAfter(src, curveOf)));
+      for (const a of after) moved.set(a.curve, a.reserves);
+    }
+    // the copies traded: their curves hold the state they leave, after the slot's simulated transactions
+    for (const [curve, reserves] of moved) {
+      const current = versionAt(curve, slot);
+      if (current) accounts.push(withReserves(current, slot, reserves));
     }
   }
   if (copies === 0 && txs.length < perSlot) throw new Error('the base chain has no plain curve trade to copy');
+  keepCopiedReserves(accounts, new Set(curveOf.values()), base.accounts.length);
 
-  // account versions at the dense slot of the first simulated transaction at or after their slot
-  const baseSlots = txs.map((t) => t.slot);
   const lastSlot = out.at(-1)?.slot ?? opts.firstSlot;
-  const denseSlot = (s: number) => {
-    let lo = 0;
-    let hi = baseSlots.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (baseSlots[mid]! < s) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < baseSlots.length ? newSlotOf[lo]! : lastSlot;
-  };
-  const accounts: ChainAccount[] = base.accounts.map((a) => ({ ...a, slot: a.slot === 0 ? 0 : denseSlot(a.slot) }));
   return {
     chain: { dir: null, transactions: out, accounts, slot: null, blockTimes: new Map() },
     launches,

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { loadChain } from '../../devchain/replay/load-chain.ts';
 import { isProfileName, PROFILES } from '../../devchain/replay/limiter.ts';
 import { startReplayRpc } from '../../devchain/replay/server.ts';
+import { bondingCurveAddress } from '../../src/chain/pda.ts';
 import { mainnetRateChain, SLOT_MS } from './mainnet-chain.ts';
 
 interface Options {
@@ -43,7 +44,7 @@ const base = { ...loaded, transactions: loaded.transactions.filter((t) => !t.acc
 const firstSlot = base.transactions[0]!.slot;
 const dense = mainnetRateChain(
   base,
-  today.map(([mint, r]) => ({ mint, creationSignature: r.creationSignature, createdAtMs: r.createdAtMs, creator: r.creator, completes: r.completed })),
+  await Promise.all(today.map(async ([mint, r]) => ({ mint, creationSignature: r.creationSignature, createdAtMs: r.createdAtMs, creator: r.creator, completes: r.completed, curve: await bondingCurveAddress(mint) }))),
   { seconds: opts.seconds, tps: opts.tps, seed: opts.seed, firstSlot },
 );
 const rpc = await startReplayRpc({ chain: dense.chain, live: true, speed: 1e-6, startSlot: firstSlot - 1, provider: PROFILES[opts.profile] });

@@ -3,6 +3,7 @@ import type { PublicStore } from '../../src/db/public-store.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import type { ChainState } from '../../src/core/record/build-launch.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
+import { creationsIn } from '../../src/core/record/from-logs.ts';
 import { watchedAt } from '../../src/core/coverage.ts';
 import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import type { CollectorMemory } from '../context.ts';
@@ -13,8 +14,12 @@ import type { CollectorMemory } from '../context.ts';
  * collector was watching is observed at launch; one created before coverage began or inside a gap
  * was found later from chain: scanned. `aheadOfCursor`: the transactions were read ahead of the
  * catch-up (a creation heard or found by the creation scan), so the history held for their launches
- * is not complete (the trades between the cursor and now are not read): their records are UNKNOWN
- * until the catch-up records them again.
+ * is not complete (the trades between the cursor and now are not read): only the launches they
+ * create that are not held with their creation yet are kept and recorded, UNKNOWN until the catch-up
+ * records them again. Any other launch they touch (one traded in the same transaction, one whose
+ * creation is held) keeps its record as the catch-up built it from its complete history — a build
+ * from a history known to be incomplete would turn an established record UNKNOWN — until the
+ * catch-up reaches the transaction and records it with the history before it.
  */
 export function recordTransactions(store: PublicStore, memory: CollectorMemory, txs: readonly DecodedTransaction[], states: Map<string, ChainState>, nowMs: number, log: Logger, aheadOfCursor = false): number {
   const fromRaw = store.getMeta('coverage_from_slot');
@@ -22,12 +27,14 @@ export function recordTransactions(store: PublicStore, memory: CollectorMemory, 
   const gaps = store.gaps();
   // mint → the slot of its creation transaction among these (null: not created here)
   const touched = new Map<string, number | null>();
+  const createdAhead = aheadOfCursor ? new Set(txs.flatMap((tx) => creationsIn(tx).map(([m]) => m)).filter((m) => store.getOrigin(m)?.hasCreation !== true)) : null;
   for (const tx of txs) {
     if (tx.skipped.length > 0) {
       for (const d of store.noteUnrecognised(tx, nowMs)) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
     }
     let text: string | undefined; // its JSON once, however many mints it touches
     for (const mint of mintsOf(tx)) {
+      if (createdAhead && !createdAhead.has(mint)) continue;
       text ??= JSON.stringify(tx);
       if (store.addTransaction(mint, tx, text)) memory.txs.added(store, mint, tx, text.length);
       const creates = tx.err === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint);

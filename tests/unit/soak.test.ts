@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cpuSecondsOfStat, rssBytesOfStatus, rssGrowth } from '../../bench/soak/proc.ts';
-import { isPlainTrade, mainnetRateChain } from '../../bench/soak/mainnet-chain.ts';
+import { isPlainTrade, keepCopiedReserves, mainnetRateChain, withReserves } from '../../bench/soak/mainnet-chain.ts';
+import type { ChainAccount } from '../../devchain/replay/account.ts';
 import type { ChainTransaction } from '../../devchain/replay/transaction.ts';
 
 describe('soak /proc parsers', () => {
@@ -58,6 +59,37 @@ describe('mainnetRateChain', () => {
       expect(c.blockTime).toBe(t0 + 600);
     }
     expect(new Set(txs.map((t) => t.signature)).size).toBe(txs.length);
+  });
+});
+
+describe('copied trades move their curve', () => {
+  /** a BondingCurve-shaped account: discriminator, four u64 reserves, then other fields (here: a fee counter) */
+  const curve = (slot: number, vt: bigint, fee: number): ChainAccount => {
+    const data = Buffer.alloc(49);
+    data.writeBigUInt64LE(vt, 8);
+    data.writeBigUInt64LE(vt / 2n, 16);
+    data[48] = fee;
+    return { address: 'CURVE', slot, data, lamports: 1, owner: 'pump', executable: false, rentEpoch: 0, space: 49 };
+  };
+  const vt = (a: ChainAccount) => a.data.readBigUInt64LE(8);
+
+  it('a copy sets the four reserves and keeps the other fields', () => {
+    const v = withReserves(curve(10, 1000n, 7), 15, [900n, 450n, null, 5n]);
+    expect(v.slot).toBe(15);
+    expect([vt(v), v.data.readBigUInt64LE(16), v.data.readBigUInt64LE(24), v.data.readBigUInt64LE(32), v.data[48]]).toEqual([900n, 450n, 0n, 5n, 7]);
+  });
+
+  it('a later simulated version that did not trade (a fee sweep) keeps the reserves the copies left; one that traded keeps its own', () => {
+    // base: a trade (1000) at 10, a sweep at 20 (reserves as they were, fee counter reset), a trade (800) at 30; a copy (900) at 15
+    const base = [curve(10, 1000n, 7), curve(20, 1000n, 0), curve(30, 800n, 0)];
+    const accounts = [...base, withReserves(base[0]!, 15, [900n, 450n, null, null])];
+    keepCopiedReserves(accounts, new Set(['CURVE']), base.length);
+    expect(accounts.map((a) => [a.slot, vt(a), a.data[48]])).toEqual([[10, 1000n, 7], [20, 900n, 0], [30, 800n, 0], [15, 900n, 7]]);
+    // a copy in the same slot as a simulated version lands after it: the base version is left alone
+    const same = [curve(10, 1000n, 7), curve(15, 1000n, 0)];
+    const withCopy = [...same, withReserves(same[0]!, 15, [900n, null, null, null])];
+    keepCopiedReserves(withCopy, new Set(['CURVE']), same.length);
+    expect(withCopy.map((a) => vt(a))).toEqual([1000n, 1000n, 900n]);
   });
 });
 
