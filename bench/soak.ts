@@ -26,6 +26,7 @@ import { writeChain } from '../devchain/simulate/write-chain.ts';
 import { isProfileName, PROFILES, type ProfileName } from '../devchain/replay/limiter.ts';
 import type { DenseLaunch, MainnetRateChain } from './soak/mainnet-chain.ts';
 import { childrenOf, coreShare, readProc, rssGrowth, type ProcSample } from './soak/proc.ts';
+import { settledAtMs } from './soak/working-set.ts';
 import { withSoakSection } from './soak/docs-section.ts';
 import { freePort, sleep } from '../tests/helpers/net.ts';
 
@@ -40,8 +41,25 @@ const CATCHUP_MINUTES = Number(process.env.SOAK_CATCHUP_MINUTES ?? 15);
 const SEED = Number(process.env.SOAK_SEED ?? 24);
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
 const OUT = process.env.SOAK_OUT ?? join(tmpdir(), `lpa-soak-${STAMP}`);
-/** samples before this are warm-up for the RSS and CPU figures */
+/** samples before this are warm-up for the RSS and CPU figures (the collector's RSS: at least this, see {@link collectorWarmupMs}) */
 const WARMUP_MS = Math.min(120_000, (MINUTES * 60_000) / 5);
+
+/**
+ * The collector's warm-up for its RSS figure: until the chain's working set has settled (the held
+ * history of the launches used within TX_CACHE_IDLE_S, bench/soak/working-set.ts: within 11 % of every
+ * later value), at least WARMUP_MS, at most half the run (a working set still growing then is said so).
+ * Computed from the chain before the run, not from the RSS measured.
+ */
+function collectorWarmup(series: readonly number[]): { warmupMs: number; settledMs: number; capped: boolean; growth: number } {
+  const capMs = (MINUTES * 60_000) / 2;
+  const settledMs = settledAtMs(series, 5_000, 0.9, capMs);
+  const warmupMs = Math.max(WARMUP_MS, settledMs);
+  // the working set's own growth over the window the RSS growth is measured on (first minute after warm-up → last minute)
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const from = Math.floor(warmupMs / 5_000);
+  const growth = med(series.slice(-12)) / med(series.slice(from, from + 12)) - 1;
+  return { warmupMs, settledMs, capped: settledMs >= capMs, growth };
+}
 
 /**
  * What the collector is told about each provider, as the operator would set it (README settings):
@@ -98,6 +116,8 @@ interface ProfileResult {
   replayProc: ProcFigures;
   status: StatusSample[];
   fallingBehindSeen: boolean;
+  /** the chain's working set (bench/soak/working-set.ts): when it settled, whether the cap was hit, its growth over the RSS window */
+  workingSet: { settledMs: number; capped: boolean; growth: number };
   gaps: unknown[];
   dataBytes: number;
   load: { mean1: number; max1: number };
@@ -111,6 +131,10 @@ interface ProcFigures {
   rssEndMb: number;
   rssMaxMb: number;
   rssGrowth: number;
+  /** the warm-up this figure's RSS growth was measured after, ms */
+  warmupMs: number;
+  /** RSS growth after the fixed WARMUP_MS (for comparison with earlier runs) */
+  rssGrowthFixedWarmup: number;
   perMinute: { minute: number; cpu: number; rssMb: number }[];
 }
 
@@ -120,7 +144,7 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
 
-function procFigures(samples: ProcSample[]): ProcFigures {
+function procFigures(samples: ProcSample[], warmupMs = WARMUP_MS): ProcFigures {
   const t0 = samples[0]?.atMs ?? 0;
   const shares: { atMs: number; cpu: number }[] = [];
   for (let i = 1; i < samples.length; i++) shares.push({ atMs: samples[i]!.atMs, cpu: coreShare(samples[i - 1]!, samples[i]!) });
@@ -133,14 +157,16 @@ function procFigures(samples: ProcSample[]): ProcFigures {
     const last = inMin.at(-1)!;
     perMinute.push({ minute: m, cpu: last.atMs > first.atMs ? coreShare(first, last) : NaN, rssMb: Math.round(last.rssBytes / 2 ** 20) });
   }
-  const warmRss = samples.filter((s) => s.atMs - t0 >= WARMUP_MS);
+  const warmRss = samples.filter((s) => s.atMs - t0 >= warmupMs);
   return {
     cpuMean: warm.length ? warm.reduce((a, s) => a + s.cpu, 0) / warm.length : NaN,
     cpuP95: percentile(warm.map((s) => s.cpu), 95),
     rssStartMb: Math.round((warmRss[0]?.rssBytes ?? NaN) / 2 ** 20),
     rssEndMb: Math.round((samples.at(-1)?.rssBytes ?? NaN) / 2 ** 20),
     rssMaxMb: Math.round(Math.max(...samples.map((s) => s.rssBytes)) / 2 ** 20),
-    rssGrowth: rssGrowth(samples, WARMUP_MS, 60_000),
+    rssGrowth: rssGrowth(samples, warmupMs, 60_000),
+    warmupMs,
+    rssGrowthFixedWarmup: rssGrowth(samples, WARMUP_MS, 60_000),
     perMinute,
   };
 }
@@ -190,7 +216,8 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
   let collector: ChildProcess | null = null;
   let serverPid: number | null = null;
   try {
-    const ready = await next((m) => m.ready as { url: string; wsUrl: string; launches: DenseLaunch[]; firstSlot: number; lastSlot: number; summary: MainnetRateChain['summary'] } | undefined);
+    const ready = await next((m) => m.ready as { url: string; wsUrl: string; launches: DenseLaunch[]; firstSlot: number; lastSlot: number; summary: MainnetRateChain['summary']; workingSet: number[] } | undefined);
+    const warm = collectorWarmup(ready.workingSet);
     console.log(`[${profile}] chain: ${ready.summary.transactions} transactions (${ready.summary.simulated} simulated, ${ready.summary.copies} copied trades, ${ready.summary.failed} failed), ${ready.launches.length} launches, ${ready.summary.perSlot} a slot`);
     const dataDir = join(runDir, 'data');
     const port = await freePort();
@@ -320,11 +347,12 @@ async function runProfile(profile: ProfileName, chainDir: string, runDir: string
       callsPerSecond: perSecond(callSeries[0]!.calls, atChainEnd.calls),
       refusedPerSecond: perSecond({}, atChainEnd.refused),
       replay: final,
-      collector: procFigures(procs.collector),
+      collector: procFigures(procs.collector, warm.warmupMs),
       server: procFigures(procs.server),
       replayProc: procFigures(procs.replay),
       status,
       fallingBehindSeen: status.some((s) => s.fallingBehind === true),
+      workingSet: { settledMs: warm.settledMs, capped: warm.capped, growth: warm.growth },
       gaps: ((finalStatus?.coverage as { gaps?: unknown[] } | undefined)?.gaps ?? (finalStatus?.gaps as unknown[] | undefined) ?? []) as unknown[],
       dataBytes: duBytes(dataDir),
       load: { mean1: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length), max1: Math.max(...loads) },
@@ -390,7 +418,11 @@ const METHOD = [
   'to the first time the launch\'s row was seen in public.db, the database the server answers from (polled every 100 ms, read-only) — the commit time,',
   'not an HTTP read; "not UNKNOWN" = to the first row of another class. **Missed** = launches of the chain without a row. CPU = share of one core',
   '(utime + stime from /proc/<pid>/stat), RSS = VmRSS, every 5 s, after a warm-up of min(2 min, a fifth of the run); RSS growth = median of the last minute',
-  'over the first minute after warm-up. The machine is shared: the load average is given beside the figures.',
+  'over the first minute after warm-up. **The collector\'s RSS** is judged after its own warm-up: until the chain\'s working set has settled, computed from',
+  'the chain before the run (bench/soak/working-set.ts: the transactions so far of every launch used within TX_CACHE_IDLE_S, which the collector holds in memory;',
+  'settled = within 11 % of every later value; at least the 2 min above, at most half the run). Until then RSS grows because what the collector must hold',
+  'grows, not because it leaks; "flat" = RSS growth within 10 % after it. The growth after the fixed 2 min is given beside it, and so is the working set\'s',
+  'own growth over the same window. The machine is shared: the load average is given beside the figures.',
 ].join('\n');
 
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '–');
@@ -403,12 +435,12 @@ function report(results: ProfileResult[], command: string): string {
     '',
     METHOD,
     '',
-    '| profile | lag p50 / p99 / max (s) | records not UNKNOWN: lag p50 / p99 (s) | launches | missed at chain end / after catch-up | catch-up | UNKNOWN at end | collector CPU (core) mean / p95 | collector RSS after warm-up → end (growth) | server CPU / RSS | gaps | load avg (1 min) mean / max |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| profile | lag p50 / p99 / max (s) | records not UNKNOWN: lag p50 / p99 (s) | launches | missed at chain end / after catch-up | catch-up | UNKNOWN at end | collector CPU (core) mean / p95 | collector RSS after warm-up → end (growth; after 2 min) | chain working set: settled at (its growth after) | server CPU / RSS | gaps | load avg (1 min) mean / max |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     lines.push(
-      `| ${r.profile} | ${fmt(r.lagMs.p50 / 1000, 2)} / ${fmt(r.lagMs.p99 / 1000, 2)} / ${fmt(r.lagMs.max / 1000, 2)} | ${fmt(r.lagToFinalMs.p50 / 1000, 2)} / ${fmt(r.lagToFinalMs.p99 / 1000, 2)} (${r.lagToFinalMs.n}) | ${r.chain.launches} | ${r.missedAtChainEnd} / ${r.missed} | ${r.catchUpMs === null ? `not done in ${CATCHUP_MINUTES} min` : `${fmt(r.catchUpMs / 1000, 0)} s`} | ${r.classes.UNKNOWN ?? 0} of ${Object.values(r.classes).reduce((a, b) => a + b, 0)} | ${fmt(r.collector.cpuMean, 2)} / ${fmt(r.collector.cpuP95, 2)} | ${r.collector.rssStartMb} → ${r.collector.rssEndMb} MB (${fmt(r.collector.rssGrowth * 100, 1)} %) | ${fmt(r.server.cpuMean, 3)} / ${r.server.rssEndMb} MB (${fmt(r.server.rssGrowth * 100, 1)} %) | ${r.gaps.length} | ${fmt(r.load.mean1, 2)} / ${fmt(r.load.max1, 2)} |`,
+      `| ${r.profile} | ${fmt(r.lagMs.p50 / 1000, 2)} / ${fmt(r.lagMs.p99 / 1000, 2)} / ${fmt(r.lagMs.max / 1000, 2)} | ${fmt(r.lagToFinalMs.p50 / 1000, 2)} / ${fmt(r.lagToFinalMs.p99 / 1000, 2)} (${r.lagToFinalMs.n}) | ${r.chain.launches} | ${r.missedAtChainEnd} / ${r.missed} | ${r.catchUpMs === null ? `not done in ${CATCHUP_MINUTES} min` : `${fmt(r.catchUpMs / 1000, 0)} s`} | ${r.classes.UNKNOWN ?? 0} of ${Object.values(r.classes).reduce((a, b) => a + b, 0)} | ${fmt(r.collector.cpuMean, 2)} / ${fmt(r.collector.cpuP95, 2)} | ${r.collector.rssStartMb} → ${r.collector.rssEndMb} MB (${fmt(r.collector.rssGrowth * 100, 1)} %; ${fmt(r.collector.rssGrowthFixedWarmup * 100, 1)} %) | ${fmt(r.workingSet.settledMs / 60_000, 1)} min${r.workingSet.capped ? ' (not settled: half the run)' : ''} (${fmt(r.workingSet.growth * 100, 1)} %) | ${fmt(r.server.cpuMean, 3)} / ${r.server.rssEndMb} MB (${fmt(r.server.rssGrowth * 100, 1)} %) | ${r.gaps.length} | ${fmt(r.load.mean1, 2)} / ${fmt(r.load.max1, 2)} |`,
     );
   }
   lines.push('');

@@ -5,7 +5,7 @@
  * Options (JSON): `{ chainDir, seconds, tps, seed, profile }` — the simulated base chain (with its
  * truth.json), the run length, the rate, the seed and the provider profile (limiter.ts).
  *
- * IPC: sends `{ ready: { url, wsUrl, launches, firstSlot, lastSlot, summary } }` once listening (the
+ * IPC: sends `{ ready: { url, wsUrl, launches, firstSlot, lastSlot, summary, workingSet } }` once listening (the
  * clock does not tick yet). Receives `{ go: true }`: from then on one slot lands every 400 ms
  * (measured from the go, so a late timer does not drift), and when the last slot has landed it
  * sends `{ done: { landedAtMs } }` (wall time each launch's creation slot landed, by slot) and keeps
@@ -18,6 +18,7 @@ import { isProfileName, PROFILES } from '../../devchain/replay/limiter.ts';
 import { startReplayRpc } from '../../devchain/replay/server.ts';
 import { bondingCurveAddress } from '../../src/chain/pda.ts';
 import { mainnetRateChain, SLOT_MS } from './mainnet-chain.ts';
+import { workingSetSeries } from './working-set.ts';
 
 interface Options {
   chainDir: string;
@@ -69,4 +70,12 @@ process.on('message', (m: { go?: boolean; stats?: boolean }) => {
   } else if (m.stats) send({ stats: { ...rpc.stats, slot: rpc.slot() } });
 });
 process.on('disconnect', () => void rpc.close().then(() => process.exit(0)));
-send({ ready: { url: rpc.url, wsUrl: rpc.wsUrl, launches: dense.launches, firstSlot, lastSlot: dense.lastSlot, summary: dense.summary } });
+// the chain's working set every 5 s (bench/soak/working-set.ts): the collector's TX_CACHE_IDLE_S as it runs it
+const mints = new Set(dense.launches.map((l) => l.mint));
+const idleMs = Number(process.env.TX_CACHE_IDLE_S ?? 60) * 1000;
+const workingSet = workingSetSeries(
+  dense.chain.transactions.map((t) => ({ slot: t.slot, mints: t.accountKeys.filter((k) => mints.has(k)) })),
+  firstSlot,
+  { slotMs: SLOT_MS, idleMs, stepMs: 5_000, steps: Math.ceil(((dense.lastSlot - firstSlot + 1) * SLOT_MS) / 5_000) },
+);
+send({ ready: { url: rpc.url, wsUrl: rpc.wsUrl, launches: dense.launches, firstSlot, lastSlot: dense.lastSlot, summary: dense.summary, workingSet } });
