@@ -62,7 +62,10 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     // The history check once the catch-up has read the program's history to its listing (its last
     // batch: mid-way every curve is ahead of the history held), at most every HISTORY_CHECK_MS, over
     // every launch touched since the last check (a hot launch touched by many live batches is read
-    // and compared once; HISTORY_CHECK_MAX at a time, the rest at the next check).
+    // and compared once; HISTORY_CHECK_MAX at a time, the rest at the next check). A launch leaves
+    // the pending list when a check resolves it (its curve agrees, or it is shown history_incomplete);
+    // launchStates puts a disagreement not resolved back (not quiet yet, over the confirmation cap,
+    // not confirmed), so it is checked again at a later check, at most every HISTORY_CHECK_MS.
     const lastBatch = i + config.COLLECT_BATCH >= sigs.length;
     const check = lastBatch && now() - memory.historyCheckedMs >= HISTORY_CHECK_MS;
     if (memory.historyPending.size > MEMORY_MINTS) memory.historyPending.clear();
@@ -84,6 +87,7 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
       ));
     } catch (e) {
       if (opts.signal?.aborted) return; // account reads and lookups cut short by the stop: nothing is committed, the next start reads again
+      if (check) for (const mint of asked.keys()) memory.historyPending.add(mint); // not checked: the next check asks again
       throw e;
     }
     const committed = trace.timeSync('commit', () => store.transaction(() => {

@@ -20,18 +20,22 @@ export const CONFIRM_PAGE = 100;
  * confirmed in this batch (a curve with no account at all is confirmed anyway).
  */
 export const QUIET_SLOTS = 150;
-/** Confirmations (RPC calls) per batch at most; the rest wait for a later batch that touches them. */
+/**
+ * Confirmations (RPC calls) per batch at most; the rest are returned `unresolved`, and the caller
+ * keeps them pending for a later check (collector/catch-up.ts).
+ */
 export const MAX_CONFIRMATIONS = 20;
 
 /**
  * Whether a curve's newest signatures (newest first, at most `limit`) show the held history reaching
  * `slot`: the list reaches down to `slot` (or is the whole history) and every listed signature at or
- * before `slot` is held. Pure.
+ * before `slot` that succeeded is held (a failed transaction changes no account: it explains no
+ * disagreement, and the collector holds none of another program's, e.g. a router swap that failed). Pure.
  */
 export function listedAllHeld(listed: readonly SignatureInfo[], held: ReadonlySet<string>, slot: number, limit: number): boolean {
   const upTo = listed.filter((s) => s.slot <= slot);
   if (upTo.length === 0 && listed.length >= limit) return false; // the page does not reach the read's slot
-  return upTo.every((s) => held.has(s.signature));
+  return upTo.every((s) => s.err !== null || held.has(s.signature));
 }
 
 /**
@@ -40,15 +44,19 @@ export function listedAllHeld(listed: readonly SignatureInfo[], held: ReadonlySe
  * @param heldOf mint → every transaction held for it, the batch's included
  * @param listCurve the curve's newest {@link CONFIRM_PAGE} signatures (getSignaturesForAddress), or an Error
  * @param curveOf mint → its bonding curve address
- * @returns how many were confirmed with an RPC call, and how many of those showed the history incomplete
+ * @returns how many were confirmed with an RPC call, how many of those showed the history incomplete,
+ * and the disagreeing launches left `unresolved`: not quiet yet, over the {@link MAX_CONFIRMATIONS}
+ * cap, or whose listing did not show the held history reaching the read (a signature not held, a
+ * page not reaching it, an RPC error). A launch that agrees, or is shown incomplete, is resolved.
  */
 export async function confirmCurveHistories(
   states: Map<string, ChainState>,
   heldOf: (mint: string) => DecodedTransaction[],
   listCurve: (curve: string) => Promise<SignatureInfo[] | Error>,
   curveOf: (mint: string) => Promise<string>,
-): Promise<{ asked: number; incomplete: number }> {
+): Promise<{ asked: number; incomplete: number; unresolved: string[] }> {
   const todo: { mint: string; state: ChainState; held: DecodedTransaction[] }[] = [];
+  const unresolved: string[] = [];
   for (const [mint, state] of states) {
     if (!state.curve) continue;
     const held = heldOf(mint);
@@ -56,21 +64,18 @@ export async function confirmCurveHistories(
     if (compareCurveHistory(mint, held, read).agrees) continue;
     const newest = held.reduce((m, t) => Math.max(m, t.slot ?? 0), 0);
     // an absent curve is no trade of the last seconds: it is confirmed however recent the launch is
-    if (read.exists !== false && read.slot - newest < QUIET_SLOTS) continue;
-    todo.push({ mint, state, held });
-    if (todo.length >= MAX_CONFIRMATIONS) break;
+    if ((read.exists !== false && read.slot - newest < QUIET_SLOTS) || todo.length >= MAX_CONFIRMATIONS) unresolved.push(mint);
+    else todo.push({ mint, state, held });
   }
   let incomplete = 0;
   await Promise.all(
     todo.map(async ({ mint, state, held }) => {
       const listed = await listCurve(await curveOf(mint));
-      if (listed instanceof Error) return;
-      const sigs = new Set(held.map((t) => t.signature));
-      if (listedAllHeld(listed, sigs, state.curve!.read.slot, CONFIRM_PAGE)) {
+      if (!(listed instanceof Error) && listedAllHeld(listed, new Set(held.map((t) => t.signature)), state.curve!.read.slot, CONFIRM_PAGE)) {
         state.curve!.listedAllHeld = true;
         incomplete++;
-      }
+      } else unresolved.push(mint);
     }),
   );
-  return { asked: todo.length, incomplete };
+  return { asked: todo.length, incomplete, unresolved };
 }

@@ -19,7 +19,9 @@ export const HISTORY_CHECK_MAX = 2_000;
  * vaults), and — with `historyCheck`, the last batch of a catch-up — every other launch with a held
  * creation its curve alone, for the history completeness check (collector/enrich/history-check.ts), whose
  * disagreements are then confirmed against the curve's signature list. Two getMultipleAccounts
- * rounds however many launches, plus at most MAX_CONFIRMATIONS getSignaturesForAddress calls.
+ * rounds however many launches, plus at most MAX_CONFIRMATIONS getSignaturesForAddress calls. A
+ * disagreement left unresolved (not quiet yet, over that cap, not confirmed) is put back on
+ * `memory.historyPending`, so a later check reads it again.
  */
 export async function launchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal, historyCheck = true): Promise<Map<string, ChainState>> {
   // Bounded for a collector that runs for months: forgetting only costs one held-document read.
@@ -49,8 +51,10 @@ export async function launchStates(deps: CollectDeps, queue: PQueue, reader: Tra
   const heldOf = (mint: string) => [...memory.txs.transactionsFor(deps.store, mint), ...(byMint.get(mint) ?? [])];
   const listCurve = async (curve: string) =>
     signaturePage((await schedule(() => reader.call('getSignaturesForAddress', [[curve, { limit: CONFIRM_PAGE, commitment: 'confirmed' }]], signal)))[0]);
-  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress) : { asked: 0, incomplete: 0 };
+  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress) : { asked: 0, incomplete: 0, unresolved: [] };
   if (checked.incomplete > 0) deps.log.warn({ launches: checked.incomplete }, 'curve accounts disagree with the held history: records marked history_incomplete');
+  // a disagreement not resolved now stays pending: the next check (at most every HISTORY_CHECK_MS) asks again
+  for (const mint of checked.unresolved) memory.historyPending.add(mint);
   return states;
 }
 

@@ -283,6 +283,8 @@ describe('history completeness (curve account against held events)', () => {
     expect(listedAllHeld([at('y', 4000), at('b', 1200), at('a', 1000)], held, 5000, 100)).toBe(false);
     expect(listedAllHeld([at('x', 6000), at('z', 5500)], held, 5000, 2)).toBe(false); // a full page that never reaches slot 5000
     expect(listedAllHeld([], held, 5000, 100)).toBe(true); // nothing listed at all: the whole history is held
+    // a failed transaction not held (another program's swap that failed) changes no account: it explains nothing
+    expect(listedAllHeld([{ signature: 'f', slot: 4000, err: { InstructionError: [2, { Custom: 6003 }] } }, at('b', 1200), at('a', 1000)], held, 5000, 100)).toBe(true);
   });
 });
 
