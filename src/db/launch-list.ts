@@ -22,15 +22,18 @@ export interface ListFilter {
 /** Where a page starts: after this key (exclusive). */
 export type ListPosition = { order: 'newest'; slot: number | null; mint: string } | { order: 'changes'; seq: number };
 
-export interface ListedRecord {
+/** A listed record; `D`: its document as stored text, or as its UTF-8 bytes (`listLaunches(…, 'bytes')`). */
+export interface ListedRecord<D extends string | Buffer = string> {
   mint: string;
   sha256: string;
-  document: string;
+  document: D;
   creationSlot: number | null;
   changeSeq: number;
 }
 
 const COLUMNS = 'mint, sha256, document, creation_slot AS creationSlot, change_seq AS changeSeq';
+// the document as its stored UTF-8 bytes: no decoding to a JavaScript string and encoding back for a page that only copies it
+const COLUMNS_BYTES = 'mint, sha256, CAST(document AS BLOB) AS document, creation_slot AS creationSlot, change_seq AS changeSeq';
 
 const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
@@ -53,8 +56,12 @@ function statement(db: Database.Database, sql: string): Database.Statement {
  *   only through the blocks of change sequences that may hold a record created at or after it
  *   ({@link blockSlots}: a summary read from index launch_slot_change of public migration 14), so
  *   the first page of a sync from a recent slot does not read the whole archive's older changes.
+ * `as`: the documents as text (default) or as their UTF-8 bytes (what the list endpoint copies into its page).
  */
-export function listLaunches(db: Database.Database, order: 'newest' | 'changes', filter: ListFilter, after: ListPosition | null, limit: number): ListedRecord[] {
+export function listLaunches(db: Database.Database, order: 'newest' | 'changes', filter: ListFilter, after: ListPosition | null, limit: number): ListedRecord[];
+export function listLaunches(db: Database.Database, order: 'newest' | 'changes', filter: ListFilter, after: ListPosition | null, limit: number, as: 'bytes'): ListedRecord<Buffer>[];
+export function listLaunches(db: Database.Database, order: 'newest' | 'changes', filter: ListFilter, after: ListPosition | null, limit: number, as: 'text' | 'bytes' = 'text'): ListedRecord<string | Buffer>[] {
+  const columns = as === 'bytes' ? COLUMNS_BYTES : COLUMNS;
   const where: string[] = [];
   const params: Record<string, unknown> = { limit };
   if (filter.class !== undefined) {
@@ -69,23 +76,23 @@ export function listLaunches(db: Database.Database, order: 'newest' | 'changes',
     where.push(filter.graduated ? "json_extract(document, '$.launch.graduated') = 1" : "COALESCE(json_extract(document, '$.launch.graduated'), 0) = 0");
   }
   const select = (w: string[], orderBy: string, index?: string) =>
-    statement(db, `SELECT ${COLUMNS} FROM launch${index ? ` INDEXED BY ${index}` : ''}${w.length ? ` WHERE ${w.join(' AND ')}` : ''} ORDER BY ${orderBy} LIMIT @limit`);
+    statement(db, `SELECT ${columns} FROM launch${index ? ` INDEXED BY ${index}` : ''}${w.length ? ` WHERE ${w.join(' AND ')}` : ''} ORDER BY ${orderBy} LIMIT @limit`);
   if (order === 'changes') {
     params.seq = after?.order === 'changes' ? after.seq : 0;
-    if (filter.sinceSlot === undefined || filter.sinceSlot === 0) return select([...where, 'change_seq > @seq'], 'change_seq ASC').all(params) as ListedRecord[];
+    if (filter.sinceSlot === undefined || filter.sinceSlot === 0) return select([...where, 'change_seq > @seq'], 'change_seq ASC').all(params) as ListedRecord<string | Buffer>[];
     params.sinceSlot = filter.sinceSlot;
     // From a slot: the change sequence read in order, but only through the blocks of it that may
     // hold a record created at or after the slot (see blockSlots); the rest is skipped unread.
-    const rows: ListedRecord[] = [];
+    const rows: ListedRecord<string | Buffer>[] = [];
     const w = [...where, 'creation_slot >= @sinceSlot', 'change_seq > @seq', 'change_seq <= @to'];
     for (const run of candidateRuns(db, params.seq as number, filter.sinceSlot)) {
-      rows.push(...(select(w, 'change_seq ASC', 'launch_change').all({ ...params, seq: Math.max(params.seq as number, run.from - 1), to: run.to, limit: limit - rows.length }) as ListedRecord[]));
+      rows.push(...(select(w, 'change_seq ASC', 'launch_change').all({ ...params, seq: Math.max(params.seq as number, run.from - 1), to: run.to, limit: limit - rows.length }) as ListedRecord<string | Buffer>[]));
       if (rows.length >= limit) break;
     }
     return rows;
   }
   const pos = after?.order === 'newest' ? after : null;
-  const rows: ListedRecord[] = [];
+  const rows: ListedRecord<string | Buffer>[] = [];
   // (creation_slot, mint) descending with NULL slots last: first the rows with a slot after the cursor
   if (!pos || pos.slot !== null) {
     const w = [...where, 'creation_slot IS NOT NULL'];
@@ -94,7 +101,7 @@ export function listLaunches(db: Database.Database, order: 'newest' | 'changes',
       params.slot = pos.slot;
       params.mint = pos.mint;
     }
-    rows.push(...(select(w, 'creation_slot DESC, mint DESC').all(params) as ListedRecord[]));
+    rows.push(...(select(w, 'creation_slot DESC, mint DESC').all(params) as ListedRecord<string | Buffer>[]));
   }
   if (rows.length < limit) {
     const w = [...where, 'creation_slot IS NULL'];
@@ -105,7 +112,7 @@ export function listLaunches(db: Database.Database, order: 'newest' | 'changes',
     delete params.slot;
     if (!w.includes('mint < @mint')) delete params.mint;
     params.limit = limit - rows.length;
-    rows.push(...(select(w, 'mint DESC').all(params) as ListedRecord[]));
+    rows.push(...(select(w, 'mint DESC').all(params) as ListedRecord<string | Buffer>[]));
   }
   return rows;
 }

@@ -9,9 +9,10 @@ import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 import { formatLagSamples, keepLagSample, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
 
 /** A launch row as served: the canonical document text and its sha256. */
-export interface StoredLaunch {
+/** A held record's row; `D`: its document as text, or as its stored UTF-8 bytes ({@link PublicStore.getLaunchBytes}). */
+export interface StoredLaunch<D extends string | Buffer = string> {
   mint: string;
-  document: string;
+  document: D;
   sha256: string;
   settled: boolean;
   findingClass: FindingClass;
@@ -163,6 +164,9 @@ export class PublicStore {
       getLaunch: db.prepare(
         'SELECT mint, document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
       ),
+      getLaunchBytes: db.prepare(
+        'SELECT mint, CAST(document AS BLOB) AS document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
+      ),
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
           finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
@@ -277,6 +281,15 @@ export class PublicStore {
 
   getLaunch(mint: string): StoredLaunch | undefined {
     const r = this.s.getLaunch.get(mint) as (Omit<StoredLaunch, 'settled'> & { settled: number }) | undefined;
+    return r && { ...r, settled: r.settled === 1 };
+  }
+
+  /**
+   * {@link getLaunch} with the document as its stored UTF-8 bytes, not decoded to a string: for
+   * answers that copy the document into a response as it is (the token endpoint and the batch).
+   */
+  getLaunchBytes(mint: string): StoredLaunch<Buffer> | undefined {
+    const r = this.s.getLaunchBytes.get(mint) as (Omit<StoredLaunch<Buffer>, 'settled'> & { settled: number }) | undefined;
     return r && { ...r, settled: r.settled === 1 };
   }
 

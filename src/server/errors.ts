@@ -1,5 +1,5 @@
 import { instant } from '../core/canonical.ts';
-import { addressProblem, corsHeaders } from './http.ts';
+import { addressProblem, corsHeaders, replyResponse, type Reply } from './http.ts';
 
 /**
  * The archive's one error vocabulary (spec §7). Codes are permanent: never renamed, removed or
@@ -208,10 +208,19 @@ export function errorResponse(
   code: ErrorCode,
   opts: { nowMs?: number; headers?: Record<string, string>; message?: string } = {},
 ): Response {
+  return replyResponse(errorReply(code, opts));
+}
+
+/** {@link errorResponse} as a {@link Reply} (for answers combined into one response: the batch). */
+export function errorReply(
+  code: ErrorCode,
+  opts: { nowMs?: number; headers?: Record<string, string>; message?: string } = {},
+): Reply {
   const body = errorBody(code, opts.nowMs);
   if (opts.message) body.message = opts.message;
-  return new Response(JSON.stringify(body), {
+  return {
     status: ERRORS[code].status,
+    body: JSON.stringify(body),
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -219,7 +228,7 @@ export function errorResponse(
       ...corsHeaders(),
       ...opts.headers,
     },
-  });
+  };
 }
 
 /**
@@ -228,5 +237,10 @@ export function errorResponse(
  * @example notAnAddress('abc').status // 400
  */
 export function notAnAddress(value: string | undefined, nowMs?: number): Response {
-  return errorResponse('not_an_address', { nowMs, message: addressProblem(value) ?? undefined });
+  return replyResponse(notAnAddressReply(value, nowMs));
+}
+
+/** {@link notAnAddress} as a {@link Reply}. */
+export function notAnAddressReply(value: string | undefined, nowMs?: number): Reply {
+  return errorReply('not_an_address', { nowMs, message: addressProblem(value) ?? undefined });
 }

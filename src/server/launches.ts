@@ -143,14 +143,15 @@ export interface LaunchListBody {
 }
 
 /**
- * A page of records for a parsed query, from the public database: the JSON text of a
- * {@link LaunchListBody}. Each stored document (canonical JSON, src/core/canonical.ts) is put in the
- * page as it is stored, not parsed and serialised again; the other members in the interface's order.
+ * A page of records for a parsed query, from the public database: the UTF-8 bytes of the JSON of a
+ * {@link LaunchListBody}. Each stored document (canonical JSON, src/core/canonical.ts) is copied
+ * into the page as the bytes it is stored as, not decoded, parsed or serialised again; the other
+ * members in the interface's order.
  */
-export function launchPageText(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): string {
+export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): Buffer {
   const db = deps.publicStore.db;
   // one read transaction: the page and the newest change it is measured against are one snapshot
-  const [rows, newest] = db.transaction(() => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1), q.order === 'changes' ? lastChangeSeq(db) : 0] as const)();
+  const [rows, newest] = db.transaction(() => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1, 'bytes'), q.order === 'changes' ? lastChangeSeq(db) : 0] as const)();
   const hasMore = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
@@ -164,13 +165,19 @@ export function launchPageText(deps: Pick<Deps, 'publicStore' | 'config'>, q: Li
     next = encodeCursor({ v: 1, o: 'c', q: seq, f });
   }
   const s = JSON.stringify;
-  const records = page.map((r) => `{"mint":${s(r.mint)},"sha256":${s(r.sha256)},"changeSeq":${s(r.changeSeq)},"document":${documentText(r.document)}}`);
-  return `{"apiVersion":"v1","order":${s(q.order)},"records":[${records.join(',')}],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`;
+  const parts: Buffer[] = [Buffer.from(`{"apiVersion":"v1","order":${s(q.order)},"records":[`)];
+  for (const [i, r] of page.entries()) {
+    parts.push(Buffer.from(`${i ? ',' : ''}{"mint":${s(r.mint)},"sha256":${s(r.sha256)},"changeSeq":${s(r.changeSeq)},"document":`), documentBytes(r.document), CLOSE);
+  }
+  parts.push(Buffer.from(`],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`));
+  return Buffer.concat(parts);
 }
 
-/** A stored document as it goes into a page: as stored when it is a JSON object's text (always, as putLaunch writes it), else parsed and serialised. */
-function documentText(text: string): string {
-  return text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d ? text : JSON.stringify(JSON.parse(text) as LaunchDocument);
+const CLOSE = Buffer.from('}');
+
+/** A stored document as it goes into a page: its bytes when they are a JSON object's (always, as putLaunch writes it), else parsed and serialised. */
+function documentBytes(bytes: Buffer): Buffer {
+  return bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d ? bytes : Buffer.from(JSON.stringify(JSON.parse(bytes.toString('utf8')) as LaunchDocument));
 }
 
 /**
@@ -184,5 +191,5 @@ export async function handleLaunches(request: Request, deps: Deps): Promise<Resp
   if ('code' in q) return errorResponse(q.code, { nowMs, message: q.message });
   const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
-  return jsonTextResponse(launchPageText(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
+  return jsonTextResponse(launchPage(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
 }

@@ -3,11 +3,14 @@ import type { LaunchDocument } from '../core/types.ts';
 import { coverageOf, type Coverage } from '../facts/coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
-import { errorResponse, notAnAddress } from './errors.ts';
-import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonResponse, jsonTextResponse, licenseOf, notModified, withFields } from './http.ts';
+import { errorReply, notAnAddress } from './errors.ts';
+import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonTextReply, licenseOf, notModifiedReply, replyResponse, withFieldsBytes, type Reply } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
 
+
+/** How every stored document of this API version begins (canonical JSON: its first member). */
+const V1_PREFIX = Buffer.from('{"apiVersion":"v1",');
 
 /** Public token page of a mint: the `source` field. */
 export function sourceUrl(baseUrl: string, mint: string): string {
@@ -28,34 +31,35 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
 
   const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
-  return tokenAnswer(request, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(admitted.usage) });
+  return replyResponse(await tokenAnswer(request, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(admitted.usage) }));
 }
 
 /**
  * The token endpoint's answer after its address, key and quota checks (the batch, which checks its
- * key once, comes in here for each mint): the record, a rebuild's 202, or a not-held answer.
+ * key once, comes in here for each mint): the record, a rebuild's 202, or a not-held answer, as a
+ * {@link Reply} (the batch splices its text; the single call makes it the Response).
  * `coverage`: the archive's coverage at `nowMs`, when the caller has read it already.
  */
 export async function tokenAnswer(
   request: Request,
   deps: Deps,
   a: { mint: string; clientAddress?: string; nowMs: number; rate: Record<string, string>; coverage?: Coverage },
-): Promise<Response> {
+): Promise<Reply> {
   const { mint, nowMs, rate } = a;
   const params = { clientAddress: a.clientAddress };
   // on a node serving generations, a record this node rebuilt is in its own public.db until a generation holds it
-  const row = deps.publicStore.getLaunch(mint) ?? deps.rebuiltStore?.getLaunch(mint);
+  const row = deps.publicStore.getLaunchBytes(mint) ?? deps.rebuiltStore?.getLaunchBytes(mint);
   if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
   // only an UNKNOWN record not rebuilt may need a rebuild: the others are answered without parsing
-  if (row.findingClass === 'UNKNOWN' && row.origin !== 'rebuilt' && needsRebuild(JSON.parse(row.document) as LaunchDocument)) {
+  if (row.findingClass === 'UNKNOWN' && row.origin !== 'rebuilt' && needsRebuild(JSON.parse(row.document.toString('utf8')) as LaunchDocument)) {
     const pending = await rebuildHeld(request, deps, mint, params.clientAddress, nowMs, rate);
     if (pending) return pending;
   }
 
   const etag = etagOf(row.sha256);
   const cacheControl = row.settled ? CACHE_SETTLED : CACHE_NONE;
-  if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl, rate);
+  if (ifNoneMatch(request, etag)) return notModifiedReply(etag, cacheControl, rate);
 
   const { config } = deps;
   // the stored text with the response's fields spliced after it (its first member is "apiVersion":"v1")
@@ -65,10 +69,10 @@ export async function tokenAnswer(
     source: sourceUrl(config.baseUrl, mint),
     license: licenseOf(config),
   };
-  const body = row.document.startsWith('{"apiVersion":"v1",')
-    ? withFields(row.document, fields)
-    : JSON.stringify({ ...(JSON.parse(row.document) as LaunchDocument), apiVersion: 'v1', ...fields });
-  return jsonTextResponse(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
+  const body = row.document.subarray(0, V1_PREFIX.length).equals(V1_PREFIX)
+    ? withFieldsBytes(row.document, fields)
+    : JSON.stringify({ ...(JSON.parse(row.document.toString('utf8')) as LaunchDocument), apiVersion: 'v1', ...fields });
+  return jsonTextReply(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
 }
 
 /** The rate-limit fields with the rebuild policy added (draft-ietf-httpapi-ratelimit-headers-10 lists). */
@@ -89,19 +93,19 @@ function withRebuildPolicy(rate: Record<string, string>, a: { callerStarts: numb
  * hourly starts (429 `rate_limited`), the daily ceiling (503 `rebuild_budget_exhausted`) or the queue
  * length (503 `busy`) refuse it. 202 bodies: docs/api.md "Rebuilds".
  */
-async function notHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response> {
+async function notHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Reply> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
   let answer: RebuildAnswer | null = await deps.rebuilds.existing(mint, caller);
   if (!answer) {
     const status = await deps.curveStatus(mint);
-    if (status === 'never') return errorResponse('not_a_curve_launch', { nowMs, headers: rate });
-    if (status === 'unknown') return errorResponse('rebuild_failed', { nowMs, headers: rate });
+    if (status === 'never') return errorReply('not_a_curve_launch', { nowMs, headers: rate });
+    if (status === 'unknown') return errorReply('rebuild_failed', { nowMs, headers: rate });
     answer = await deps.rebuilds.start(mint, caller);
   }
-  if (answer.kind === 'failed') return errorResponse('rebuild_failed', { nowMs, headers: rate });
+  if (answer.kind === 'failed') return errorReply('rebuild_failed', { nowMs, headers: rate });
   if (answer.kind === 'refused') {
     const headers = { ...(answer.code === 'rate_limited' ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS) };
-    return errorResponse(answer.code, { nowMs, headers });
+    return errorReply(answer.code, { nowMs, headers });
   }
   return inProgress(deps, mint, answer, nowMs, rate);
 }
@@ -113,7 +117,7 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
  * ceiling, a full queue, a failed rebuild) the held record is served (null here): it is UNKNOWN, and
  * the caller loses nothing by getting it.
  */
-async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Response | null> {
+async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Reply | null> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
   // the held record proves its curve existed (its transactions touched it): no chain read here
   const answer: RebuildAnswer = (await deps.rebuilds.existing(mint, caller)) ?? (await deps.rebuilds.start(mint, caller));
@@ -121,7 +125,7 @@ async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAdd
 }
 
 /** The 202 answer of a rebuild queued or running (docs/api.md "Rebuilds"). */
-function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { kind: 'in_progress' }>, nowMs: number, rate: Record<string, string>): Response {
+function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { kind: 'in_progress' }>, nowMs: number, rate: Record<string, string>): Reply {
   const body = {
     apiVersion: 'v1',
     mint,
@@ -137,5 +141,5 @@ function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { k
     license: licenseOf(deps.config),
   };
   const headers = { ...(answer.started ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS), 'Cache-Control': CACHE_NONE };
-  return jsonResponse(body, 202, headers);
+  return jsonTextReply(JSON.stringify(body), 202, headers);
 }

@@ -1,8 +1,8 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { Deps } from './deps.ts';
-import { errorResponse, notAnAddress, type ErrorBody, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, isAddressParam, jsonTextResponse, licenseOf } from './http.ts';
+import { errorReply, errorResponse, notAnAddressReply, type ErrorBody, type ErrorCode } from './errors.ts';
+import { CACHE_NONE, isAddressParam, jsonTextResponse, licenseOf, type Reply } from './http.ts';
 import { DAILY_QUOTA, admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
 import { tokenAnswer } from './token.ts';
 import { coverageOf } from '../facts/coverage.ts';
@@ -14,6 +14,8 @@ import { coverageOf } from '../facts/coverage.ts';
  * in request order, duplicates answered once. Each mint counts one request against the daily
  * quota, as a single call would (a malformed mint, like a single call's 400, counts none).
  */
+
+const CLOSE = Buffer.from('}');
 
 /** The most mints in one batch. */
 export const BATCH_MAX_MINTS = 100;
@@ -70,29 +72,31 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   // each lookup is the single call itself (same checks, counting and rebuild limits), without the batch's validators
   const headers = new Headers(request.headers);
   headers.delete('If-None-Match');
-  // the entries as JSON text: each single answer's body goes in as it was written (a held record's is its stored document, not parsed again)
-  const s = JSON.stringify;
   // the key was checked above (one check for the batch); each mint is counted as a single call is
   const one = new Request(request.url, { headers });
   const coverage = coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS);
   // every well-formed mint counts one request, all in one transaction: the first ones while the quota lasts, as one call per mint would
-  const wellFormed = mints.filter((m) => isAddressParam(m)).length;
+  const isAddress = mints.map((m) => isAddressParam(m));
+  const wellFormed = isAddress.filter(Boolean).length;
   const counted = deps.countUsage === false ? null : (await deps.keys.countRequests(key.keyId, wellFormed, quota)).usages;
-  const results: string[] = [];
+  // the body as UTF-8 pieces, each answer's bytes copied in (a held record's are its stored document's)
+  const s = JSON.stringify;
+  const parts: Buffer[] = [Buffer.from('{"apiVersion":"v1","results":[')];
   let i = 0;
-  for (const mint of mints) {
-    let answer: Response;
-    if (!isAddressParam(mint)) answer = notAnAddress(mint, nowMs);
+  for (const [n, mint] of mints.entries()) {
+    // each answer as text (a Reply), not a Response built and read back: that cost more than the lookup
+    let answer: Reply;
+    if (!isAddress[n]) answer = notAnAddressReply(mint, nowMs);
     else {
       const usage = counted ? counted[i++]! : await admitKeyed(deps, key.keyId);
       answer = usage.exceeded
-        ? errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
+        ? errorReply('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
         : await tokenAnswer(one, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), coverage });
     }
-    results.push(`{"mint":${s(mint)},"status":${answer.status},"body":${await answer.text()}}`);
+    parts.push(Buffer.from(`${n ? ',' : ''}{"mint":${s(mint)},"status":${answer.status},"body":`), typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body, CLOSE);
   }
   const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
   // a BatchBody, members in its order
-  const body = `{"apiVersion":"v1","results":[${results.join(',')}],"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`;
-  return jsonTextResponse(body, 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
+  parts.push(Buffer.from(`],"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`));
+  return jsonTextResponse(Buffer.concat(parts), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
 }

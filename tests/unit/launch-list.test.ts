@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
-import { BLOCK_SEQS, listLaunches } from '../../src/db/launch-list.ts';
+import { BLOCK_SEQS, listLaunches, type ListedRecord } from '../../src/db/launch-list.ts';
 import { parseListQuery } from '../../src/server/launches.ts';
 
 let dir: string;
@@ -87,7 +87,7 @@ describe('pages read by index ranges (public migration 14)', () => {
     const browsed: string[] = [];
     let after: { order: 'newest'; slot: number | null; mint: string } | null = null;
     for (;;) {
-      const page = listLaunches(db, 'newest', {}, after, 37);
+      const page: ListedRecord[] = listLaunches(db, 'newest', {}, after, 37);
       browsed.push(...mints(page));
       if (page.length < 37) break;
       after = { order: 'newest', slot: page.at(-1)!.creationSlot, mint: page.at(-1)!.mint };
