@@ -39,9 +39,11 @@ function hardened(integration) {
  */
 export default defineConfig({
   output: 'server',
-  // Standalone: `node dist/server/entry.mjs` is the server. LPA_ASTRO_MODE=middleware is used only by
-  // `npm run bench` to measure the same app in a minimal node:http host (bench/middleware-host.mjs).
-  adapter: hardened(node({ mode: process.env.LPA_ASTRO_MODE === 'middleware' ? 'middleware' : 'standalone', bodySizeLimit: BODY_SIZE_LIMIT })),
+  // Middleware mode: `node dist/server/entry.mjs` is the server, src/server/node-entry.ts hosting the app
+  // in its own node:http server (no per-request lookup of the build's client folder first).
+  // LPA_ASTRO_MODE=standalone (the adapter's own server, with the same doors) is used only by `npm run
+  // bench` to measure what that removes.
+  adapter: hardened(node({ mode: process.env.LPA_ASTRO_MODE === 'standalone' ? 'standalone' : 'middleware', bodySizeLimit: BODY_SIZE_LIMIT })),
   // The API is read-only GET; no HTML forms post here. Astro's origin check only concerns non-GET requests.
   security: { checkOrigin: false },
   devToolbar: { enabled: false },

@@ -1,27 +1,65 @@
 /**
- * The server's entry (`dist/server/entry.mjs`): @astrojs/node's own entry, started here so its
- * HTTP server gets the front door and the timeouts (front-door.ts) before it listens. astro.config.mjs
- * points the adapter's `serverEntrypoint` at this file; the exports are the adapter's.
+ * The server's entry (`dist/server/entry.mjs`). The app is built in @astrojs/node's middleware
+ * mode and hosted here in a plain node:http server: the front door and the timeouts (front-door.ts),
+ * the site's written pages and the stylesheet (static-door.ts), then Astro's app handler for every
+ * other request. The adapter's standalone server would first look every request up as a file of
+ * the build's client folder (an `lstat`, then `send`'s `stat` on the thread pool) before Astro:
+ * that folder holds only the stylesheet, which the static door answers, so the lookup only cost
+ * time on every API request (docs/benchmarks.md "Keyed token endpoint"). HOST and PORT as the
+ * adapter reads them. A build in standalone mode (LPA_ASTRO_MODE=standalone: benchmarks only)
+ * starts the adapter's own server with the same doors. astro.config.mjs points the adapter's
+ * `serverEntrypoint` at this file; the exports are the adapter's.
  */
 import { autostart } from './node-entry-preamble.ts';
-import { handler, options, startServer } from '@astrojs/node/server.js';
+import { handler, options, startServer as startAdapterServer } from '@astrojs/node/server.js';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
 import { closeFeeds } from './deps.ts';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 export { handler, options };
 
-/** Start the standalone server with the front door and timeouts (HOST/PORT from the environment). */
-export function start(): ReturnType<typeof startServer> {
-  const started = startServer();
-  // the collector's written pages and the stylesheet, before Astro (behind the front door); this
-  // file is built to dist/server/entry.mjs, beside the adapter's static files in dist/client/
-  serveSitePagesFirst(started.server.server, fileURLToPath(new URL('../client/', import.meta.url)));
-  hardenServer(started.server.server);
-  endStreamsOnSignal(started.server.server);
-  return started;
+/** The build's static files (`dist/client/`): this file is built to dist/server/entry.mjs. */
+const CLIENT_DIR = fileURLToPath(new URL('../client/', import.meta.url));
+
+/** Start the server with the front door and timeouts (HOST/PORT from the environment). */
+export function start(): { server: { server: Server } } {
+  if (options.mode === 'standalone') {
+    const started = startAdapterServer();
+    serveSitePagesFirst(started.server.server, CLIENT_DIR);
+    hardenServer(started.server.server);
+    endStreamsOnSignal(started.server.server);
+    return started;
+  }
+  const appHandler = handler as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  const server = createServer((req, res) => {
+    // as the adapter's standalone server: a target that is not valid percent-encoding is refused before the app
+    try {
+      decodeURI(req.url ?? '/');
+    } catch {
+      res.writeHead(400);
+      res.end('Bad request.');
+      return;
+    }
+    void appHandler(req, res);
+  });
+  serveSitePagesFirst(server, CLIENT_DIR);
+  hardenServer(server);
+  endStreamsOnSignal(server);
+  const port = process.env.PORT ? Number(process.env.PORT) : (options.port ?? 8080);
+  const host = process.env.HOST ?? hostOf(options.host);
+  server.listen(port, host, () => {
+    const a = server.address();
+    const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
+    console.log(`Server listening on http://${where}`);
+  });
+  return { server: { server } };
+}
+
+/** The adapter's reading of its `host` option: true = every interface, false/absent = localhost. */
+function hostOf(host: string | boolean | undefined): string {
+  return typeof host === 'string' ? host : host ? '0.0.0.0' : 'localhost';
 }
 
 /** Time (ms) given to the last bytes of ended streams before the process stops on a signal. */
@@ -50,4 +88,4 @@ function endStreamsOnSignal(server: Server): void {
 
 export { start as startServer };
 
-if (options.mode === 'standalone' && autostart) start();
+if (autostart) start();
