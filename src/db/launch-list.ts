@@ -117,10 +117,15 @@ export function listLaunches(db: Database.Database, order: 'newest' | 'changes',
   return rows;
 }
 
-/** Change sequences per block of the summary ({@link blockSlots}). */
-export const BLOCK_SEQS = 4096;
-/** How many change sequences past its last summary before a connection computes it again. */
-const SUMMARY_REFRESH_SEQS = 64 * BLOCK_SEQS;
+/**
+ * Change sequences per block of the summary ({@link blockSlots}). A sync from a slot reads from the
+ * start of the first block that may hold it, so up to this many rows before it are read and skipped:
+ * 256 rather than 4,096 cut a `since=<slot>` page over 1,000,000 records by about 1.5 ms (each
+ * skipped row is a table read); the summary is 3,900 entries then.
+ */
+export const BLOCK_SEQS = 256;
+/** How many change sequences past its last summary before a connection computes it again (about 1 s over 1,000,000 records). */
+const SUMMARY_REFRESH_SEQS = 262_144;
 
 interface BlockSummary {
   /** the highest change_seq the summary covers */
