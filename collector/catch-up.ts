@@ -66,6 +66,8 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     // the pending list when a check resolves it (its curve agrees, or it is shown history_incomplete);
     // launchStates puts a disagreement not resolved back (not quiet yet, over the confirmation cap,
     // not confirmed), so it is checked again at a later check, at most every HISTORY_CHECK_MS.
+    // The program's list is read through this batch's last slot (every slot before it completely), which
+    // the check is told: a curve's signature before it that the launch does not hold is no trade to come.
     const lastBatch = i + config.COLLECT_BATCH >= sigs.length;
     const check = lastBatch && now() - memory.historyCheckedMs >= HISTORY_CHECK_MS;
     if (memory.historyPending.size > MEMORY_MINTS) memory.historyPending.clear();
@@ -80,7 +82,7 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     } else for (const mint of byMint.keys()) memory.historyPending.add(mint);
     let states: Map<string, ChainState>;
     try {
-      states = await trace.time('states', () => launchStates(deps, queue, reader, memory, asked, opts.signal, check));
+      states = await trace.time('states', () => launchStates(deps, queue, reader, memory, asked, opts.signal, check, last.slot));
       await trace.time('funders', () => ensureFunders(
         funderDeps(deps, queue, reader, memory, opts.signal),
         byMint,

@@ -30,12 +30,19 @@ export const MAX_CONFIRMATIONS = 20;
  * Whether a curve's newest signatures (newest first, at most `limit`) show the held history reaching
  * `slot`: the list reaches down to `slot` (or is the whole history) and every listed signature at or
  * before `slot` that succeeded is held (a failed transaction changes no account: it explains no
- * disagreement, and the collector holds none of another program's, e.g. a router swap that failed). Pure.
+ * disagreement, and the collector holds none of another program's, e.g. a router swap that failed),
+ * or lies before `readThrough`: the slot through which the catch-up has read the pump program's own
+ * signature list (every slot before it completely). A transaction there that the launch's history
+ * does not hold is not a trade still to be read — it is another program's naming the curve (a
+ * transfer to it, a bot reading it), a pump transaction held under another launch, or one the
+ * collector could not read — so it cannot explain the disagreement away; before, one such signature
+ * among the newest `limit` kept the launch from ever being confirmed. `readThrough` absent: every
+ * listed signature must be held. Pure.
  */
-export function listedAllHeld(listed: readonly SignatureInfo[], held: ReadonlySet<string>, slot: number, limit: number): boolean {
+export function listedAllHeld(listed: readonly SignatureInfo[], held: ReadonlySet<string>, slot: number, limit: number, readThrough = -Infinity): boolean {
   const upTo = listed.filter((s) => s.slot <= slot);
   if (upTo.length === 0 && listed.length >= limit) return false; // the page does not reach the read's slot
-  return upTo.every((s) => s.err !== null || held.has(s.signature));
+  return upTo.every((s) => s.err !== null || held.has(s.signature) || s.slot < readThrough);
 }
 
 /**
@@ -44,6 +51,7 @@ export function listedAllHeld(listed: readonly SignatureInfo[], held: ReadonlySe
  * @param heldOf mint → every transaction held for it, the batch's included
  * @param listCurve the curve's newest {@link CONFIRM_PAGE} signatures (getSignaturesForAddress), or an Error
  * @param curveOf mint → its bonding curve address
+ * @param readThrough the slot through which the catch-up has read the program's signature list (see {@link listedAllHeld}); absent: none
  * @returns how many were confirmed with an RPC call, how many of those showed the history incomplete,
  * and the disagreeing launches left `unresolved`: not quiet yet, over the {@link MAX_CONFIRMATIONS}
  * cap, or whose listing did not show the held history reaching the read (a signature not held, a
@@ -54,6 +62,7 @@ export async function confirmCurveHistories(
   heldOf: (mint: string) => DecodedTransaction[],
   listCurve: (curve: string) => Promise<SignatureInfo[] | Error>,
   curveOf: (mint: string) => Promise<string>,
+  readThrough?: number,
 ): Promise<{ asked: number; incomplete: number; unresolved: string[] }> {
   const todo: { mint: string; state: ChainState; held: DecodedTransaction[] }[] = [];
   const unresolved: string[] = [];
@@ -71,7 +80,7 @@ export async function confirmCurveHistories(
   await Promise.all(
     todo.map(async ({ mint, state, held }) => {
       const listed = await listCurve(await curveOf(mint));
-      if (!(listed instanceof Error) && listedAllHeld(listed, new Set(held.map((t) => t.signature)), state.curve!.read.slot, CONFIRM_PAGE)) {
+      if (!(listed instanceof Error) && listedAllHeld(listed, new Set(held.map((t) => t.signature)), state.curve!.read.slot, CONFIRM_PAGE, readThrough)) {
         state.curve!.listedAllHeld = true;
         incomplete++;
       } else unresolved.push(mint);

@@ -21,9 +21,10 @@ export const HISTORY_CHECK_MAX = 2_000;
  * disagreements are then confirmed against the curve's signature list. Two getMultipleAccounts
  * rounds however many launches, plus at most MAX_CONFIRMATIONS getSignaturesForAddress calls. A
  * disagreement left unresolved (not quiet yet, over that cap, not confirmed) is put back on
- * `memory.historyPending`, so a later check reads it again.
+ * `memory.historyPending`, so a later check reads it again. `readThrough`: the slot through which the
+ * catch-up has read the program's signature list (history-check.ts listedAllHeld); absent: none.
  */
-export async function launchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal, historyCheck = true): Promise<Map<string, ChainState>> {
+export async function launchStates(deps: CollectDeps, queue: PQueue, reader: TransactionReader, memory: CollectorMemory, byMint: Map<string, DecodedTransaction[]>, signal?: AbortSignal, historyCheck = true, readThrough?: number): Promise<Map<string, ChainState>> {
   // Bounded for a collector that runs for months: forgetting only costs one held-document read.
   if (memory.completed.size > MEMORY_MINTS) memory.completed.clear();
   if (memory.notCompleted.size > MEMORY_MINTS) memory.notCompleted.clear();
@@ -51,7 +52,7 @@ export async function launchStates(deps: CollectDeps, queue: PQueue, reader: Tra
   const heldOf = (mint: string) => [...memory.txs.transactionsFor(deps.store, mint), ...(byMint.get(mint) ?? [])];
   const listCurve = async (curve: string) =>
     signaturePage((await schedule(() => reader.call('getSignaturesForAddress', [[curve, { limit: CONFIRM_PAGE, commitment: 'confirmed' }]], signal)))[0]);
-  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress) : { asked: 0, incomplete: 0, unresolved: [] };
+  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress, readThrough) : { asked: 0, incomplete: 0, unresolved: [] };
   if (checked.incomplete > 0) deps.log.warn({ launches: checked.incomplete }, 'curve accounts disagree with the held history: records marked history_incomplete');
   // a disagreement not resolved now stays pending: the next check (at most every HISTORY_CHECK_MS) asks again
   for (const mint of checked.unresolved) memory.historyPending.add(mint);

@@ -286,6 +286,18 @@ describe('history completeness (curve account against held events)', () => {
     // a failed transaction not held (another program's swap that failed) changes no account: it explains nothing
     expect(listedAllHeld([{ signature: 'f', slot: 4000, err: { InstructionError: [2, { Custom: 6003 }] } }, at('b', 1200), at('a', 1000)], held, 5000, 100)).toBe(true);
   });
+
+  it('a signature not held before the slot the catch-up has read the program through is no trade to come: it does not block the confirmation', () => {
+    const held = new Set(['a', 'b']);
+    const at = (signature: string, slot: number) => ({ signature, slot, err: null });
+    // 'y' (a transfer to the curve, another program reading it) at slot 4000, not held
+    const listed = [at('y', 4000), at('b', 1200), at('a', 1000)];
+    expect(listedAllHeld(listed, held, 5000, 100)).toBe(false); // read through nothing: it might be a trade still to read
+    expect(listedAllHeld(listed, held, 5000, 100, 4001)).toBe(true); // the program's list read through slot 4001: it is none
+    expect(listedAllHeld(listed, held, 5000, 100, 4000)).toBe(false); // its own slot is not read through yet
+    // a full page that never reaches the read slot stays unconfirmed whatever was read
+    expect(listedAllHeld([at('x', 6000), at('z', 5500)], held, 5000, 2, 7000)).toBe(false);
+  });
 });
 
 describe('unknown is never a value', () => {
