@@ -17,11 +17,11 @@
  */
 import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
-import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
+import type { ChartSeries, CurvePoint, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
 import { linearMap } from './linear-map.ts';
 import { oneDecimal, stepAfterPath } from './svg-text.ts';
-import { count, duration, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
+import { count, duration, pctOf, quoteAmount, quoteUnit, rawNumber, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
 
@@ -193,6 +193,50 @@ ${xt.map((v) => `<text x="${oneDecimal(x(v))}" y="${h - PAD.b + 22}" text-anchor
 
 const CV_H = 240;
 
+/** A completion or migration mark of the curve at `t` seconds (nothing when null). */
+function mark(x: (v: number) => number, t: number | null, label: string, cls: string, dy: number): string {
+  if (t === null) return '';
+  const at = x(t);
+  return `<line class="${cls}" x1="${oneDecimal(at)}" x2="${oneDecimal(at)}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(at < W / 3 ? at + 4 : at - 4)}" y="${PAD.t + dy}" text-anchor="${at < W / 3 ? 'start' : 'end'}">${label}</text>`;
+}
+
+/**
+ * At most one point per pixel column, the last one of it (a 2,000-trade curve stays a small
+ * path), as `[x, y]` rounded to a tenth, the columns in the order they first appear. The points
+ * come in time order, so a column's points are consecutive: one pass keeps the last of each run;
+ * points out of order (or not finite) go through a Map of the columns instead, with the same answer.
+ */
+function columnPoints(points: readonly CurvePoint[], qs: Float64Array, xOf: (v: number) => number, yOf: (v: number) => number): [number, number][] {
+  const n = points.length;
+  const px = new Float64Array(n);
+  let kept: number[] = [];
+  let col = 0;
+  let ordered = true;
+  for (let i = 0; i < n; i++) {
+    const at = (px[i] = xOf(points[i]!.t));
+    const k = Math.round(at);
+    if (kept.length > 0 && k === col) kept[kept.length - 1] = i;
+    else if (kept.length === 0 || k > col) {
+      kept.push(i);
+      col = k;
+    } else {
+      ordered = false;
+      break;
+    }
+  }
+  if (!ordered) {
+    const cols = new Map<number, number>();
+    for (let i = 0; i < n; i++) cols.set(Math.round((px[i] = xOf(points[i]!.t))), i);
+    kept = [...cols.values()];
+  }
+  const out: [number, number][] = new Array(kept.length);
+  for (let j = 0; j < kept.length; j++) {
+    const i = kept[j]!;
+    out[j] = [r1(px[i]!), r1(yOf(qs[i]!))];
+  }
+  return out;
+}
+
 /** Curve progress: the curve's real quote reserves over time to completion; completion and migration marked; the pool now when graduated. */
 export function curveChart(s: ChartSeries, name: string): Html {
   const c = s.curve;
@@ -200,35 +244,29 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const unit = quoteUnit(s.quoteMint);
   const sym = esc(unit.symbol);
   const scale = 10 ** unit.decimals;
-  const v = (raw: string) => Number(raw) / scale;
   // a completed curve is drawn to its migration (or completion), an open one to its latest trade held
   // (to the record's asOf would squash the trades into the left edge of a months-long axis)
   const closedAt = c.migratedAt ?? c.completedAt;
-  const end = Math.max(closedAt ?? 0, c.points[c.points.length - 1]!.t, 30);
+  const points = c.points;
+  const n = points.length;
+  const end = Math.max(closedAt ?? 0, points[n - 1]!.t, 30);
   const x = scaleLinear().domain([0, end]).range([PAD.l, W - PAD.r - (c.poolQuoteNow ? 70 : 0)]);
-  const qs = c.points.map((p) => v(p.realQuote));
-  const maxQ = Math.max(...qs, c.poolQuoteNow ? v(c.poolQuoteNow) : 0, 1e-9);
+  // each point's quote read once (rawNumber: the same number as Number, without its string parse)
+  const qs = new Float64Array(n);
+  let maxQ = -Infinity;
+  for (let i = 0; i < n; i++) maxQ = Math.max(maxQ, (qs[i] = rawNumber(points[i]!.realQuote) / scale));
+  maxQ = Math.max(maxQ, c.poolQuoteNow ? rawNumber(c.poolQuoteNow) / scale : 0, 1e-9);
   const y = scaleLinear().domain([0, maxQ]).nice().range([CV_H - PAD.b, PAD.t]);
-  // At most one point per pixel column (the last one of it): a 2,000-trade curve stays a small path.
-  const cols = new Map<number, [number, number]>();
   const xOf = linearMap(x);
   const yOf = linearMap(y);
-  c.points.forEach((p, i) => {
-    const px = xOf(p.t);
-    cols.set(Math.round(px), [r1(px), r1(yOf(qs[i]!))]);
-  });
-  const pts = [...cols.values()];
+  const pts = columnPoints(points, qs, xOf, yOf);
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
   pts.push([r1(lastX), pts[pts.length - 1]![1]]);
   // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts)
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
-  const mark = (t: number | null, label: string, cls: string, dy: number) =>
-    t === null
-      ? ''
-      : `<line class="${cls}" x1="${oneDecimal(x(t))}" x2="${oneDecimal(x(t))}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(x(t) < W / 3 ? x(t) + 4 : x(t) - 4)}" y="${PAD.t + dy}" text-anchor="${x(t) < W / 3 ? 'start' : 'end'}">${label}</text>`;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(v(c.poolQuoteNow)))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(v(c.poolQuoteNow)) - 9))}" text-anchor="middle">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(rawNumber(c.poolQuoteNow) / scale) - 9))}" text-anchor="middle">pool now</text>`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint) : null;
@@ -238,7 +276,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
 ${axes(x, y, CV_H, timeTicks(end), (t) => sig(t), unit.symbol)}
 <path class="line" d="${esc(path)}"></path>
-${mark(c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
+${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
 <tr><th scope="row">Trades charted</th><td>${c.points.length - 1}</td></tr>

@@ -112,6 +112,24 @@ export function unitsValue(raw: string | bigint, decimals: number): number {
   return unitsNumber(neg, int, frac);
 }
 
+/**
+ * `Number(raw)` of a raw amount's decimal text: 1 to 15 digits (every raw quote amount of a curve)
+ * read digit by digit, exact below 2^53 and so the same number `Number` gives; anything else by
+ * `Number` itself. Number of a decimal string showed in the page profile (a curve reads hundreds).
+ * @example rawNumber('1500000000') // 1500000000
+ */
+export function rawNumber(raw: string): number {
+  const n = raw.length;
+  if (n === 0 || n > 15) return Number(raw);
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = raw.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(raw);
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 /** A rounded text with its exact value (for a `title`). */
 export interface Shown {
   text: string;
