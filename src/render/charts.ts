@@ -52,47 +52,53 @@ const TIMELINE_LEGEND = legend([
   { cls: 'c-sell tri', label: 'Creator sell' },
 ]);
 
+/** The share text of a supply value (pctOf), once per value of a page: `pcts` holds those made. */
+function pctText(pcts: Map<string, string>, v: string, total: bigint): string {
+  let t = pcts.get(v);
+  if (t === undefined) pcts.set(v, (t = pctOf(v, total)));
+  return t;
+}
+
+/** One stacked bar of the supply chart: a rect per group with a share, each titled with its share. */
+function supplyBar(split: SupplySplit, y: number, pcts: Map<string, string>, total: bigint): string {
+  let at = 0;
+  let out = '';
+  for (const g of GROUPS) {
+    const p = total > 0n ? Number((BigInt(split[g.key]) * 1_000_000n) / total) / 10_000 : 0;
+    const x0 = SHARE_X(at);
+    at += p;
+    if (p > 0) out += `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(SHARE_X(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctText(pcts, split[g.key], total))}</title></rect>`;
+  }
+  return out;
+}
+
+/** A supply bar with its label above it. */
+function barSvg(label: string, split: SupplySplit, id: string, name: string, pcts: Map<string, string>, total: bigint): string {
+  return `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctText(pcts, split.creator, total))}, bundled ${esc(pctText(pcts, split.bundled, total))}, first 30 s ${esc(pctText(pcts, split.early, total))}, other ${esc(pctText(pcts, split.other, total))}</p>
+<svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${supplyBar(split, 0, pcts, total)}</svg>`;
+}
+
+/** A cell of the supply table, from its title attribute on: the share and the tokens. */
+function supplyCell(split: SupplySplit, k: keyof SupplySplit, pcts: Map<string, string>, total: bigint): string {
+  const t = tokenAmount(split[k]);
+  return `title="${esc(t.exact)}">${esc(pctText(pcts, split[k], total))} · ${esc(t.text)}`;
+}
+
 /** Supply at birth: two stacked bars (end of the creation slot, at 30 s), shares of total supply. */
 export function supplyChart(s: ChartSeries, name: string): Html {
   if (!s.supply) return missingChart('supply', 'Supply at birth', s.missing);
   const total = BigInt(s.totalSupplyRaw);
-  const rows: [string, SupplySplit][] = [
-    ['End of the creation slot', s.supply.atCreationSlot],
-    ['At 30 s', s.supply.at30s],
-  ];
   // each share's text once: a value appears in a bar's title, its label and the table
   const pcts = new Map<string, string>();
-  const pctText = (v: string): string => {
-    let t = pcts.get(v);
-    if (t === undefined) pcts.set(v, (t = pctOf(v, total)));
-    return t;
-  };
-  const share = (v: string) => (total > 0n ? Number((BigInt(v) * 1_000_000n) / total) / 10_000 : 0);
-  const bar = (split: SupplySplit, y: number): string => {
-    let at = 0;
-    return GROUPS.map((g) => {
-      const p = share(split[g.key]);
-      const x0 = SHARE_X(at);
-      at += p;
-      return p > 0 ? `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(SHARE_X(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctText(split[g.key]))}</title></rect>` : '';
-    }).join('');
-  };
   const a = s.supply.atCreationSlot;
   const b = s.supply.at30s;
-  const barSvg = (label: string, split: SupplySplit, id: string) =>
-    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctText(split.creator))}, bundled ${esc(pctText(split.bundled))}, first 30 s ${esc(pctText(split.early))}, other ${esc(pctText(split.other))}</p>
-<svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${bar(split, 0)}</svg>`;
-  const cell = (split: SupplySplit, k: keyof SupplySplit) => {
-    const t = tokenAmount(split[k]);
-    return `title="${esc(t.exact)}">${esc(pctText(split[k]))} · ${esc(t.text)}`;
-  };
   return raw(`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${esc(s.totalSupplyRaw)}" data-creator-raw="${esc(a.creator)}" data-bundled-raw="${esc(a.bundled)}" data-early-raw="${esc(a.early)}" data-other-raw="${esc(a.other)}" data-curve-raw="${esc(a.curve)}" data-creator-30s-raw="${esc(b.creator)}" data-bundled-30s-raw="${esc(b.bundled)}" data-early-30s-raw="${esc(b.early)}" data-other-30s-raw="${esc(b.other)}" data-curve-30s-raw="${esc(b.curve)}">
 <figcaption><h3>Supply at birth</h3> Who held the token supply at the end of the creation slot and 30 s after creation (net of sells); the rest had not been bought.</figcaption>
-${barSvg(rows[0]![0], a, 'supply-slot')}
-${barSvg(rows[1]![0], b, 'supply-30s')}
+${barSvg('End of the creation slot', a, 'supply-slot', name, pcts, total)}
+${barSvg('At 30 s', b, 'supply-30s', name, pcts, total)}
 ${SUPPLY_LEGEND}
 <details><summary>Supply at birth as a table</summary><table class="stack data"><thead><tr><th scope="col">Holder</th><th scope="col">End of creation slot</th><th scope="col">At 30 s</th></tr></thead><tbody>
-${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${cell(a, g.key)}</td><td data-label="At 30 s" ${cell(b, g.key)}</td></tr>`).join('')}
+${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${supplyCell(a, g.key, pcts, total)}</td><td data-label="At 30 s" ${supplyCell(b, g.key, pcts, total)}</td></tr>`).join('')}
 </tbody></table></details>
 </figure>`) as Html;
 }

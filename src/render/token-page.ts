@@ -335,7 +335,8 @@ ${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener
   return renderPage(
     {
       title: `${title} — launch record — ${doc.mint}`,
-      description: [...description].length > 300 ? [...description].slice(0, 299).join('') + '…' : description,
+      // at most 300 UTF-16 units is at most 300 code points: only a longer text is split into them
+      description: description.length > 300 && [...description].length > 300 ? [...description].slice(0, 299).join('') + '…' : description,
       canonicalUrl: `${opts.baseUrl}${tokenPath(doc.mint)}`,
       ogType: 'article',
       head: html`<link rel="alternate" type="application/json" href="${docPath}">` as Html,
