@@ -167,7 +167,7 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
 <figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
 <svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.points.length} trades in the first 30 s, ${tl.bundledWallets} bundled wallets</title>
 <rect class="band" x="${PAD.l}" y="${PAD.t}" width="${oneDecimal(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
-${axes(x, y, TL_H, timeTicks(maxT), (v) => sig(v), unit.symbol)}
+${axes(x, y, TL_H, timeTicks(maxT), unit.symbol)}
 ${marks}
 </svg>
 ${TIMELINE_LEGEND}
@@ -179,21 +179,42 @@ ${rows}
 
 type Scale = { (v: number): number; ticks(n?: number): number[] };
 
-/** Ticks of a time axis in seconds, in whole units of s, min, h or d (d3 picks nice counts of that unit). */
-function timeTicks(endSeconds: number): { ticks: number[]; label: (v: number) => string } {
-  const [u, name] = endSeconds > 2 * 86400 ? [86400, 'd'] : endSeconds > 2 * 3600 ? [3600, 'h'] : endSeconds > 120 ? [60, 'min'] : [1, 's'];
-  const ticks = scaleLinear().domain([0, endSeconds / u]).ticks(5).map((v) => v * u);
-  return { ticks, label: (v) => `${sig(v / u)} ${name}` };
+/** A time axis's ticks (seconds) and their labels, escaped. */
+interface TimeTicks {
+  ticks: number[];
+  labels: string[];
 }
 
-function axes(x: Scale, y: Scale, h: number, xTicks: { ticks: number[]; label: (v: number) => string }, fy: (v: number) => string, unit: string): string {
-  const yt = y.ticks(4);
+/** {@link timeTicks} by axis end: a pure function of one number (the timeline's is 30 s on most pages), so kept; cleared past 64 ends. */
+const TIME_TICKS = new Map<number, TimeTicks>();
+
+/** Ticks of a time axis in seconds, in whole units of s, min, h or d (d3 picks nice counts of that unit), with their labels. Shared: callers must not change them. */
+function timeTicks(endSeconds: number): TimeTicks {
+  let t = TIME_TICKS.get(endSeconds);
+  if (t) return t;
+  const [u, name] = endSeconds > 2 * 86400 ? [86400, 'd'] : endSeconds > 2 * 3600 ? [3600, 'h'] : endSeconds > 120 ? [60, 'min'] : [1, 's'];
+  const ticks = scaleLinear().domain([0, endSeconds / u]).ticks(5).map((v) => v * u);
+  t = { ticks, labels: ticks.map((v) => esc(`${sig(v / u)} ${name}`)) };
+  if (TIME_TICKS.size >= 64) TIME_TICKS.clear();
+  TIME_TICKS.set(endSeconds, t);
+  return t;
+}
+
+/** A chart's axes: the baseline, the unit, y's grid lines and labels (`sig` of each tick), x's labels. Each tick's position computed once. */
+function axes(x: Scale, y: Scale, h: number, xTicks: TimeTicks, unit: string): string {
+  let ys = '';
+  for (const v of y.ticks(4)) {
+    const at = y(v);
+    const a = oneDecimal(at);
+    ys += `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${a}" y2="${a}"></line><text x="${PAD.l - 6}" y="${oneDecimal(at + 5)}" text-anchor="end">${esc(sig(v))}</text>`;
+  }
+  let xs = '';
   const xt = xTicks.ticks;
-  const fx = xTicks.label;
+  for (let i = 0; i < xt.length; i++) xs += `<text x="${oneDecimal(x(xt[i]!))}" y="${h - PAD.b + 22}" text-anchor="middle">${xTicks.labels[i]}</text>`;
   return `<g class="axis">
 <line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l - 4}" y="${PAD.t - 8}" text-anchor="end">${esc(unit)}</text>
-${yt.map((v) => `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${oneDecimal(y(v))}" y2="${oneDecimal(y(v))}"></line><text x="${PAD.l - 6}" y="${oneDecimal(y(v) + 5)}" text-anchor="end">${esc(fy(v))}</text>`).join('')}
-${xt.map((v) => `<text x="${oneDecimal(x(v))}" y="${h - PAD.b + 22}" text-anchor="middle">${esc(fx(v))}</text>`).join('')}
+${ys}
+${xs}
 </g>`;
 }
 
@@ -280,7 +301,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   return raw(`<figure class="chart" id="chart-curve" data-chart="curve" data-points="${c.points.length}" data-final-real-quote="${esc(last.realQuote)}" data-completed="${String(c.completedAt !== null)}" data-completed-at="${c.completedAt ?? ''}" data-migrated-at="${c.migratedAt ?? ''}" data-pool-quote-now="${esc(c.poolQuoteNow ?? '')}" data-source="${esc(c.source)}">
 <figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
-${axes(x, y, CV_H, timeTicks(end), (t) => sig(t), unit.symbol)}
+${axes(x, y, CV_H, timeTicks(end), unit.symbol)}
 <path class="line" d="${esc(path)}"></path>
 ${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
 </svg>
