@@ -233,9 +233,9 @@ function mark(x: (v: number) => number, t: number | null, label: string, cls: st
  * come in time order, so a column's points are consecutive: one pass keeps the last of each run;
  * points out of order (or not finite) go through a Map of the columns instead, with the same answer.
  */
-function columnPoints(points: readonly CurvePoint[], qs: Float64Array, xOf: (v: number) => number, yOf: (v: number) => number): [number, number][] {
+function columnPoints(points: readonly CurvePoint[], qs: readonly number[], xOf: (v: number) => number, yOf: (v: number) => number): [number, number][] {
   const n = points.length;
-  const px = new Float64Array(n);
+  const px: number[] = new Array(n);
   let kept: number[] = [];
   let col = 0;
   let ordered = true;
@@ -279,7 +279,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const end = Math.max(closedAt ?? 0, points[n - 1]!.t, 30);
   const x = scaleLinear().domain([0, end]).range([PAD.l, W - PAD.r - (c.poolQuoteNow ? 70 : 0)]);
   // each point's quote read once (rawNumber: the same number as Number, without its string parse)
-  const qs = new Float64Array(n);
+  const qs: number[] = new Array(n);
   let maxQ = -Infinity;
   for (let i = 0; i < n; i++) maxQ = Math.max(maxQ, (qs[i] = rawNumber(points[i]!.realQuote) / scale));
   maxQ = Math.max(maxQ, c.poolQuoteNow ? rawNumber(c.poolQuoteNow) / scale : 0, 1e-9);

@@ -113,7 +113,7 @@ describe('unitsValue', () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
       const digits = String(seed).repeat(1 + (i % 4)).slice(0, 1 + (i % 25));
       const raw = (i % 7 === 0 ? '-' : '') + digits.replace(/^0+(?=\d)/, '');
-      for (const d of [0, 6, 9]) expect(unitsValue(raw, d)).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+      for (const d of [0, 1, 6, 9, 15, 18, 22, 23]) expect(unitsValue(raw, d)).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
     }
   });
 });
