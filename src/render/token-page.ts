@@ -1,5 +1,5 @@
 import { raw } from 'hono/html';
-import { html } from './html-tag.ts';
+import { html, htmlValue } from './html-tag.ts';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
@@ -96,8 +96,13 @@ function unknownWhy(doc: LaunchDocument): string | null {
   return null;
 }
 
-function row(label: string, value: unknown, raw?: string): Html {
-  return html`<tr><th scope="row">${label}</th><td data-label="${label}"${raw !== undefined ? html` title="${raw}"` : ''}>${value}</td></tr>` as Html;
+/** A row of the details table: label, value (anything the html tag inserts), and the raw value as its title. Built as a string (the tag's bytes) unless the value is one only hono's tag resolves. */
+function row(label: string, value: unknown, rawValue?: string): Html {
+  const v = htmlValue(value);
+  const t = rawValue !== undefined ? htmlValue(rawValue) : '';
+  if (v === null || t === null) return html`<tr><th scope="row">${label}</th><td data-label="${label}"${rawValue !== undefined ? html` title="${rawValue}"` : ''}>${value}</td></tr>` as Html;
+  const l = esc(label);
+  return raw(`<tr><th scope="row">${l}</th><td data-label="${l}"${rawValue !== undefined ? ` title="${t}"` : ''}>${v}</td></tr>`) as Html;
 }
 
 /** A wallet: its short form linked to its creator page, and an explorer link. */
