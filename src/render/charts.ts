@@ -11,7 +11,7 @@
  * without d3-shape's per-point generator work; its test holds it to d3-shape's own output.
  *
  * Markup is built as plain strings, every formatted or chain-derived value through `esc` (the same
- * escaping as `hono/html`'s tag), and returned as one `raw` value: with a few hundred marks and rows
+ * escaping as `hono/html`'s tag; the curve's path, only numbers and path commands, needs none), and returned as one `raw` value: with a few hundred marks and rows
  * per page the tag's per-call work was most of the page's render time (issue 23). Each point's
  * amounts are formatted once, for its mark and its table row.
  */
@@ -289,7 +289,9 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const pts = columnPoints(points, qs, xOf, yOf);
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
   pts.push([r1(lastX), pts[pts.length - 1]![1]]);
-  // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts)
+  // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts);
+  // its text is M, L, Z, commas and roundedText's numbers (digits, '.', '-', 'e', '+', NaN,
+  // Infinity): nothing esc would change, so the path (kilobytes on a long curve) is not scanned for it
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
   const pool = c.poolQuoteNow
@@ -302,7 +304,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
 <figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
 ${axes(x, y, CV_H, timeTicks(end), unit.symbol)}
-<path class="line" d="${esc(path)}"></path>
+<path class="line" d="${path}"></path>
 ${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
