@@ -97,16 +97,19 @@ export const CURVE_MAX_POINTS = 560;
  * come as parallel arrays (time, slot, raw quote): only the kept ones become objects.
  */
 function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: number): CurvePoint[] {
-  const keep = (i: number): CurvePoint => ({ t: ts[i]!, slot: slots[i]!, realQuote: q[i]!.toString() });
   const n = ts.length;
-  const out: CurvePoint[] = [keep(0)];
+  const out: CurvePoint[] = [{ t: ts[0]!, slot: slots[0]!, realQuote: q[0]!.toString() }];
   if (n <= CURVE_MAX_POINTS) {
-    for (let i = 1; i < n; i++) out.push(keep(i));
+    for (let i = 1; i < n; i++) out.push({ t: ts[i]!, slot: slots[i]!, realQuote: q[i]!.toString() });
     return out;
   }
   const width = Math.max(end, 1) / (CURVE_MAX_POINTS - 2);
+  // each point's bucket computed once (it is compared with the next point's)
+  let bucket = Math.floor(ts[1]! / width);
   for (let i = 1; i < n; i++) {
-    if (i === n - 1 || Math.floor(ts[i + 1]! / width) !== Math.floor(ts[i]! / width)) out.push(keep(i));
+    const next = i === n - 1 ? NaN : Math.floor(ts[i + 1]! / width);
+    if (i === n - 1 || next !== bucket) out.push({ t: ts[i]!, slot: slots[i]!, realQuote: q[i]!.toString() });
+    bucket = next;
   }
   return out;
 }
@@ -134,7 +137,11 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
   let lastQ: bigint | string | null = null;
   const cbt = creation.blockTime;
   let prevSlot = -Infinity;
-  for (const tx of txs) {
+  // indexed loops, and the instructions' cheapest test first: this walk reads every held
+  // transaction at every first render (a 2,000-trade curve), and for-of cost measurably here
+  const nTx = txs.length;
+  for (let k = 0; k < nTx; k++) {
+    const tx = txs[k]!;
     if (tx.err !== null && tx.err !== undefined) continue;
     const slot = tx.slot ?? 0;
     if (slot < prevSlot) return null;
@@ -143,7 +150,9 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
     const blockTime = tx.blockTime;
     if (tx.slot === creation.slot || inFirstWindow(creation, { slot, blockTime })) windowTxs.push(tx);
     const tAt = cbt !== null && blockTime !== null ? blockTime - cbt : (slot - creation.slot) * SLOT_SECONDS;
-    for (const e of tx.events) {
+    const events = tx.events;
+    for (let j = 0; j < events.length; j++) {
+      const e = events[j]!;
       const name = e.name;
       const f = e.fields;
       if (name === 'TradeEvent') {
@@ -171,8 +180,10 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
       }
     }
     if (migratedAt === null) {
-      for (const i of tx.instructions) {
-        if (i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === mint) {
+      const instructions = tx.instructions;
+      for (let j = 0; j < instructions.length; j++) {
+        const i = instructions[j]!;
+        if (i.name === 'withdraw' && i.program === 'pump' && i.accounts.mint === mint) {
           migratedAt = tAt;
           break;
         }

@@ -11,17 +11,17 @@
  * without d3-shape's per-point generator work; its test holds it to d3-shape's own output.
  *
  * Markup is built as plain strings, every formatted or chain-derived value through `esc` (the same
- * escaping as `hono/html`'s tag), and returned as one `raw` value: with a few hundred marks and rows
+ * escaping as `hono/html`'s tag; the curve's path, only numbers and path commands, needs none), and returned as one `raw` value: with a few hundred marks and rows
  * per page the tag's per-call work was most of the page's render time (issue 23). Each point's
  * amounts are formatted once, for its mark and its table row.
  */
 import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
-import type { ChartSeries, SupplySplit, TimelinePoint } from './chart-data.ts';
+import type { ChartSeries, CurvePoint, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
 import { linearMap } from './linear-map.ts';
 import { oneDecimal, stepAfterPath } from './svg-text.ts';
-import { count, duration, pctOf, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
+import { count, duration, pctOf, quoteAmount, quoteUnit, rawNumber, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
 
@@ -52,47 +52,53 @@ const TIMELINE_LEGEND = legend([
   { cls: 'c-sell tri', label: 'Creator sell' },
 ]);
 
+/** The share text of a supply value (pctOf), once per value of a page: `pcts` holds those made. */
+function pctText(pcts: Map<string, string>, v: string, total: bigint): string {
+  let t = pcts.get(v);
+  if (t === undefined) pcts.set(v, (t = pctOf(v, total)));
+  return t;
+}
+
+/** One stacked bar of the supply chart: a rect per group with a share, each titled with its share. */
+function supplyBar(split: SupplySplit, y: number, pcts: Map<string, string>, total: bigint): string {
+  let at = 0;
+  let out = '';
+  for (const g of GROUPS) {
+    const p = total > 0n ? Number((BigInt(split[g.key]) * 1_000_000n) / total) / 10_000 : 0;
+    const x0 = SHARE_X(at);
+    at += p;
+    if (p > 0) out += `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(SHARE_X(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctText(pcts, split[g.key], total))}</title></rect>`;
+  }
+  return out;
+}
+
+/** A supply bar with its label above it. */
+function barSvg(label: string, split: SupplySplit, id: string, name: string, pcts: Map<string, string>, total: bigint): string {
+  return `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctText(pcts, split.creator, total))}, bundled ${esc(pctText(pcts, split.bundled, total))}, first 30 s ${esc(pctText(pcts, split.early, total))}, other ${esc(pctText(pcts, split.other, total))}</p>
+<svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${supplyBar(split, 0, pcts, total)}</svg>`;
+}
+
+/** A cell of the supply table, from its title attribute on: the share and the tokens. */
+function supplyCell(split: SupplySplit, k: keyof SupplySplit, pcts: Map<string, string>, total: bigint): string {
+  const t = tokenAmount(split[k]);
+  return `title="${esc(t.exact)}">${esc(pctText(pcts, split[k], total))} · ${esc(t.text)}`;
+}
+
 /** Supply at birth: two stacked bars (end of the creation slot, at 30 s), shares of total supply. */
 export function supplyChart(s: ChartSeries, name: string): Html {
   if (!s.supply) return missingChart('supply', 'Supply at birth', s.missing);
   const total = BigInt(s.totalSupplyRaw);
-  const rows: [string, SupplySplit][] = [
-    ['End of the creation slot', s.supply.atCreationSlot],
-    ['At 30 s', s.supply.at30s],
-  ];
   // each share's text once: a value appears in a bar's title, its label and the table
   const pcts = new Map<string, string>();
-  const pctText = (v: string): string => {
-    let t = pcts.get(v);
-    if (t === undefined) pcts.set(v, (t = pctOf(v, total)));
-    return t;
-  };
-  const share = (v: string) => (total > 0n ? Number((BigInt(v) * 1_000_000n) / total) / 10_000 : 0);
-  const bar = (split: SupplySplit, y: number): string => {
-    let at = 0;
-    return GROUPS.map((g) => {
-      const p = share(split[g.key]);
-      const x0 = SHARE_X(at);
-      at += p;
-      return p > 0 ? `<rect class="c-${g.key}" x="${oneDecimal(x0)}" y="${y}" width="${oneDecimal(SHARE_X(at) - x0)}" height="28"><title>${esc(g.label)}: ${esc(pctText(split[g.key]))}</title></rect>` : '';
-    }).join('');
-  };
   const a = s.supply.atCreationSlot;
   const b = s.supply.at30s;
-  const barSvg = (label: string, split: SupplySplit, id: string) =>
-    `<p class="bar-label" id="${id}">${esc(label)}: creator ${esc(pctText(split.creator))}, bundled ${esc(pctText(split.bundled))}, first 30 s ${esc(pctText(split.early))}, other ${esc(pctText(split.other))}</p>
-<svg viewBox="0 0 ${W} 28" role="img" aria-labelledby="${id}" preserveAspectRatio="none" class="bar"><title>Supply of ${esc(name)}, ${esc(label.toLowerCase())}</title>${bar(split, 0)}</svg>`;
-  const cell = (split: SupplySplit, k: keyof SupplySplit) => {
-    const t = tokenAmount(split[k]);
-    return `title="${esc(t.exact)}">${esc(pctText(split[k]))} · ${esc(t.text)}`;
-  };
   return raw(`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${esc(s.totalSupplyRaw)}" data-creator-raw="${esc(a.creator)}" data-bundled-raw="${esc(a.bundled)}" data-early-raw="${esc(a.early)}" data-other-raw="${esc(a.other)}" data-curve-raw="${esc(a.curve)}" data-creator-30s-raw="${esc(b.creator)}" data-bundled-30s-raw="${esc(b.bundled)}" data-early-30s-raw="${esc(b.early)}" data-other-30s-raw="${esc(b.other)}" data-curve-30s-raw="${esc(b.curve)}">
 <figcaption><h3>Supply at birth</h3> Who held the token supply at the end of the creation slot and 30 s after creation (net of sells); the rest had not been bought.</figcaption>
-${barSvg(rows[0]![0], a, 'supply-slot')}
-${barSvg(rows[1]![0], b, 'supply-30s')}
+${barSvg('End of the creation slot', a, 'supply-slot', name, pcts, total)}
+${barSvg('At 30 s', b, 'supply-30s', name, pcts, total)}
 ${SUPPLY_LEGEND}
 <details><summary>Supply at birth as a table</summary><table class="stack data"><thead><tr><th scope="col">Holder</th><th scope="col">End of creation slot</th><th scope="col">At 30 s</th></tr></thead><tbody>
-${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${cell(a, g.key)}</td><td data-label="At 30 s" ${cell(b, g.key)}</td></tr>`).join('')}
+${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${supplyCell(a, g.key, pcts, total)}</td><td data-label="At 30 s" ${supplyCell(b, g.key, pcts, total)}</td></tr>`).join('')}
 </tbody></table></details>
 </figure>`) as Html;
 }
@@ -161,7 +167,7 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
 <figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
 <svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.points.length} trades in the first 30 s, ${tl.bundledWallets} bundled wallets</title>
 <rect class="band" x="${PAD.l}" y="${PAD.t}" width="${oneDecimal(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
-${axes(x, y, TL_H, timeTicks(maxT), (v) => sig(v), unit.symbol)}
+${axes(x, y, TL_H, timeTicks(maxT), unit.symbol)}
 ${marks}
 </svg>
 ${TIMELINE_LEGEND}
@@ -173,25 +179,90 @@ ${rows}
 
 type Scale = { (v: number): number; ticks(n?: number): number[] };
 
-/** Ticks of a time axis in seconds, in whole units of s, min, h or d (d3 picks nice counts of that unit). */
-function timeTicks(endSeconds: number): { ticks: number[]; label: (v: number) => string } {
-  const [u, name] = endSeconds > 2 * 86400 ? [86400, 'd'] : endSeconds > 2 * 3600 ? [3600, 'h'] : endSeconds > 120 ? [60, 'min'] : [1, 's'];
-  const ticks = scaleLinear().domain([0, endSeconds / u]).ticks(5).map((v) => v * u);
-  return { ticks, label: (v) => `${sig(v / u)} ${name}` };
+/** A time axis's ticks (seconds) and their labels, escaped. */
+interface TimeTicks {
+  ticks: number[];
+  labels: string[];
 }
 
-function axes(x: Scale, y: Scale, h: number, xTicks: { ticks: number[]; label: (v: number) => string }, fy: (v: number) => string, unit: string): string {
-  const yt = y.ticks(4);
+/** {@link timeTicks} by axis end: a pure function of one number (the timeline's is 30 s on most pages), so kept; cleared past 64 ends. */
+const TIME_TICKS = new Map<number, TimeTicks>();
+
+/** Ticks of a time axis in seconds, in whole units of s, min, h or d (d3 picks nice counts of that unit), with their labels. Shared: callers must not change them. */
+function timeTicks(endSeconds: number): TimeTicks {
+  let t = TIME_TICKS.get(endSeconds);
+  if (t) return t;
+  const [u, name] = endSeconds > 2 * 86400 ? [86400, 'd'] : endSeconds > 2 * 3600 ? [3600, 'h'] : endSeconds > 120 ? [60, 'min'] : [1, 's'];
+  const ticks = scaleLinear().domain([0, endSeconds / u]).ticks(5).map((v) => v * u);
+  t = { ticks, labels: ticks.map((v) => esc(`${sig(v / u)} ${name}`)) };
+  if (TIME_TICKS.size >= 64) TIME_TICKS.clear();
+  TIME_TICKS.set(endSeconds, t);
+  return t;
+}
+
+/** A chart's axes: the baseline, the unit, y's grid lines and labels (`sig` of each tick), x's labels. Each tick's position computed once. */
+function axes(x: Scale, y: Scale, h: number, xTicks: TimeTicks, unit: string): string {
+  let ys = '';
+  for (const v of y.ticks(4)) {
+    const at = y(v);
+    const a = oneDecimal(at);
+    ys += `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${a}" y2="${a}"></line><text x="${PAD.l - 6}" y="${oneDecimal(at + 5)}" text-anchor="end">${esc(sig(v))}</text>`;
+  }
+  let xs = '';
   const xt = xTicks.ticks;
-  const fx = xTicks.label;
+  for (let i = 0; i < xt.length; i++) xs += `<text x="${oneDecimal(x(xt[i]!))}" y="${h - PAD.b + 22}" text-anchor="middle">${xTicks.labels[i]}</text>`;
   return `<g class="axis">
 <line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l - 4}" y="${PAD.t - 8}" text-anchor="end">${esc(unit)}</text>
-${yt.map((v) => `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${oneDecimal(y(v))}" y2="${oneDecimal(y(v))}"></line><text x="${PAD.l - 6}" y="${oneDecimal(y(v) + 5)}" text-anchor="end">${esc(fy(v))}</text>`).join('')}
-${xt.map((v) => `<text x="${oneDecimal(x(v))}" y="${h - PAD.b + 22}" text-anchor="middle">${esc(fx(v))}</text>`).join('')}
+${ys}
+${xs}
 </g>`;
 }
 
 const CV_H = 240;
+
+/** A completion or migration mark of the curve at `t` seconds (nothing when null). */
+function mark(x: (v: number) => number, t: number | null, label: string, cls: string, dy: number): string {
+  if (t === null) return '';
+  const at = x(t);
+  return `<line class="${cls}" x1="${oneDecimal(at)}" x2="${oneDecimal(at)}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(at < W / 3 ? at + 4 : at - 4)}" y="${PAD.t + dy}" text-anchor="${at < W / 3 ? 'start' : 'end'}">${label}</text>`;
+}
+
+/**
+ * At most one point per pixel column, the last one of it (a 2,000-trade curve stays a small
+ * path), as `[x, y]` rounded to a tenth, the columns in the order they first appear. The points
+ * come in time order, so a column's points are consecutive: one pass keeps the last of each run;
+ * points out of order (or not finite) go through a Map of the columns instead, with the same answer.
+ */
+function columnPoints(points: readonly CurvePoint[], qs: readonly number[], xOf: (v: number) => number, yOf: (v: number) => number): [number, number][] {
+  const n = points.length;
+  const px: number[] = new Array(n);
+  let kept: number[] = [];
+  let col = 0;
+  let ordered = true;
+  for (let i = 0; i < n; i++) {
+    const at = (px[i] = xOf(points[i]!.t));
+    const k = Math.round(at);
+    if (kept.length > 0 && k === col) kept[kept.length - 1] = i;
+    else if (kept.length === 0 || k > col) {
+      kept.push(i);
+      col = k;
+    } else {
+      ordered = false;
+      break;
+    }
+  }
+  if (!ordered) {
+    const cols = new Map<number, number>();
+    for (let i = 0; i < n; i++) cols.set(Math.round((px[i] = xOf(points[i]!.t))), i);
+    kept = [...cols.values()];
+  }
+  const out: [number, number][] = new Array(kept.length);
+  for (let j = 0; j < kept.length; j++) {
+    const i = kept[j]!;
+    out[j] = [r1(px[i]!), r1(yOf(qs[i]!))];
+  }
+  return out;
+}
 
 /** Curve progress: the curve's real quote reserves over time to completion; completion and migration marked; the pool now when graduated. */
 export function curveChart(s: ChartSeries, name: string): Html {
@@ -200,35 +271,31 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const unit = quoteUnit(s.quoteMint);
   const sym = esc(unit.symbol);
   const scale = 10 ** unit.decimals;
-  const v = (raw: string) => Number(raw) / scale;
   // a completed curve is drawn to its migration (or completion), an open one to its latest trade held
   // (to the record's asOf would squash the trades into the left edge of a months-long axis)
   const closedAt = c.migratedAt ?? c.completedAt;
-  const end = Math.max(closedAt ?? 0, c.points[c.points.length - 1]!.t, 30);
+  const points = c.points;
+  const n = points.length;
+  const end = Math.max(closedAt ?? 0, points[n - 1]!.t, 30);
   const x = scaleLinear().domain([0, end]).range([PAD.l, W - PAD.r - (c.poolQuoteNow ? 70 : 0)]);
-  const qs = c.points.map((p) => v(p.realQuote));
-  const maxQ = Math.max(...qs, c.poolQuoteNow ? v(c.poolQuoteNow) : 0, 1e-9);
+  // each point's quote read once (rawNumber: the same number as Number, without its string parse)
+  const qs: number[] = new Array(n);
+  let maxQ = -Infinity;
+  for (let i = 0; i < n; i++) maxQ = Math.max(maxQ, (qs[i] = rawNumber(points[i]!.realQuote) / scale));
+  maxQ = Math.max(maxQ, c.poolQuoteNow ? rawNumber(c.poolQuoteNow) / scale : 0, 1e-9);
   const y = scaleLinear().domain([0, maxQ]).nice().range([CV_H - PAD.b, PAD.t]);
-  // At most one point per pixel column (the last one of it): a 2,000-trade curve stays a small path.
-  const cols = new Map<number, [number, number]>();
   const xOf = linearMap(x);
   const yOf = linearMap(y);
-  c.points.forEach((p, i) => {
-    const px = xOf(p.t);
-    cols.set(Math.round(px), [r1(px), r1(yOf(qs[i]!))]);
-  });
-  const pts = [...cols.values()];
+  const pts = columnPoints(points, qs, xOf, yOf);
   const lastX = c.migratedAt !== null ? x(c.migratedAt) : x(end);
   pts.push([r1(lastX), pts[pts.length - 1]![1]]);
-  // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts)
+  // the steps as d3-shape's curveStepAfter line draws them, written as d3-path would (svg-text.ts);
+  // its text is M, L, Z, commas and roundedText's numbers (digits, '.', '-', 'e', '+', NaN,
+  // Infinity): nothing esc would change, so the path (kilobytes on a long curve) is not scanned for it
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
-  const mark = (t: number | null, label: string, cls: string, dy: number) =>
-    t === null
-      ? ''
-      : `<line class="${cls}" x1="${oneDecimal(x(t))}" x2="${oneDecimal(x(t))}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(x(t) < W / 3 ? x(t) + 4 : x(t) - 4)}" y="${PAD.t + dy}" text-anchor="${x(t) < W / 3 ? 'start' : 'end'}">${label}</text>`;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(v(c.poolQuoteNow)))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(v(c.poolQuoteNow)) - 9))}" text-anchor="middle">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(rawNumber(c.poolQuoteNow) / scale) - 9))}" text-anchor="middle">pool now</text>`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint) : null;
@@ -236,9 +303,9 @@ export function curveChart(s: ChartSeries, name: string): Html {
   return raw(`<figure class="chart" id="chart-curve" data-chart="curve" data-points="${c.points.length}" data-final-real-quote="${esc(last.realQuote)}" data-completed="${String(c.completedAt !== null)}" data-completed-at="${c.completedAt ?? ''}" data-migrated-at="${c.migratedAt ?? ''}" data-pool-quote-now="${esc(c.poolQuoteNow ?? '')}" data-source="${esc(c.source)}">
 <figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
-${axes(x, y, CV_H, timeTicks(end), (t) => sig(t), unit.symbol)}
-<path class="line" d="${esc(path)}"></path>
-${mark(c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
+${axes(x, y, CV_H, timeTicks(end), unit.symbol)}
+<path class="line" d="${path}"></path>
+${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
 <tr><th scope="row">Trades charted</th><td>${c.points.length - 1}</td></tr>

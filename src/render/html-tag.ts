@@ -25,6 +25,15 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Retur
   return raw(out);
 }
 
+/**
+ * A value as this tag (and hono's) inserts it, or null when only hono's tag can (Promise,
+ * callbacks): for markup built as a string around a value of any kind.
+ * @example htmlValue('a<b') // 'a&lt;b'; htmlValue(null) // ''
+ */
+export function htmlValue(v: unknown): string | null {
+  return part(v);
+}
+
 /** A value as hono's tag inserts it, or null when only hono's tag can (Promise, callbacks). */
 function part(v: unknown): string | null {
   if (typeof v === 'string') return esc(v);

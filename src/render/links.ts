@@ -1,5 +1,5 @@
 import { raw } from 'hono/html';
-import { html } from './html-tag.ts';
+import { esc } from './escape.ts';
 
 /**
  * Links of the public pages: explorer transaction and account URLs (from config EXPLORER_TX_URL),
@@ -83,8 +83,20 @@ function makeExplorer(explorerTxUrl: string): Explorer {
 
 /** A transaction signature linked to the explorer (full text, monospaced), or as code when it cannot be linked. */
 export function txLink(ex: Explorer, signature: string, text: string = signature): Html {
+  return raw(txLinkText(ex, signature, text)) as Html;
+}
+
+/** {@link txLink}'s markup as a string (the same bytes), for tables built as strings. */
+export function txLinkText(ex: Explorer, signature: string, text: string = signature): string {
   const href = ex.tx(signature);
-  return href ? (html`<a class="mono" href="${href}" title="${signature}">${text}</a>` as Html) : (html`<code title="${signature}">${text}</code>` as Html);
+  return href ? `<a class="mono" href="${esc(href)}" title="${esc(signature)}">${esc(text)}</a>` : `<code title="${esc(signature)}">${esc(text)}</code>`;
+}
+
+/** Signatures as {@link txLinkText} links of their short form, one space apart (a table's "Transactions" cell). */
+export function txLinksText(ex: Explorer, signatures: readonly string[], short: (s: string) => string): string {
+  let out = '';
+  for (let i = 0; i < signatures.length; i++) out += (i ? ' ' : '') + txLinkText(ex, signatures[i]!, short(signatures[i]!));
+  return out;
 }
 
 /** The archive's token page path of a mint. */

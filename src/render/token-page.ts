@@ -1,10 +1,11 @@
 import { raw } from 'hono/html';
-import { html } from './html-tag.ts';
+import { html, htmlValue } from './html-tag.ts';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
 import { curveChart, supplyChart, timelineChart } from './charts.ts';
-import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
+import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
+import { esc } from './escape.ts';
 import { after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 
@@ -81,7 +82,12 @@ const text = (s: string | null | undefined, missing = 'unknown — not in the me
   s === null || s === undefined || s === '' ? missing : displayText(s, max);
 
 /** A rounded amount with its exact value on hover. */
-const shown = (v: Shown) => html`<span title="${v.exact}">${v.text}</span>`;
+const shown = (v: Shown) => raw(shownText(v)) as Html;
+
+/** {@link shown}'s markup as a string, for tables built as strings. */
+function shownText(v: Shown): string {
+  return `<span title="${esc(v.exact)}">${esc(v.text)}</span>`;
+}
 
 /** Why launch facts are unknown on this record (the page's "unknown — <why>"). */
 function unknownWhy(doc: LaunchDocument): string | null {
@@ -90,16 +96,29 @@ function unknownWhy(doc: LaunchDocument): string | null {
   return null;
 }
 
-function row(label: string, value: unknown, raw?: string): Html {
-  return html`<tr><th scope="row">${label}</th><td data-label="${label}"${raw !== undefined ? html` title="${raw}"` : ''}>${value}</td></tr>` as Html;
+/** A row of the details table: label, value (anything the html tag inserts), and the raw value as its title. Built as a string (the tag's bytes) unless the value is one only hono's tag resolves. */
+function row(label: string, value: unknown, rawValue?: string): Html {
+  const v = htmlValue(value);
+  const t = rawValue !== undefined ? htmlValue(rawValue) : '';
+  if (v === null || t === null) return html`<tr><th scope="row">${label}</th><td data-label="${label}"${rawValue !== undefined ? html` title="${rawValue}"` : ''}>${value}</td></tr>` as Html;
+  const l = esc(label);
+  return raw(`<tr><th scope="row">${l}</th><td data-label="${l}"${rawValue !== undefined ? ` title="${t}"` : ''}>${v}</td></tr>`) as Html;
 }
 
 /** A wallet: its short form linked to its creator page, and an explorer link. */
 function walletCell(ex: Explorer, wallet: string, linkPage = true): Html {
+  return raw(walletCellText(ex, wallet, linkPage)) as Html;
+}
+
+/** {@link walletCell}'s markup as a string (the same bytes), for tables built as strings. */
+function walletCellText(ex: Explorer, wallet: string, linkPage = true): string {
   const acc = ex.account(wallet);
-  return html`${linkPage ? html`<a class="mono" href="${walletPath(wallet)}" title="${wallet}">${shortAddress(wallet)}</a>` : html`<code title="${wallet}">${shortAddress(wallet)}</code>`}${
-    acc ? html` <a class="ext" href="${acc}" aria-label="${wallet} on the explorer">explorer</a>` : ''
-  }` as Html;
+  const w = esc(wallet);
+  const short = esc(shortAddress(wallet));
+  return (
+    (linkPage ? `<a class="mono" href="${esc(walletPath(wallet))}" title="${w}">${short}</a>` : `<code title="${w}">${short}</code>`) +
+    (acc ? ` <a class="ext" href="${esc(acc)}" aria-label="${w} on the explorer">explorer</a>` : '')
+  );
 }
 
 /** What is not known about an UNKNOWN record, and why, in one or two sentences. */
@@ -144,10 +163,15 @@ function bundleTable(doc: LaunchDocument, ex: Explorer): Html {
   if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
   if (!l.bundle.length) return html`<p>${l.bundledBuyers === 0 ? `No outside wallet bought in the creation slot${why ? ` of the ${why === 'the held history is incomplete' ? 'held history' : 'history'}` : ''}.` : 'The wallets are not listed in this record (issued before markers-v2).'}</p>` as Html;
   return html`<table class="stack wallets" id="bundled-table"><thead><tr><th scope="col">Wallet</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">How it arrived</th><th scope="col">Transactions</th></tr></thead><tbody>
-${l.bundle.map(
-  (b) => html`<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, l.totalSupplyRaw)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, l.quoteMint))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
-    b.jitoTipLamports === null ? html`; Jito tip unknown — read in a form that cannot tell` : b.jitoTipLamports !== '0' ? html`; Jito tip ${shown(quoteAmount(b.jitoTipLamports, null))}` : ''
-  }</td><td data-label="Transactions">${b.signatures.map((sg, i) => html`${i ? ' ' : ''}${txLink(ex, sg, shortAddress(sg))}`)}</td></tr>`,
+${raw(
+  l.bundle
+    .map(
+      (b) =>
+        `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quoteSpent, l.quoteMint))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
+          b.jitoTipLamports === null ? '; Jito tip unknown — read in a form that cannot tell' : b.jitoTipLamports !== '0' ? `; Jito tip ${shownText(quoteAmount(b.jitoTipLamports, null))}` : ''
+        }</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+    )
+    .join(''),
 )}
 </tbody></table>` as Html;
 }
@@ -160,8 +184,13 @@ function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): H
   if (s.missing) return html`<p>Unknown — ${s.missing}.</p>` as Html;
   if (!s.earlyBuyers.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
   return html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
-${s.earlyBuyers.map(
-  (b) => html`<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="First buy">${duration(b.t)} after creation</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, l.totalSupplyRaw)}</td><td data-label="Spent">${shown(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${b.signatures.map((sg, i) => html`${i ? ' ' : ''}${txLink(ex, sg, shortAddress(sg))}`)}</td></tr>`,
+${raw(
+  s.earlyBuyers
+    .map(
+      (b) =>
+        `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+    )
+    .join(''),
 )}
 </tbody></table>` as Html;
 }
@@ -335,7 +364,8 @@ ${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener
   return renderPage(
     {
       title: `${title} — launch record — ${doc.mint}`,
-      description: [...description].length > 300 ? [...description].slice(0, 299).join('') + '…' : description,
+      // at most 300 UTF-16 units is at most 300 code points: only a longer text is split into them
+      description: description.length > 300 && [...description].length > 300 ? [...description].slice(0, 299).join('') + '…' : description,
       canonicalUrl: `${opts.baseUrl}${tokenPath(doc.mint)}`,
       ogType: 'article',
       head: html`<link rel="alternate" type="application/json" href="${docPath}">` as Html,

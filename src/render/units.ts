@@ -36,8 +36,8 @@ export function exactUnits(raw: string | bigint, decimals: number): string {
   return `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
 }
 
-/** A raw amount's sign, integer digits and fraction digits (trailing zeros cut), ungrouped. */
-function splitUnits(raw: string | bigint, decimals: number): [boolean, string, string] {
+/** A raw amount's sign, integer digits and fraction digits (trailing zeros cut), ungrouped, and its digits unsplit (no sign). */
+function splitUnits(raw: string | bigint, decimals: number): [boolean, string, string, string] {
   let neg: boolean;
   let digits: string;
   if (typeof raw === 'string' && CANONICAL.test(raw)) {
@@ -52,7 +52,7 @@ function splitUnits(raw: string | bigint, decimals: number): [boolean, string, s
   }
   const s = digits.padStart(decimals + 1, '0');
   const int = s.slice(0, s.length - decimals);
-  return [neg, int, decimals ? trimZeros(s.slice(s.length - decimals)) : ''];
+  return [neg, int, decimals ? trimZeros(s.slice(s.length - decimals)) : '', digits];
 }
 
 /** A decimal integer as BigInt prints it: no sign but a minus, no leading zero, no "-0". */
@@ -65,10 +65,23 @@ function trimZeros(s: string): string {
   return end === s.length ? s : s.slice(0, end);
 }
 
-/** The plain number of a raw amount (same value as `Number` of the exact text without its commas). */
-function unitsNumber(neg: boolean, int: string, frac: string): number {
+/**
+ * The plain number of a raw amount (same value as `Number` of the exact text without its commas).
+ * Up to 15 digits and 22 decimals it is one division, `digits / 10^decimals`: both are exact
+ * doubles, so the quotient is the exact value correctly rounded, which is what `Number` of the
+ * decimal text gives; longer amounts parse that text.
+ */
+function unitsNumber(neg: boolean, int: string, frac: string, digits: string, decimals: number): number {
+  const p = EXACT_POW10[decimals];
+  if (digits.length <= 15 && p !== undefined) {
+    const v = rawNumber(digits) / p;
+    return neg ? -v : v;
+  }
   return Number(`${neg ? '-' : ''}${int}${frac ? '.' + frac : ''}`);
 }
+
+/** 10^0 … 10^22, every one an exact double (written out, not computed). */
+const EXACT_POW10: readonly number[] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 const DIGITS = /^\d+$/;
 
@@ -108,8 +121,26 @@ export function sig(x: number, digits = 4): string {
  * @example unitsValue('1500000000', 9) // 1.5
  */
 export function unitsValue(raw: string | bigint, decimals: number): number {
-  const [neg, int, frac] = splitUnits(raw, decimals);
-  return unitsNumber(neg, int, frac);
+  const [neg, int, frac, digits] = splitUnits(raw, decimals);
+  return unitsNumber(neg, int, frac, digits, decimals);
+}
+
+/**
+ * `Number(raw)` of a raw amount's decimal text: 1 to 15 digits (every raw quote amount of a curve)
+ * read digit by digit, exact below 2^53 and so the same number `Number` gives; anything else by
+ * `Number` itself. Number of a decimal string showed in the page profile (a curve reads hundreds).
+ * @example rawNumber('1500000000') // 1500000000
+ */
+export function rawNumber(raw: string): number {
+  const n = raw.length;
+  if (n === 0 || n > 15) return Number(raw);
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = raw.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(raw);
+    v = v * 10 + d;
+  }
+  return v;
 }
 
 /** A rounded text with its exact value (for a `title`). */
@@ -123,9 +154,9 @@ export interface Shown {
  */
 export function quoteAmount(raw: string | bigint, quoteMint: string | null | undefined): Shown {
   const u = quoteUnit(quoteMint);
-  const [neg, int, frac] = splitUnits(raw, u.decimals);
+  const [neg, int, frac, digits] = splitUnits(raw, u.decimals);
   const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
-  return { text: `${sig(unitsNumber(neg, int, frac))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
+  return { text: `${sig(unitsNumber(neg, int, frac, digits, u.decimals))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
 }
 
 /**
@@ -133,9 +164,9 @@ export function quoteAmount(raw: string | bigint, quoteMint: string | null | und
  * @example tokenAmount('35210000000000').text // '35.21 M tokens'
  */
 export function tokenAmount(raw: string | bigint): Shown {
-  const [neg, int, frac] = splitUnits(raw, TOKEN_DECIMALS);
+  const [neg, int, frac, digits] = splitUnits(raw, TOKEN_DECIMALS);
   const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
-  const n = unitsNumber(neg, int, frac);
+  const n = unitsNumber(neg, int, frac, digits, TOKEN_DECIMALS);
   const a = Math.abs(n);
   const text = a >= 1e9 ? `${sig(n / 1e9)} B` : a >= 1e6 ? `${sig(n / 1e6)} M` : a >= 1e4 ? `${sig(n / 1e3)} k` : sig(n);
   return { text: `${text} tokens`, exact: `${exact} tokens (${raw.toString()} raw)` };

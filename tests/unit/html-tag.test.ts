@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { html as honoHtml, raw } from 'hono/html';
-import { html } from '../../src/render/html-tag.ts';
+import { html, htmlValue } from '../../src/render/html-tag.ts';
 
 /** src/render/html-tag.ts against hono's own `html` tag: the same text for every kind of value. */
 
@@ -50,5 +50,10 @@ describe('html tag', () => {
     const out = html`<p>${Promise.resolve('<x>')}</p>`;
     expect(out).toBeInstanceOf(Promise);
     expect((await out).toString()).toBe((await honoHtml`<p>${Promise.resolve('<x>')}</p>`).toString());
+  });
+
+  it("htmlValue inserts one value as the tag does, and leaves a Promise to hono's tag", () => {
+    for (const v of VALUES) expect(htmlValue(v)).toBe(honoHtml`${v}`.toString());
+    expect(htmlValue(Promise.resolve('x'))).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, tokenAmount, unitsValue, USDC_MINT, utc } from '../../src/render/units.ts';
+import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, rawNumber, tokenAmount, unitsValue, USDC_MINT, utc } from '../../src/render/units.ts';
 import { WSOL_MINT, DEFAULT_KEY } from '../../src/core/programs.ts';
 
 /** Human units of the public pages (src/render/units.ts): rounding, units, never exponent notation. */
@@ -113,7 +113,20 @@ describe('unitsValue', () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
       const digits = String(seed).repeat(1 + (i % 4)).slice(0, 1 + (i % 25));
       const raw = (i % 7 === 0 ? '-' : '') + digits.replace(/^0+(?=\d)/, '');
-      for (const d of [0, 6, 9]) expect(unitsValue(raw, d)).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+      for (const d of [0, 1, 6, 9, 15, 18, 22, 23]) expect(unitsValue(raw, d)).toBe(Number(exactUnits(raw, d).replace(/,/g, '')));
+    }
+  });
+});
+
+describe('rawNumber', () => {
+  it('is Number of the text, digits or not', () => {
+    const odd = ['', '0', '-0', '007', '-5', '+5', ' 5', '5 ', '1e3', '0x10', '1.5', 'abc', '999999999999999', '9999999999999999', '9007199254740993', '123456789012345678901234567890', 'Infinity', '١٢'];
+    for (const raw of odd) expect(Object.is(rawNumber(raw), Number(raw)), raw).toBe(true);
+    let seed = 7;
+    for (let i = 0; i < 5000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const raw = String(seed).repeat(3).slice(0, 1 + (i % 20));
+      expect(rawNumber(raw)).toBe(Number(raw));
     }
   });
 });
