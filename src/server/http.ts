@@ -79,14 +79,16 @@ export interface Reply {
 }
 
 /**
- * The `Response` of a {@link Reply} (no body for 204/304 or an empty text). The body goes in as
+ * The `Response` of a {@link Reply} (no body for 204/304 or an empty text; else `Content-Length`). The body goes in as
  * UTF-8 bytes (Buffer.from), not as a string: undici converts a string body to a USVString (a scan
  * for lone surrogates) and then encodes it in JavaScript, which cost a fifth of a 100 KB list
  * page's time; the bytes are the same (a lone surrogate becomes U+FFFD either way).
  */
 export function replyResponse(r: Reply): Response {
   const bytes = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
-  return new Response(bytes.length === 0 ? null : (bytes as Uint8Array<ArrayBuffer>), { status: r.status, headers: r.headers });
+  if (bytes.length === 0) return new Response(null, { status: r.status, headers: r.headers });
+  // the length is known: sent as Content-Length (exposed to browsers by CORS) rather than chunked
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { status: r.status, headers: { ...r.headers, 'Content-Length': String(bytes.length) } });
 }
 
 /** The {@link Reply} of a JSON body already serialised (`text`, or its UTF-8 bytes, must be one JSON value), with CORS; `headers` may add or override. */

@@ -61,10 +61,14 @@ describe('answers as bytes', () => {
 
   it('replyResponse sends the bytes a string body would have sent, a lone surrogate included', async () => {
     const text = `{"a":"x\ud800y 🚀 é"}`;
-    const ours = Buffer.from(await replyResponse({ status: 200, headers: {}, body: text }).arrayBuffer());
+    const res = replyResponse({ status: 200, headers: {}, body: text });
+    expect(res.headers.get('Content-Length')).toBe(String(Buffer.byteLength(text))); // bytes, not characters
+    const ours = Buffer.from(await res.arrayBuffer());
     const web = Buffer.from(await new Response(text).arrayBuffer());
     expect(ours.equals(web)).toBe(true);
-    expect((await replyResponse({ status: 304, headers: {}, body: '' }).arrayBuffer()).byteLength).toBe(0);
+    const notModified = replyResponse({ status: 304, headers: {}, body: '' });
+    expect(notModified.headers.get('Content-Length')).toBeNull();
+    expect((await notModified.arrayBuffer()).byteLength).toBe(0);
   });
 });
 
