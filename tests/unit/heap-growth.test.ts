@@ -15,7 +15,7 @@ function factorsAfter(percent: number): number[] {
   return [...after.matchAll(/^\[\d+:0x[0-9a-f]+:0\]\s+\d+ ms: \[HeapController\] factor ([\d.]+) /gm)].map((m) => Number(m[1]));
 }
 
-describe('limitHeapGrowth (collector/run/heap-growth.ts)', () => {
+describe('limitHeapGrowth (src/heap-limits.ts)', () => {
   it.each([
     [50, 1.5],
     [20, 1.2],
@@ -30,4 +30,18 @@ describe('limitHeapGrowth (collector/run/heap-growth.ts)', () => {
     expect(factors.length).toBeGreaterThan(0);
     expect(factors.some((f) => f > 1.5)).toBe(true);
   });
+});
+
+/** The largest young generation (MB) a child process reached after limitYoungGeneration(mb) (tests/fixtures/heap/young.ts). */
+function youngPeakAfter(mb: number): number {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', join(ROOT, 'tests/fixtures/heap/young.ts'), String(mb)], { cwd: ROOT, encoding: 'utf8' });
+  return Number(/peak ([\d.]+)/.exec(out)![1]);
+}
+
+describe('limitYoungGeneration (src/heap-limits.ts)', () => {
+  it('keeps the young generation within the bound V8 would grow it past', () => {
+    const own = youngPeakAfter(0);
+    expect(own).toBeGreaterThan(16);
+    expect(youngPeakAfter(16)).toBeLessThanOrEqual(16);
+  }, 30_000);
 });
