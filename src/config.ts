@@ -50,7 +50,7 @@ const schema = z.object({
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
   /**
    * MB the server's V8 young generation (both semi-spaces) may take (src/heap-limits.ts
-   * limitYoungGeneration, set when the server starts serving). 0 = V8's own choice, up to 128 MB: under
+   * limitYoungGeneration, set when the server starts serving). 0 = V8's own choice (up to 128 MB with a 4 GB heap limit): under
    * the stream bench (200 feed clients, 1,000 records/s) it grew 32 → 128 MB around an old generation of
    * 20–28 MB (docs/operations.md "Sizing").
    */

@@ -47,12 +47,12 @@ let youngObserver: PerformanceObserver | null = null;
  * (0 leaves V8's own choice). Set by the server when it starts serving (YOUNG_GENERATION_MB).
  *
  * Why: V8 doubles the young generation whenever many objects survived its scavenges since it last
- * grew, up to 128 MB in Node (64 MB semi-spaces: no pointer compression, `--max-semi-space-size`
- * derived from a 4 GB heap limit on any machine with 16 GB of RAM or more), and gives the pages back
+ * grew, up to 128 MB in Node with a 4 GB heap limit (16 GB of RAM or more: two semi-spaces of 64 MB, V8's
+ * default derived from the heap limit, doubled without pointer compression), and gives the pages back
  * only when the process is idle. The creation feed (`GET /api/v1/stream`) keeps every poll's events
  * alive until 200 sockets took them, so under the stream bench the server's young generation grew
  * 32 → 64 → 128 MB within 90 s while its old generation stayed at 20–28 MB: up to 96 MB of RSS for
- * a nursery 3–5 × the size of everything live (docs/operations.md "Sizing").
+ * a nursery 4–6 × the old generation (docs/operations.md "Sizing").
  *
  * `--max-semi-space-size` is only read when the heap is set up, so it cannot be set from inside a
  * running process; V8's growth factor is read at every growth decision. After every garbage
