@@ -58,7 +58,11 @@ let youngObserver: PerformanceObserver | null = null;
  * running process; V8's growth factor is read at every growth decision. After every garbage
  * collection this allows growth (V8's factor 2) only while the doubled size would stay within
  * `mb`, and sets the factor to 1 (no growth) otherwise. A young generation already past `mb`
- * stays as it is until V8 shrinks it.
+ * stays as it is until V8 shrinks it. The check runs when V8 reports a collection, on the event
+ * loop: an event-loop turn that allocates enough for several scavenges can take the young
+ * generation a step past `mb` (a test allocating 0.5 MB a turn peaked at 16–16.5 MB for 16; 5 MB a
+ * turn reached 24–28 MB). The server calls this when its young generation is already 32 MB (V8
+ * grows it that far while the server starts), so with the default it stops growing at once.
  *
  * @example
  * limitYoungGeneration(32); // the young generation grows 1 → 2 → … → 32 MB at most
