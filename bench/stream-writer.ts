@@ -1,7 +1,8 @@
 /**
  * The writer of the stream benchmark (bench/stream.ts), a process of its own as the collector is:
  * rewrites `RATE` records per second of the archive in DATA_DIR through the project's PublicStore
- * (a new document each: a new sha256 and change_seq), in one transaction every 50 ms, for `SECONDS`.
+ * (a new document each: a new sha256 and change_seq), in one transaction every 50 ms, for `SECONDS`
+ * or until SIGTERM (the bench ends it when its measured part is over).
  * After each commit it notes the change sequences the transaction took and the time (`[fromSeq,
  * toSeq, commitMs]`: this process is the only writer, so they are contiguous), so the bench can
  * measure the delay from commit to delivery of every event. Prints `ready` when it starts writing and
@@ -16,6 +17,8 @@ import { launchDoc } from '../tests/helpers/launch-doc.ts';
 const RATE = Number(process.env.RATE ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 40);
 const TICK_MS = 50;
+let stopped = false;
+process.once('SIGTERM', () => (stopped = true));
 
 const config = loadConfig();
 const store = new PublicStore(config.publicDbPath);
@@ -33,7 +36,7 @@ let written = 0;
 let i = 0;
 const tick = () => {
   const elapsed = Date.now() - t0;
-  if (elapsed >= SECONDS * 1000) {
+  if (stopped || elapsed >= SECONDS * 1000) {
     store.close();
     process.stdout.write(JSON.stringify({ written, seconds: elapsed / 1000, commits }) + '\n');
     return;

@@ -6,8 +6,15 @@
  * delivery of every event to every client (the writer notes when each change sequence committed;
  * a client notes when each chunk arrived and the last event id in it), and the server's RSS after
  * the warm-up against the end. Returns a markdown section.
+ *
+ * The warm-up lasts until the server's RSS has settled: at least BENCH_STREAM_WARMUP_S, then until
+ * its highest value so far is within {@link SETTLE_SHARE} of the highest {@link SETTLE_S} s before
+ * (the young generation, the allocator's pages for the queued events and SQLite's cache have
+ * reached what this load needs), at most BENCH_STREAM_WARMUP_MAX_S (a server whose RSS keeps rising
+ * is then measured anyway, and the section says it did not settle).
  * Options (env): BENCH_STREAM_CLIENTS (200), BENCH_STREAM_RATE (1000), BENCH_STREAM_RECORDS (20,000),
- * BENCH_STREAM_WARMUP_S (10), BENCH_STREAM_SECONDS (30).
+ * BENCH_STREAM_WARMUP_S (10), BENCH_STREAM_WARMUP_MAX_S (180), BENCH_STREAM_SECONDS (30),
+ * BENCH_STREAM_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. `--trace-gc`; unset: none).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +34,10 @@ const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 200);
 const RATE = Number(process.env.BENCH_STREAM_RATE ?? 1000);
 const RECORDS = Number(process.env.BENCH_STREAM_RECORDS ?? 20_000);
 const WARMUP_S = Number(process.env.BENCH_STREAM_WARMUP_S ?? 10);
+const WARMUP_MAX_S = Math.max(WARMUP_S, Number(process.env.BENCH_STREAM_WARMUP_MAX_S ?? 180));
+/** The warm-up is over when the server's highest RSS so far is within this share of its highest SETTLE_S s before. */
+const SETTLE_SHARE = 0.02;
+const SETTLE_S = 20;
 const MEASURE_S = Number(process.env.BENCH_STREAM_SECONDS ?? 30);
 const DELAY_BAR_MS = 500;
 const RSS_BAR = 0.1;
@@ -87,7 +98,8 @@ export async function benchStream(): Promise<string> {
     }
     priv.close();
 
-    const server = await startServer('Astro (@astrojs/node)', [join(ROOT, 'dist/server/entry.mjs')], env, '/api/v1/status');
+    const serverEnv = process.env.BENCH_STREAM_SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_STREAM_SERVER_NODE_OPTIONS } : env;
+    const server = await startServer('Astro (@astrojs/node)', [join(ROOT, 'dist/server/entry.mjs')], serverEnv, '/api/v1/status');
     const pid = server.proc.pid!;
     const { port } = new URL(server.url);
     /** Flat triples (afterId, lastId, arrival ms) of every chunk received in the measured part. */
@@ -136,11 +148,11 @@ export async function benchStream(): Promise<string> {
     log(`bench stream: ${CLIENTS} clients connect`);
     for (let i = 0; i < CLIENTS; i += 20) await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, (_, k) => open(i + k)));
 
-    log(`bench stream: writer at ${RATE} records/s for ${WARMUP_S} s warm-up + ${MEASURE_S} s`);
+    log(`bench stream: writer at ${RATE} records/s, warm-up ${WARMUP_S}–${WARMUP_MAX_S} s (until the server's RSS settles) + ${MEASURE_S} s`);
     const loadStart = loadavg()[0]!;
     const writer = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/stream-writer.ts')], {
       cwd: ROOT,
-      env: { ...process.env, ...env, RATE: String(RATE), SECONDS: String(WARMUP_S + MEASURE_S) },
+      env: { ...process.env, ...env, RATE: String(RATE), SECONDS: String(WARMUP_MAX_S + MEASURE_S + 10) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let writerOut = '';
@@ -152,7 +164,19 @@ export async function benchStream(): Promise<string> {
     });
     const writerDone = new Promise<void>((r) => writer.once('exit', () => r()));
     await writerReady;
-    await sleep(WARMUP_S * 1000);
+    const warmStart = Date.now();
+    /** The server's RSS each second of the warm-up. */
+    const warmRss: number[] = [];
+    for (;;) {
+      await sleep(1000);
+      warmRss.push(rssOf(pid));
+      const s = warmRss.length;
+      if (s >= WARMUP_MAX_S) break;
+      if (s >= Math.max(WARMUP_S, SETTLE_S + 1) && Math.max(...warmRss) <= (1 + SETTLE_SHARE) * Math.max(...warmRss.slice(0, s - SETTLE_S))) break;
+    }
+    const warmupS = (Date.now() - warmStart) / 1000;
+    const settled = warmRss.length < WARMUP_MAX_S;
+    log(`bench stream: warm-up ${warmupS.toFixed(0)} s, server RSS ${settled ? 'settled' : 'NOT settled'} at ${(Math.max(...warmRss) / 2 ** 20).toFixed(1)} MB`);
     measuringFrom = Date.now();
     const sched0 = { server: schedOf(pid), bench: schedOf(process.pid) };
     const cpu0 = { server: cpuMicros(pid), writer: cpuMicros(writer.pid!), bench: process.cpuUsage() };
@@ -168,6 +192,8 @@ export async function benchStream(): Promise<string> {
         /* exited */
       }
     }, 500);
+    await sleep(MEASURE_S * 1000);
+    writer.kill('SIGTERM');
     await writerDone;
     clearInterval(writerSampler);
     const measuredS = (Date.now() - measuringFrom) / 1000;
@@ -215,10 +241,10 @@ export async function benchStream(): Promise<string> {
     return [
       '## Stream: the creation feed under load (issue 25)',
       '',
-      `\`GET /api/v1/stream\` on the built server (one Node process, \`STREAM_POLL_MS\` ${config.STREAM_POLL_MS} ms) with **${CLIENTS} connected clients** (node:http in the bench process, 2 per key), ` +
+      `\`GET /api/v1/stream\` on the built server (one Node process, \`STREAM_POLL_MS\` ${config.STREAM_POLL_MS} ms, \`YOUNG_GENERATION_MB\` ${loadConfig({ ...process.env, ...env }).YOUNG_GENERATION_MB}) with **${CLIENTS} connected clients** (node:http in the bench process, 2 per key), ` +
         `while a writer process (bench/stream-writer.ts) rewrote **${(w.written / w.seconds).toFixed(0)} records/s** (target ${RATE}) through the project's PublicStore, one transaction every 50 ms. ` +
         `The archive: ${RECORDS.toLocaleString('en-US')} synthetic records (tests/helpers/launch-doc.ts documents, ${(docBytes / RECORDS / 1024).toFixed(1)} KB each on average) — not the 1,000,000-record archive of the list/batch benches. ` +
-        `Warm-up ${WARMUP_S} s, then ${measuredS.toFixed(0)} s measured. Delay = arrival at the client − the time the writer's transaction committed (the writer notes the change sequences each commit took), for every event every client received in the measured part.`,
+        `Warm-up ${warmupS.toFixed(0)} s: ${settled ? `until the server's RSS settled (at least ${WARMUP_S} s, then until its highest value so far was within ${SETTLE_SHARE * 100} % of its highest ${SETTLE_S} s before)` : `the server's RSS did NOT settle within ${WARMUP_MAX_S} s (its highest value still rose more than ${SETTLE_SHARE * 100} % in ${SETTLE_S} s)`}; then ${measuredS.toFixed(0)} s measured. Delay = arrival at the client − the time the writer's transaction committed (the writer notes the change sequences each commit took), for every event every client received in the measured part.`,
       '',
       '| figure | value | bar |',
       '|---|---|---|',

@@ -43,11 +43,18 @@ const schema = z.object({
   /**
    * How far the collector's V8 heap may grow past what was live after a full garbage collection
    * before the next one, in % (V8's `--heap-growing-percent`, set when the collector starts:
-   * collector/run/heap-growth.ts). 0 = V8's own choice, up to 300 % on a machine with 2 GB or more
+   * src/heap-limits.ts). 0 = V8's own choice, up to 300 % on a machine with 2 GB or more
    * for the heap: at mainnet's rate the collector's RSS then swung between 0.4 and 1 GB around a live
    * heap of 0.15–0.3 GB (docs/operations.md "Sizing").
    */
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
+  /**
+   * MB the server's V8 young generation (both semi-spaces) may take (src/heap-limits.ts
+   * limitYoungGeneration, set when the server starts serving). 0 = V8's own choice (up to 128 MB with a 4 GB heap limit): under
+   * the stream bench (200 feed clients, 1,000 records/s) it grew 32 → 128 MB around an old generation of
+   * 20–28 MB (docs/operations.md "Sizing").
+   */
+  YOUNG_GENERATION_MB: z.coerce.number().int().min(0).max(1024).default(32),
   /** Signature pages (1,000 each) read per wallet when looking up its first funder; a longer history leaves it unknown. */
   FUNDER_PAGE_CAP: z.coerce.number().int().min(1).default(3),
   /** Oldest transactions of a wallet read when looking for its first inbound SOL transfer; beyond it unknown. */

@@ -3,7 +3,7 @@ import { createLogger, redactUrl } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { collect } from '../collect.ts';
-import { limitHeapGrowth } from '../run/heap-growth.ts';
+import { limitHeapGrowth } from '../../src/heap-limits.ts';
 
 /**
  * `lpa collect [--once]`: run the collector against `SOLANA_RPC_URL`. SIGINT/SIGTERM stop it after

@@ -12,6 +12,7 @@ import { RebuildService } from './rebuilds.ts';
 import type { FeedHub } from './feed-hub.ts';
 import { GenerationReader } from '../db/generation-reader.ts';
 import { watchGenerations } from './watch-generations.ts';
+import { limitYoungGeneration } from '../heap-limits.ts';
 
 /** Everything a handler needs; tests build their own with temporary databases and fakes. */
 export interface Deps {
@@ -96,11 +97,12 @@ let deps: Deps | undefined;
 
 /**
  * The process's deps, created on first use: the config is read once per process (loadConfig),
- * both databases opened once. Route files call this; handlers receive it.
+ * both databases opened once, the young generation bounded (YOUNG_GENERATION_MB). Route files call this; handlers receive it.
  */
 export function getDeps(): Deps {
   if (!deps) {
     deps = createDeps(loadConfig());
+    limitYoungGeneration(deps.config.YOUNG_GENERATION_MB);
     if (deps.countUsage === false) deps.log.warn('QUOTA_COUNTING=off: keyed requests are neither counted nor refused (benchmarks only)');
     deps.rebuilds.startWorker();
     if (deps.generations && deps.config.apiGenerationsDir) watchGenerations(deps.generations, deps.config.apiGenerationsDir, deps.log);

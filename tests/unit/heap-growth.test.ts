@@ -15,7 +15,7 @@ function factorsAfter(percent: number): number[] {
   return [...after.matchAll(/^\[\d+:0x[0-9a-f]+:0\]\s+\d+ ms: \[HeapController\] factor ([\d.]+) /gm)].map((m) => Number(m[1]));
 }
 
-describe('limitHeapGrowth (collector/run/heap-growth.ts)', () => {
+describe('limitHeapGrowth (src/heap-limits.ts)', () => {
   it.each([
     [50, 1.5],
     [20, 1.2],
@@ -30,4 +30,18 @@ describe('limitHeapGrowth (collector/run/heap-growth.ts)', () => {
     expect(factors.length).toBeGreaterThan(0);
     expect(factors.some((f) => f > 1.5)).toBe(true);
   });
+});
+
+/** The largest young generation (MB) a child process reached after limitYoungGeneration(mb) (tests/fixtures/heap/young.ts). */
+function youngPeakAfter(mb: number): number {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', join(ROOT, 'tests/fixtures/heap/young.ts'), String(mb)], { cwd: ROOT, encoding: 'utf8' });
+  return Number(/peak ([\d.]+)/.exec(out)![1]);
+}
+
+describe('limitYoungGeneration (src/heap-limits.ts)', () => {
+  it('keeps the young generation at about the bound V8 would grow it past', () => {
+    expect(youngPeakAfter(0)).toBeGreaterThan(32); // V8's own: 64 MB
+    // checked once per event-loop turn after a collection, and V8's sizes are not exact: 16–16.5 MB seen
+    expect(youngPeakAfter(16)).toBeLessThanOrEqual(20);
+  }, 60_000);
 });
