@@ -126,6 +126,22 @@ function openRaw(key: string, headers: Record<string, string> = {}) {
   return { ctl, events, comments, done, bytes: () => bytes };
 }
 
+/**
+ * A stream of `key` once the server has freed the slots of the streams earlier tests closed: a
+ * client's close reaches the server's count asynchronously, so right after a test aborted both of a
+ * key's streams the next one may still get 429 too_many_streams for a moment (the client would
+ * retry; so does this, for up to 5 s).
+ */
+async function openFree(key: string) {
+  let s = openRaw(key);
+  const deadline = Date.now() + 5_000;
+  while ((await Promise.race([s.done, sleep(300).then(() => null)]))?.status === 429) {
+    if (Date.now() > deadline) throw new Error('the slots of the streams closed before were not freed');
+    s = openRaw(key);
+  }
+  return s;
+}
+
 const until = async (cond: () => boolean, ms: number, what: string) => {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -178,7 +194,7 @@ describe('GET /api/v1/stream over the built server', () => {
 
   it('a stream cut mid-way and resumed with Last-Event-ID misses no record committed meanwhile; prints the delay from commit to event', async () => {
     const startedSeqs = latestInDb();
-    const s1 = openRaw(feedKey);
+    const s1 = await openFree(feedKey);
     await until(() => s1.bytes() > 0, 5_000, 'the stream to open');
     const mints: string[] = [];
     let writing = true;
@@ -300,7 +316,7 @@ describe('GET /api/v1/stream over the built server', () => {
   }, 20_000);
 
   it('SIGTERM ends open streams cleanly (the response ends; no reset) and the server exits', async () => {
-    const s = openRaw(feedKey);
+    const s = await openFree(feedKey);
     await until(() => s.bytes() > 0, 5_000, 'the stream to open');
     const exited = new Promise<void>((r) => server.once('exit', () => r()));
     server.kill('SIGTERM');
