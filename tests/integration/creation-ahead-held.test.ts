@@ -9,15 +9,13 @@
  * that transaction with the history before it.
  * A simulated chain served by the replay RPC, caught up to the slot before the last creation.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import { startLiveChain, type LiveChain } from '../helpers/live-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
 import { loadChain } from '../../devchain/replay/load-chain.ts';
 import { renderTransaction } from '../../devchain/replay/transaction.ts';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect } from '../../collector/collect.ts';
 import { newMemory } from '../../collector/context.ts';
 import { recordCreationAhead } from '../../collector/record/record-heard-creation.ts';
@@ -28,25 +26,24 @@ import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 
+let live: LiveChain;
 let tmp: string;
 let chain: SimulatedChain;
 let rpc: ReplayRpc;
 const FIXED_NOW = Date.UTC(2026, 10, 1);
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-creation-ahead-held-'));
-  chain = writeChain({ launches: 8, seed: 95, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+  live = await startLiveChain('creation-ahead-held', 8, 95);
+  ({ tmp, chain, rpc } = live);
 }, 120_000);
 
 afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await live?.close();
 });
 
 describe('a creation recorded ahead of the cursor that touches a held launch', () => {
   it('records the new launch UNKNOWN and leaves the held established record as the catch-up built it', async () => {
-    const creations = Object.entries(chain.truth.records).map(([mint, t]) => ({ mint, slot: t.creationSlot, signature: t.creationSignature })).sort((a, b) => a.slot - b.slot);
+    const { creations } = live;
     const last = creations.at(-1)!;
     // the chain up to the slot before the last creation, caught up to its tip
     rpc.advanceTo(last.slot - 1);

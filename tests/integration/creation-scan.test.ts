@@ -7,13 +7,11 @@
  * the records are the ones a collector without the scan builds from the same chain.
  * A simulated chain served live by the replay RPC; the test lands its slots.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import { startLiveChain, until, type LiveChain } from '../helpers/live-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect, PROGRAM_CURSOR } from '../../collector/collect.ts';
 import { fetchLatest } from '../../collector/source/signatures.ts';
 import { CREATION_SCAN_MS } from '../../collector/source/creation-scan.ts';
@@ -26,28 +24,22 @@ import { createTransactionReader, type TransactionReader } from '../../src/chain
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { sleep } from '../helpers/net.ts';
 
+let live: LiveChain;
 let tmp: string;
 let chain: SimulatedChain;
 let rpc: ReplayRpc;
-let creations: { mint: string; slot: number }[];
+let creations: LiveChain['creations'];
 /** a fixed clock for both collectors: records depend on the chain alone */
 const FIXED_NOW = Date.UTC(2026, 10, 1);
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-creation-scan-'));
-  chain = writeChain({ launches: 10, seed: 93, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
-  creations = Object.entries(chain.truth.records).map(([mint, t]) => ({ mint, slot: t.creationSlot })).sort((a, b) => a.slot - b.slot);
+  live = await startLiveChain('creation-scan', 10, 93);
+  ({ tmp, chain, rpc, creations } = live);
 }, 120_000);
 
 afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await live?.close();
 });
-
-const until = async (what: string, ok: () => boolean, ms = 20_000) => {
-  for (const t0 = Date.now(); !ok(); await sleep(10)) if (Date.now() - t0 > ms) throw new Error(`${what} within ${ms} ms`);
-};
 
 /** The batched reader with the program's signature listings held until `open()`; every other call (the mint authority's listing included) passes. */
 function gatedReader(url: string): { reader: TransactionReader; open: () => void; held: () => number; scans: () => number } {

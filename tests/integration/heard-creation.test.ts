@@ -6,13 +6,11 @@
  * same chain (same coverage, same injected clock): recording a creation early changes no fact.
  * A simulated chain served live by the replay RPC; the test lands its slots.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
+import { startLiveChain, until, type LiveChain } from '../helpers/live-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect, PROGRAM_CURSOR } from '../../collector/collect.ts';
 import { fetchLatest } from '../../collector/source/signatures.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -22,28 +20,22 @@ import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { createTransactionReader, type TransactionReader } from '../../src/chain/transaction-reader.ts';
 import { sleep } from '../helpers/net.ts';
 
+let live: LiveChain;
 let tmp: string;
 let chain: SimulatedChain;
 let rpc: ReplayRpc;
-let creations: { mint: string; slot: number }[];
+let creations: LiveChain['creations'];
 /** a fixed clock for both collectors: records depend on the chain alone */
 const FIXED_NOW = Date.UTC(2026, 10, 1);
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-heard-creation-'));
-  chain = writeChain({ launches: 12, seed: 91, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
-  creations = Object.entries(chain.truth.records).map(([mint, t]) => ({ mint, slot: t.creationSlot })).sort((a, b) => a.slot - b.slot);
+  live = await startLiveChain('heard-creation', 12, 91);
+  ({ tmp, chain, rpc, creations } = live);
 }, 120_000);
 
 afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await live?.close();
 });
-
-const until = async (what: string, ok: () => boolean, ms = 20_000) => {
-  for (const t0 = Date.now(); !ok(); await sleep(5)) if (Date.now() - t0 > ms) throw new Error(`${what} within ${ms} ms`);
-};
 
 /** The batched reader with its signature listings (getSignaturesForAddress) held until `open()`. */
 function gatedReader(url: string): { reader: TransactionReader; open: () => void; held: () => number } {
