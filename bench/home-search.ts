@@ -6,7 +6,7 @@
  *   ({@link searchQueries}), its thread CPU, and `GET /search` through the built server (one
  *   connection, no cache, no limit) with the server's CPU per request; overall and by query class;
  * - home: `GET /` through the built server and through a bare node:http server answering the same
- *   bytes from memory (the floor), alternating rounds with autocannon.
+ *   bytes from memory (the floor), alternating rounds (bench/load.ts: wrk when installed, else autocannon).
  * Returns a markdown section.
  */
 import { randomBytes } from 'node:crypto';

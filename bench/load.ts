@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { freePort } from '../tests/helpers/net.ts';
+import { WRK, runWrk } from './wrk.ts';
 
 /** A server process under load. */
 export interface ServerUnderTest {
@@ -58,9 +59,17 @@ export interface Round {
   serverCpuMicrosPerRequest: number;
 }
 
-/** Run autocannon against `url` with `connections` for `seconds`, measuring the server's CPU. */
+/** The load generator of {@link loadRound}: wrk (one thread: every server here is one Node process) when installed, else autocannon. */
+export const LOAD_TOOL = WRK ? `wrk (${WRK}, one thread)` : 'autocannon (in the bench process)';
+
+/** Run the load generator ({@link LOAD_TOOL}) against `url` with `connections` for `seconds`, measuring the server's CPU. */
 export async function loadRound(server: ServerUnderTest, path: string, headers: Record<string, string>, connections: number, seconds: number): Promise<Round> {
   const cpu0 = cpuMicros(server.proc.pid!);
+  if (WRK) {
+    const w = await runWrk(server.url + path, headers, { connections, threads: 1, seconds });
+    const cpu1 = cpuMicros(server.proc.pid!);
+    return { requestsPerSecond: w.rps, p99Ms: w.p99Ms, non2xx: w.non2xx, errors: w.errors, serverCpuMicrosPerRequest: w.requests ? (cpu1 - cpu0) / w.requests : NaN };
+  }
   const r = await autocannon({ url: server.url + path, headers, connections, duration: seconds, pipelining: 1 });
   const cpu1 = cpuMicros(server.proc.pid!);
   return {

@@ -20,7 +20,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renameSync } from 'node:fs';
 import { BENCH_MINT, ROOT, buildBenchArchive, type BenchArchive } from './setup.ts';
-import { compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
+import { LOAD_TOOL, compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
 import { soakSectionOf, withSoakSection } from './soak/docs-section.ts';
 import { PgPrivateState } from '../src/db/private-state-pg.ts';
 import { KeyService } from '../src/access/keys.ts';
@@ -132,7 +132,7 @@ async function benchCluster(env: Record<string, string>, path: string, opts: Par
     return [
       '## Cluster mode: keyed token endpoint per API node vs bare node:http (issue 26)',
       '',
-      `\`GET ${path}\` with a valid key, ${opts.connections} connections, ${opts.rounds} alternating rounds of ${opts.seconds} s. Both servers run with \`PRIVATE_DB_URL\`: ` +
+      `\`GET ${path}\` with a valid key, ${opts.connections} connections, ${opts.rounds} alternating rounds of ${opts.seconds} s (load: ${LOAD_TOOL}). Both servers run with \`PRIVATE_DB_URL\`: ` +
         'the key check and the quota count (one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`) go to the same PostgreSQL (a local throwaway cluster on a unix socket, fsync off), the record comes from the node\'s public.db. ' +
         'The baseline is bench/bare-token-server.ts over the same deps.',
       '',
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
         [
           '## Keyed token endpoint: Astro vs bare node:http (issue 2)',
           '',
-          `\`GET ${path}\` with a valid key, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s (autocannon in the bench process; each server is one Node process). ` +
+          `\`GET ${path}\` with a valid key, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s (load: ${LOAD_TOOL}; each server is one Node process). ` +
             'The baseline (bench/bare-token-server.ts) does the same work on the same databases — address check, HMAC key check, quota count, record lookup, same body — without a framework.',
           '',
           comparisonTable(c, 'bare node:http'),
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
         [
           '## Quota counting cost (issue 5)',
           '',
-          `The same Astro server and endpoint, with the daily-quota count (one SQLite UPSERT per request in private.db) on and off (\`QUOTA_COUNTING=off\`, benchmarks only). ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s.`,
+          `The same Astro server and endpoint, with the daily-quota count (one SQLite UPSERT per request in private.db) on and off (\`QUOTA_COUNTING=off\`, benchmarks only). ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s (load: ${LOAD_TOOL}).`,
           '',
           comparisonTable(c, 'counting off'),
           '',

@@ -9,13 +9,13 @@
  * bounds at about 15,000 req/s here — below nginx's rate, so the section then says its nginx
  * figures are the load generator's ceiling, not nginx's.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_MINT, ROOT, type BenchArchive } from './setup.ts';
 import { startServer } from './load.ts';
+import { WRK, runWrk } from './wrk.ts';
 import { startNginx } from '../tests/helpers/nginx.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -38,46 +38,18 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-/** Debian's wrk, when installed (`apt-get install wrk`); BENCH_LOAD=autocannon forces autocannon. */
-const WRK = process.env.BENCH_LOAD === 'autocannon' ? undefined : ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
-/** wrk's threads: one per core, as its own documentation advises. */
-const WRK_THREADS = Math.max(1, Math.min(CONNECTIONS, cpus().length));
+/** wrk's threads for nginx's workers: one per core, as its documentation advises. */
+const WRK_THREADS = cpus().length;
 
 type RoundResult = { rps: number; p99: number; bad: number };
 
 async function round(t: Target, seconds: number): Promise<RoundResult> {
-  if (WRK) return wrkRound(WRK, t, seconds);
+  if (WRK) {
+    const r = await runWrk(t.url, t.headers, { connections: CONNECTIONS, threads: WRK_THREADS, seconds });
+    return { rps: r.rps, p99: r.p99Ms, bad: r.non2xx + r.errors };
+  }
   const r = await autocannon({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
-}
-
-/** One round of wrk (`--latency` for its percentiles), read from its text report. Errors: throws on a report it cannot read. */
-function wrkRound(wrk: string, t: Target, seconds: number): Promise<RoundResult> {
-  const args = ['-t', String(WRK_THREADS), '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency'];
-  for (const [k, v] of Object.entries(t.headers)) args.push('-H', `${k}: ${v}`);
-  args.push(t.url);
-  return new Promise((resolve, reject) => {
-    execFile(wrk, args, { timeout: (seconds + 30) * 1000 }, (err, out) => {
-      if (err) return reject(new Error(`wrk failed: ${err.message}`));
-      try {
-        resolve(parseWrk(out));
-      } catch (e) {
-        reject(e);
-      }
-    });
-  });
-}
-
-/** wrk's report: `Requests/sec:`, the `99%` latency line (us, ms or s), non-2xx/3xx answers and socket errors. */
-export function parseWrk(out: string): RoundResult {
-  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  const p99 = /^\s*99(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$/m.exec(out);
-  if (!rps || !p99) throw new Error(`wrk report not understood:\n${out}`);
-  const unit = { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's'];
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const errors = sock ? sock.slice(1).reduce((a, x) => a + Number(x), 0) : 0;
-  return { rps: Number(rps[1]), p99: Number(p99[1]) * unit, bad: non2xx + errors };
 }
 
 /** The section of docs/benchmarks.md. */
