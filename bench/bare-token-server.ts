@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/server/deps.ts';
 import { coverageOf } from '../src/facts/coverage.ts';
 import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, isAddressParam } from '../src/server/http.ts';
-import { admitKeyed, rateLimitHeaders } from '../src/server/quota.ts';
+import { admitKey, rateLimitHeaders } from '../src/server/quota.ts';
 import { sourceUrl } from '../src/server/token.ts';
 
 const config = loadConfig();
@@ -28,9 +28,10 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<unknow
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...corsHeaders(), ...headers }).end(body);
   if (!isAddressParam(mint)) return send(400, '{"error":"not_an_address"}');
   const auth = req.headers.authorization;
-  const key = auth?.startsWith('Bearer ') ? await deps.keys.verify(auth.slice(7).trim()) : { status: 'missing_key' as const };
+  // the key check and the quota count as the API's keyed endpoints make them (src/server/quota.ts)
+  const key = await admitKey(deps, auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null);
   if (key.status !== 'ok') return send(401, JSON.stringify({ error: key.status }));
-  const usage = await admitKeyed(deps, key.keyId);
+  const { usage } = key;
   if (usage.exceeded) return send(429, '{"error":"quota_exceeded"}');
   const row = deps.publicStore.getLaunch(mint);
   if (!row) return send(404, '{"error":"not_held"}');

@@ -133,7 +133,7 @@ async function benchCluster(env: Record<string, string>, path: string, opts: Par
       '## Cluster mode: keyed token endpoint per API node vs bare node:http (issue 26)',
       '',
       `\`GET ${path}\` with a valid key, ${opts.connections} connections, ${opts.rounds} alternating rounds of ${opts.seconds} s (load: ${LOAD_TOOL}). Both servers run with \`PRIVATE_DB_URL\`: ` +
-        'the key check and the quota count (one `INSERT … ON CONFLICT … DO UPDATE … RETURNING`) go to the same PostgreSQL (a local throwaway cluster on a unix socket, fsync off), the record comes from the node\'s public.db. ' +
+        'the key checks and quota counts (one `admit_keyed` statement for the requests of a turn: src/db/pg-admit-batch.ts) go to the same PostgreSQL (a local throwaway cluster on a unix socket, fsync off), the record comes from the node\'s public.db. ' +
         'The baseline is bench/bare-token-server.ts over the same deps.',
       '',
       comparisonTable(c, BARE),

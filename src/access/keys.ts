@@ -69,6 +69,9 @@ export type KeyCheck =
   | { status: 'ok'; keyId: number }
   | { status: 'missing_key' | 'invalid_key' | 'revoked_key' };
 
+/** Outcome of checking the key on a request and counting it ({@link KeyService.admit}). */
+export type KeyAdmit = { status: 'ok'; keyId: number; usage: Usage } | { status: 'missing_key' | 'invalid_key' | 'revoked_key' };
+
 /**
  * The key of a request: the token of `Authorization: Bearer <key>` (scheme case-insensitive),
  * or null when there is no Authorization header, another scheme, or an empty token.
@@ -162,6 +165,31 @@ export class KeyService {
     if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
     if (row.revokedAtMs !== null) return { status: 'revoked_key' };
     return { status: 'ok', keyId: row.id };
+  }
+
+  /**
+   * Check the key of a keyed request (`key`: its bearer token, null when none) and, when usable,
+   * admit and count the request against its daily quota: {@link verify} then {@link countRequest},
+   * with the same answers. Where the state checks and counts together (PostgreSQL:
+   * PrivateState.admitByHash, one statement for all the requests of a turn) it does so in one ask:
+   * the key is looked up by its HMAC in the same statement that counts, and the stored and computed
+   * digests are then compared with `timingSafeEqual` as in {@link verify}.
+   */
+  async admit(key: string | null, quota: number = DAILY_QUOTA): Promise<KeyAdmit> {
+    if (key === null) return { status: 'missing_key' };
+    if (!this.state.admitByHash) {
+      const check = await this.verify(key);
+      return check.status === 'ok' ? { ...check, usage: await this.countRequest(check.keyId, quota) } : check;
+    }
+    if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
+    const computed = Buffer.from(hashKey(this.secret, key), 'hex');
+    const nowMs = this.now();
+    const { key: row, count } = await this.state.admitByHash(computed.toString('hex'), utcDay(nowMs), quota);
+    if (!row) return { status: 'invalid_key' };
+    const stored = Buffer.from(row.hash, 'hex');
+    if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
+    if (row.revokedAtMs !== null || count === null) return { status: 'revoked_key' };
+    return { status: 'ok', keyId: row.id, usage: { used: count.used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: !count.admitted } };
   }
 
   /**

@@ -95,6 +95,51 @@ export const PG_MIGRATIONS: PgMigration[] = [
       ALTER TABLE api_key ADD COLUMN feed_granted_at_ms BIGINT;
     `,
   },
+  {
+    version: 3,
+    name: 'admit_keyed: the key checks and quota counts of many keyed requests in one statement (src/db/pg-admit-batch.ts)',
+    sql: `
+      -- One row per ask group g (1-based, the order of the arrays): the key of HMAC hash p_hash[g]
+      -- (NULLs when no key has it) and, for a key that exists and is not revoked, the count of its day
+      -- p_day[g] before the ask and how many of its p_n[g] requests were admitted under p_quota[g]
+      -- (min(n, quota - before), at least 0; o_before NULL when not counted). Each count row is
+      -- locked by a no-op upsert that also returns its newest committed value (READ COMMITTED re-reads
+      -- a row it waited for), then moved by what was admitted; rows are locked in (key, day) order so
+      -- that concurrent calls on several nodes never deadlock. The key rows are read once, at the
+      -- start (a key revoked by a commit before then is refused).
+      CREATE FUNCTION admit_keyed(p_hash TEXT[], p_day TEXT[], p_n INTEGER[], p_quota INTEGER[])
+      RETURNS TABLE (o_group INTEGER, o_key_id INTEGER, o_hash TEXT, o_revoked_at_ms BIGINT, o_before INTEGER, o_admitted INTEGER)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        r RECORD;
+      BEGIN
+        FOR r IN
+          SELECT a.g::INTEGER AS g, k.id, k.hash, k.revoked_at_ms, a.day, a.n, a.quota
+          FROM unnest(p_hash, p_day, p_n, p_quota) WITH ORDINALITY AS a (hash, day, n, quota, g)
+          LEFT JOIN api_key k ON k.hash = a.hash
+          ORDER BY k.id, a.day, a.g
+        LOOP
+          o_group := r.g;
+          o_key_id := r.id;
+          o_hash := r.hash;
+          o_revoked_at_ms := r.revoked_at_ms;
+          o_before := NULL;
+          o_admitted := 0;
+          IF r.id IS NOT NULL AND r.revoked_at_ms IS NULL THEN
+            INSERT INTO key_usage AS u (key_id, day, requests) VALUES (r.id, r.day, 0)
+              ON CONFLICT (key_id, day) DO UPDATE SET requests = u.requests
+              RETURNING u.requests INTO o_before;
+            o_admitted := GREATEST(0, LEAST(r.n, r.quota - o_before));
+            IF o_admitted > 0 THEN
+              UPDATE key_usage u SET requests = u.requests + o_admitted WHERE u.key_id = r.id AND u.day = r.day;
+            END IF;
+          END IF;
+          RETURN NEXT;
+        END LOOP;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** Advisory lock key held while migrating (several nodes starting at once migrate once). */

@@ -1,8 +1,9 @@
 import pg from 'pg';
 import type { AccountRow, AccountSummary, AdmitGrant, ApiKeyRow, CheckoutRow } from './private-store.ts';
 import { HOUR_MS, startRefusal, utcDayStartMs, type RebuildJob, type StartOutcome } from './rebuild-jobs.ts';
-import { PrivateStateUnavailable, type PrivateState, type RebuildQueue } from './private-state.ts';
+import { PrivateStateUnavailable, type KeyAdmission, type PrivateState, type RebuildQueue } from './private-state.ts';
 import { migratePostgres } from './pg-schema.ts';
+import { PgAdmitBatch } from './pg-admit-batch.ts';
 
 /** What runs a query: the pool (autocommit) or the client of an open transaction. */
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -60,6 +61,8 @@ export interface PgStateOptions {
 export class PgPrivateState implements PrivateState {
   readonly kind = 'postgres' as const;
   readonly rebuilds: RebuildQueue;
+  /** Key checks and quota counts of keyed requests, one statement per batch (root state only). */
+  private readonly admitBatch: PgAdmitBatch | null;
   private migrated = false;
   private migrating: Promise<void> | null = null;
 
@@ -77,6 +80,7 @@ export class PgPrivateState implements PrivateState {
     private readonly root: PgPrivateState | null,
   ) {
     this.rebuilds = new PgRebuildQueue((sql, params) => this.q(sql, params), (fn) => this.withClient(fn));
+    this.admitBatch = root ? null : new PgAdmitBatch((sql, params) => this.q(sql, params));
   }
 
   /** Migrate once per process (retried after a failure, e.g. the database was down). */
@@ -186,6 +190,15 @@ export class PgPrivateState implements PrivateState {
       [keyId, day, quota],
     );
     return r.rows[0]?.requests ?? null;
+  }
+
+  /**
+   * Batched with the other asks of the turn (src/db/pg-admit-batch.ts). Inside a transaction it is
+   * a statement of that transaction (one ask, so the batch's answer is the request's own).
+   */
+  admitByHash(hash: string, day: string, quota: number): Promise<KeyAdmission> {
+    if (this.admitBatch) return this.admitBatch.admit(hash, day, quota);
+    return new PgAdmitBatch((sql, params) => this.q(sql, params)).admit(hash, day, quota);
   }
 
   async admitRequests(keyId: number, day: string, quota: number, n: number): Promise<AdmitGrant> {

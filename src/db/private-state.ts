@@ -53,9 +53,20 @@ export interface PrivateState {
    */
   admitRequests(keyId: number, day: string, quota: number, n: number): Promise<AdmitGrant>;
   /**
+   * Optional (PostgreSQL only): the key check and the quota count of one keyed request together —
+   * look up the key of HMAC hash `hash` (lower-case hex) and, when it exists and is not revoked,
+   * admit and count one request of it on UTC day `day` if the day's count is below `quota`, exact
+   * across nodes as {@link admitRequest}. The asks of one event-loop turn (and of the turns its
+   * batch was out) go in ONE statement (src/db/pg-admit-batch.ts), so a keyed request costs no
+   * round trip of its own. Settles only once the count is committed. Absent: the caller checks the
+   * key (keyByHash) and then counts (admitRequest).
+   */
+  admitByHash?(hash: string, day: string, quota: number): Promise<KeyAdmission>;
+  /**
    * A value that changes whenever a key row may have changed (SQLite: `PRAGMA data_version` and
    * this connection's key writes), so key rows can be kept in memory and dropped when it moves;
-   * absent or null where no such cheap mark exists (PostgreSQL: keys are read on every request).
+   * absent or null where no such cheap mark exists (PostgreSQL: keys are read on every check;
+   * a keyed endpoint's check is part of its count's statement, admitByHash).
    */
   changeMark?(): string | null;
   /** Requests counted for a key on a UTC day (0 when none). */
@@ -90,6 +101,17 @@ export interface PrivateState {
   readonly rebuilds: RebuildQueue;
 
   close(): Promise<void>;
+}
+
+/** What {@link PrivateState.admitByHash} found and did. */
+export interface KeyAdmission {
+  /** The key of the hash (its id, hash and revocation time); undefined when no key has that hash. */
+  key: Pick<ApiKeyRow, 'id' | 'hash' | 'revokedAtMs'> | undefined;
+  /**
+   * The count, when the key exists and is not revoked (null otherwise: nothing counted): admitted
+   * or refused, and the day's count (including this request when admitted; at least `quota` when refused).
+   */
+  count: { admitted: boolean; used: number } | null;
 }
 
 /**

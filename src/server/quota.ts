@@ -1,12 +1,14 @@
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
+import { bearerToken, type KeyAdmit } from '../access/keys.ts';
 import { DAILY_QUOTA, secondsToUtcMidnight, type Usage } from '../access/quota-day.ts';
 
 /**
  * The daily request quota of keyed endpoints (spec §5 rule 5, §8) and its response header fields.
- * Pure functions; the counting itself is the private state's (PrivateState.admitRequest: SQLite, the
- * asks of one event-loop turn in one transaction; or PostgreSQL in cluster mode, one statement per
- * request; exact across processes and nodes, and settled only once committed).
+ * Pure functions; the counting itself is the private state's (SQLite: PrivateState.admitRequest, the
+ * asks of one event-loop turn in one transaction; PostgreSQL in cluster mode: PrivateState.admitByHash,
+ * the key checks and counts of one turn in one statement; exact across processes and nodes, and
+ * settled only once committed).
  *
  * Header fields follow draft-ietf-httpapi-ratelimit-headers-10 (structured fields, one named
  * policy): `RateLimit-Policy: "daily";q=10000;w=86400` and `RateLimit: "daily";r=<left>;t=<s>`.
@@ -58,9 +60,20 @@ export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage'
  * Errors: rejects with PrivateStateUnavailable when PostgreSQL cannot be reached (safely.ts: 503).
  */
 export async function admitKeyedRequest(request: Request, deps: Deps, nowMs: number): Promise<{ refused: Response } | { usage: Usage }> {
-  const key = await deps.keys.check(request);
+  const key = await admitKey(deps, bearerToken(request));
   if (key.status !== 'ok') return { refused: errorResponse(key.status, { nowMs }) };
-  const usage = await admitKeyed(deps, key.keyId);
-  if (usage.exceeded) return { refused: errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) }) };
-  return { usage };
+  if (key.usage.exceeded) return { refused: errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(key.usage) }) };
+  return { usage: key.usage };
+}
+
+/**
+ * The key check and quota count of a keyed request whose bearer token is `key` (null: none):
+ * KeyService.admit (PostgreSQL: both in the one statement of the turn's batch), or with
+ * `deps.countUsage === false` the key check alone (see {@link admitKeyed}).
+ * Errors: rejects with PrivateStateUnavailable when PostgreSQL cannot be reached.
+ */
+export async function admitKey(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage' | 'now'>, key: string | null): Promise<KeyAdmit> {
+  if (deps.countUsage !== false) return deps.keys.admit(key, deps.dailyQuota ?? DAILY_QUOTA);
+  const check = key === null ? ({ status: 'missing_key' } as const) : await deps.keys.verify(key);
+  return check.status === 'ok' ? { ...check, usage: await admitKeyed(deps, check.keyId) } : check;
 }

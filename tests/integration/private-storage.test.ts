@@ -218,6 +218,46 @@ describe.each([sqliteBackend(), postgresBackend()])('private state: $name', (bac
     expect(await nodes[1]!.admitRequest(keyId, '2026-11-21', Q)).toBe(1);
   });
 
+  it('keyed requests checked and counted together (KeyService.admit) are exact across nodes: 300 at once with quota 120 over 3 nodes admit exactly 120, each its own count', async () => {
+    const nodes = [open(), open(), open()].map((state) => new KeyService(state, SECRET, () => NOW));
+    const { id, key } = await nodes[0]!.create('hammer');
+    const Q = 120;
+    const results = await Promise.all(Array.from({ length: 300 }, (_, i) => nodes[i % 3]!.admit(key, Q)));
+    const ok = results.map((r) => (r.status === 'ok' ? r : null));
+    expect(ok.every((r) => r !== null && r.keyId === id)).toBe(true);
+    const admitted = ok.filter((r) => !r!.usage.exceeded).map((r) => r!.usage.used);
+    expect(admitted.length).toBe(Q);
+    // each admitted request got its own count (1..Q, none twice); each refused one reports the quota used up
+    expect([...admitted].sort((a, b) => a - b)).toEqual(Array.from({ length: Q }, (_, i) => i + 1));
+    for (const r of ok) if (r!.usage.exceeded) expect(r!.usage).toMatchObject({ used: Q, quota: Q });
+    expect(await nodes[1]!.state.usage(id, DAY)).toBe(Q);
+    expect((await nodes[2]!.peekUsage(id, Q)).used).toBe(Q);
+
+    // an unknown key, a key of another secret, no key: refused and nothing counted
+    const other = await nodes[0]!.create('other');
+    expect(await nodes[1]!.admit(other.key.slice(0, -1) + (other.key.endsWith('2') ? '3' : '2'), Q)).toEqual({ status: 'invalid_key' });
+    expect(await new KeyService(nodes[1]!.state, 't'.repeat(40), () => NOW).admit(other.key, Q)).toEqual({ status: 'invalid_key' });
+    expect(await nodes[1]!.admit(null, Q)).toEqual({ status: 'missing_key' });
+    expect(await nodes[1]!.admit('nope', Q)).toEqual({ status: 'invalid_key' });
+    expect(await nodes[1]!.admit(other.key, Q)).toMatchObject({ status: 'ok', keyId: other.id, usage: { used: 1, exceeded: false } });
+  });
+
+  it('a key revoked on one node is refused by every node from its next request on, uncounted, also amid requests in flight', async () => {
+    const nodes = [open(), open(), open()].map((state) => new KeyService(state, SECRET, () => NOW));
+    const { id, key } = await nodes[0]!.create('revoked');
+    for (const n of nodes) expect(await n.admit(key, 1000)).toMatchObject({ status: 'ok', keyId: id });
+    // requests in flight while the revocation commits: each is either counted and admitted, or refused uncounted
+    const during = Promise.all(Array.from({ length: 60 }, (_, i) => nodes[i % 3]!.admit(key, 1000)));
+    expect(await nodes[1]!.revoke(id)).toBe(true);
+    const results = await during;
+    const admitted = results.filter((r) => r.status === 'ok').length;
+    expect(admitted + results.filter((r) => r.status === 'revoked_key').length).toBe(60);
+    expect(await nodes[2]!.state.usage(id, DAY)).toBe(3 + admitted);
+    // after the revocation has committed: refused on every node, never counted
+    for (const n of nodes) for (let i = 0; i < 3; i++) expect(await n.admit(key, 1000)).toEqual({ status: 'revoked_key' });
+    expect(await nodes[0]!.state.usage(id, DAY)).toBe(3 + admitted);
+  });
+
   it('batch counts (admitRequests, n at once) are exact across nodes: 40 batches of 7 with quota 100 over 3 nodes admit exactly 100, each a prefix', async () => {
     const nodes = [open(), open(), open()];
     const keyId = await nodes[0]!.insertKey('b', 'lpa_b00000', 'f'.repeat(64), NOW);
