@@ -53,8 +53,11 @@ export class PgAdmitBatch {
    */
   admit(hash: string, day: string, quota: number): Promise<KeyAdmission> {
     return new Promise((done, fail) => {
-      const id = `${hash}/${day}/${quota}`;
+      // by hash alone (no string built per request); a second day or quota of the same key in one
+      // batch (midnight) gets its own group under a longer name
+      let id = hash;
       let g = this.groups.get(id);
+      if (g && (g.day !== day || g.quota !== quota)) g = this.groups.get((id = `${hash}/${day}/${quota}`));
       if (!g) this.groups.set(id, (g = { hash, day, quota, waiting: [] }));
       g.waiting.push({ done, fail });
       this.schedule();
