@@ -1,5 +1,6 @@
 import bs58 from 'bs58';
 import { PAGE_CSP, renderMessagePage } from '../render/token-page.ts';
+import { BytesResponse } from './response-bytes.ts';
 
 /**
  * HTTP helpers shared by every handler: CORS, caching headers, ETag matching, address checks.
@@ -82,13 +83,15 @@ export interface Reply {
  * The `Response` of a {@link Reply} (no body for 204/304 or an empty text; else `Content-Length`). The body goes in as
  * UTF-8 bytes (Buffer.from), not as a string: undici converts a string body to a USVString (a scan
  * for lone surrogates) and then encodes it in JavaScript, which cost a fifth of a 100 KB list
- * page's time; the bytes are the same (a lone surrogate becomes U+FFFD either way).
+ * page's time; the bytes are the same (a lone surrogate becomes U+FFFD either way). A body is a
+ * {@link BytesResponse}: the server writes its bytes without making a body stream.
  */
 export function replyResponse(r: Reply): Response {
   const bytes = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
   if (bytes.length === 0) return new Response(null, { status: r.status, headers: r.headers });
-  // the length is known: sent as Content-Length (exposed to browsers by CORS) rather than chunked
-  return new Response(bytes as Uint8Array<ArrayBuffer>, { status: r.status, headers: { ...r.headers, 'Content-Length': String(bytes.length) } });
+  // the length is known: sent as Content-Length (exposed to browsers by CORS) rather than chunked;
+  // no body stream is made unless something reads the body (response-bytes.ts)
+  return new BytesResponse(bytes, { status: r.status, headers: { ...r.headers, 'Content-Length': String(bytes.length) } });
 }
 
 /** The {@link Reply} of a JSON body already serialised (`text`, or its UTF-8 bytes, must be one JSON value), with CORS; `headers` may add or override. */
