@@ -1,6 +1,6 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
-import type { CollectorRun, PublicStore } from '../db/public-store.ts';
+import type { CollectorRun, CoverageReads, PublicStore } from '../db/public-store.ts';
 import { collectorPhase, downtimeMinutes, parseUnreachable, UNREACHABLE_META, type CollectorPhase } from '../core/coverage.ts';
 import { JOBS_META, parseJobs } from '../core/jobs.ts';
 import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
@@ -25,17 +25,26 @@ export interface Coverage {
   note: string;
 }
 
+/** `from` of the coverage computed from the last reads of a store (the same reads: the same Instant). */
+const fromOfReads = new WeakMap<CoverageReads, Instant | null>();
+
 /**
- * The coverage object from the public store at `nowMs` (constant work per request: one meta read,
- * one SUM over coverage_gap, the newest run). `allowedGapMs` = COVERAGE_GAP_MS.
+ * The coverage object from the public store at `nowMs`: meta `coverage_from_ms`, the total of the
+ * coverage gaps and the newest run's heartbeat, as PublicStore.coverageReads keeps them (read again
+ * only after a change). `allowedGapMs` = COVERAGE_GAP_MS.
  */
 export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: number): Coverage {
-  const raw = store.getMeta('coverage_from_ms');
-  const fromMs = raw === undefined ? NaN : Number(raw);
+  const reads = store.coverageReads();
+  let from = fromOfReads.get(reads);
+  if (from === undefined) {
+    const fromMs = reads.coverageFromMs === undefined ? NaN : Number(reads.coverageFromMs);
+    from = Number.isFinite(fromMs) ? instant(fromMs) : null;
+    fromOfReads.set(reads, from);
+  }
   return {
-    from: Number.isFinite(fromMs) ? instant(fromMs) : null,
+    from,
     // a collector that never reached the chain has no run: its outage counts from its first failed try
-    downtimeMinutes: downtimeMinutes(store.gapTotal().ms, store.lastRun()?.lastBeatMs ?? parseUnreachable(store.getMeta(UNREACHABLE_META))?.sinceMs ?? null, nowMs, allowedGapMs),
+    downtimeMinutes: downtimeMinutes(reads.gapTotalMs, reads.lastBeatMs ?? parseUnreachable(reads.unreachable)?.sinceMs ?? null, nowMs, allowedGapMs),
     note: COVERAGE_NOTE,
   };
 }

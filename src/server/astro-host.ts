@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeResponse } from 'astro/app/node';
 import type { BaseApp } from 'astro/app';
-import { bytesOf } from './response-bytes.ts';
+import { bytesOf } from './bytes-response.ts';
 
 /**
  * Astro's app answering node:http requests: what @astrojs/node's middleware-mode `handler` does
@@ -11,7 +11,7 @@ import { bytesOf } from './response-bytes.ts';
  *   and carries no abort signal wired to the socket (no handler of this app and no stage of
  *   Astro's endpoint pipeline reads `request.signal`; a stream still ends when its socket closes:
  *   `writeResponse` cancels its body);
- * - a Response made with its body bytes (response-bytes.ts) is written with `res.end(bytes)`,
+ * - a Response made with its body bytes (bytes-response.ts) is written with `res.end(bytes)`,
  *   not read back chunk by chunk from its Web stream; any other Response goes through Astro's
  *   `writeResponse` as before.
  * Every other request (a method that may carry a body; `security.allowedDomains` configured, where

@@ -1,6 +1,6 @@
 import bs58 from 'bs58';
 import { PAGE_CSP, renderMessagePage } from '../render/token-page.ts';
-import { BytesResponse } from './response-bytes.ts';
+import { BytesResponse } from './bytes-response.ts';
 
 /**
  * HTTP helpers shared by every handler: CORS, caching headers, ETag matching, address checks.
@@ -90,7 +90,7 @@ export function replyResponse(r: Reply): Response {
   const bytes = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
   if (bytes.length === 0) return new Response(null, { status: r.status, headers: r.headers });
   // the length is known: sent as Content-Length (exposed to browsers by CORS) rather than chunked;
-  // no body stream is made unless something reads the body (response-bytes.ts)
+  // no body stream is made unless something reads the body (bytes-response.ts)
   return new BytesResponse(bytes, { status: r.status, headers: { ...r.headers, 'Content-Length': String(bytes.length) } });
 }
 
