@@ -74,13 +74,15 @@ function requestOf(req: IncomingMessage, method: string, port: number | undefine
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const host = req.headers.host;
   const hostname = typeof host === 'string' ? host : port ? `localhost:${port}` : 'localhost';
-  const headers = new Headers();
+  // name/value pairs, appended in order by the Request (the adapter appends them to a Headers it
+  // passes, which the Request then copies field by field)
+  const headers: [string, string][] = [];
   const fields = req.headers;
   for (const name in fields) {
     const value = fields[name];
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.append(name, value);
+    if (Array.isArray(value)) for (const v of value) headers.push([name, v]);
+    else headers.push([name, value]);
   }
   try {
     return new Request(`${protocol}://${hostname}${req.url ?? ''}`, { method, headers });
