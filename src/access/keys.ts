@@ -64,6 +64,14 @@ export function loadKeySecret(config: Pick<Config, 'KEY_SECRET' | 'dataDir'>): s
   return readFileSync(path, 'utf8').trim();
 }
 
+/** The stored HMAC of a key row as bytes, made once per row (the key cache keeps rows across requests). */
+const digests = new WeakMap<ApiKeyRow, Buffer>();
+function storedDigest(row: ApiKeyRow): Buffer {
+  let d = digests.get(row);
+  if (!d) digests.set(row, (d = Buffer.from(row.hash, 'hex')));
+  return d;
+}
+
 /** Outcome of checking the key on a request. */
 export type KeyCheck =
   | { status: 'ok'; keyId: number }
@@ -155,10 +163,11 @@ export class KeyService {
 
   private async verifyIn(state: PrivateState, key: string): Promise<KeyCheck> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
-    const computed = Buffer.from(hashKey(this.secret, key), 'hex');
-    const row = await this.keyRow(state, computed.toString('hex'));
+    const hash = hashKey(this.secret, key);
+    const row = await this.keyRow(state, hash);
     if (!row) return { status: 'invalid_key' };
-    const stored = Buffer.from(row.hash, 'hex');
+    const computed = Buffer.from(hash, 'hex');
+    const stored = storedDigest(row);
     if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
     if (row.revokedAtMs !== null) return { status: 'revoked_key' };
     return { status: 'ok', keyId: row.id };

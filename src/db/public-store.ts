@@ -183,9 +183,8 @@ export class PublicStore {
       getLaunch: db.prepare(
         'SELECT mint, document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
       ),
-      getLaunchBytes: db.prepare(
-        'SELECT mint, CAST(document AS BLOB) AS document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
-      ),
+      // raw rows (arrays): getLaunchBytes makes the one object it returns
+      getLaunchBytes: db.prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms FROM launch WHERE mint = ?').raw(),
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
           finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
@@ -308,8 +307,8 @@ export class PublicStore {
    * answers that copy the document into a response as it is (the token endpoint and the batch).
    */
   getLaunchBytes(mint: string): StoredLaunch<Buffer> | undefined {
-    const r = this.s.getLaunchBytes.get(mint) as (Omit<StoredLaunch<Buffer>, 'settled'> & { settled: number }) | undefined;
-    return r && { ...r, settled: r.settled === 1 };
+    const r = this.s.getLaunchBytes.get(mint) as [Buffer, string, number, FindingClass, Origin, number] | undefined;
+    return r && { mint, document: r[0], sha256: r[1], settled: r[2] === 1, findingClass: r[3], origin: r[4], updatedAtMs: r[5] };
   }
 
   /** The sha256 of a held record's document (no document read), if any. */

@@ -25,28 +25,25 @@ export interface Coverage {
   note: string;
 }
 
-/** `from` of the coverage computed from the last reads of a store (the same reads: the same Instant). */
-const fromOfReads = new WeakMap<CoverageReads, Instant | null>();
+/** The last coverage computed from a store's reads (the same reads and downtime: the same object). */
+const lastOfReads = new WeakMap<CoverageReads, Readonly<Coverage>>();
 
 /**
  * The coverage object from the public store at `nowMs`: meta `coverage_from_ms`, the total of the
  * coverage gaps and the newest run's heartbeat, as PublicStore.coverageReads keeps them (read again
- * only after a change). `allowedGapMs` = COVERAGE_GAP_MS.
+ * only after a change). `allowedGapMs` = COVERAGE_GAP_MS. Frozen, and the same object while the
+ * reads and the downtime are unchanged (http.ts serialises a frozen field once).
  */
-export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: number): Coverage {
+export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: number): Readonly<Coverage> {
   const reads = store.coverageReads();
-  let from = fromOfReads.get(reads);
-  if (from === undefined) {
-    const fromMs = reads.coverageFromMs === undefined ? NaN : Number(reads.coverageFromMs);
-    from = Number.isFinite(fromMs) ? instant(fromMs) : null;
-    fromOfReads.set(reads, from);
-  }
-  return {
-    from,
-    // a collector that never reached the chain has no run: its outage counts from its first failed try
-    downtimeMinutes: downtimeMinutes(reads.gapTotalMs, reads.lastBeatMs ?? parseUnreachable(reads.unreachable)?.sinceMs ?? null, nowMs, allowedGapMs),
-    note: COVERAGE_NOTE,
-  };
+  // a collector that never reached the chain has no run: its outage counts from its first failed try
+  const minutes = downtimeMinutes(reads.gapTotalMs, reads.lastBeatMs ?? parseUnreachable(reads.unreachable)?.sinceMs ?? null, nowMs, allowedGapMs);
+  const last = lastOfReads.get(reads);
+  if (last && last.downtimeMinutes === minutes) return last;
+  const fromMs = reads.coverageFromMs === undefined ? NaN : Number(reads.coverageFromMs);
+  const coverage = Object.freeze({ from: Number.isFinite(fromMs) ? Object.freeze(instant(fromMs)) : null, downtimeMinutes: minutes, note: COVERAGE_NOTE });
+  lastOfReads.set(reads, coverage);
+  return coverage;
 }
 
 /** The coverage gaps for the status response: each interval in time and slots. */

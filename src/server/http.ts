@@ -159,16 +159,35 @@ export function withFields(documentText: string, fields: Record<string, unknown>
  */
 export function withFieldsBytes(document: Buffer, fields: Record<string, unknown>): Buffer {
   if (document[0] !== 0x7b || document[document.length - 1] !== 0x7d) return Buffer.from(withFields(document.toString('utf8'), fields));
-  const tail = fieldsTail(fields);
-  if (document.length === 2) return Buffer.from(`{${tail.slice(1)}}`);
-  return Buffer.concat([document.subarray(0, -1), Buffer.from(tail + '}')]);
+  const tail = fieldsTail(fields) + '}';
+  if (document.length === 2) return Buffer.from(`{${tail.slice(1)}`);
+  // one buffer: the document without its closing brace, then the fields and the brace
+  const head = document.length - 1;
+  const out = Buffer.allocUnsafe(head + Buffer.byteLength(tail));
+  document.copy(out, 0, 0, head);
+  out.write(tail, head, 'utf8');
+  return out;
 }
 
-/** `,"k":v` for each defined field, serialised with JSON.stringify. */
+/** JSON text of frozen field values (the coverage object: the same one while it is unchanged). */
+const frozenJson = new WeakMap<object, string>();
+
+/** `,"k":v` for each defined field, serialised with JSON.stringify (a frozen object once). */
 function fieldsTail(fields: Record<string, unknown>): string {
   let tail = '';
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) tail += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  for (const k in fields) {
+    const v = fields[k];
+    if (v === undefined) continue;
+    tail += `,${JSON.stringify(k)}:${jsonOf(v)}`;
+  }
   return tail;
+}
+
+function jsonOf(v: unknown): string {
+  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return JSON.stringify(v);
+  let json = frozenJson.get(v);
+  if (json === undefined) frozenJson.set(v, (json = JSON.stringify(v)));
+  return json;
 }
 
 /** Strong entity tag for a sha256 hex digest: `"<hex>"`. */
