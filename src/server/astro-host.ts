@@ -67,25 +67,26 @@ export function astroHost(app: App, fallback: NodeHandler, port?: number): NodeH
 /**
  * The Web Request of a GET or HEAD as the adapter makes it (astro/app/node
  * `createRequestFromNodeRequest`: `http(s)://` + the Host header + the target; every header field
- * Node parsed, repeated ones appended; no body), or null when the URL does not parse: the adapter
- * then builds another one, which its handler does.
+ * Node parsed, repeated ones appended; no body), or null when the URL does not parse or a field is
+ * refused: the adapter's handler then answers as it did (its own URL fallbacks, or its 500).
  */
 function requestOf(req: IncomingMessage, method: string, port: number | undefined): Request | null {
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const host = req.headers.host;
   const hostname = typeof host === 'string' ? host : port ? `localhost:${port}` : 'localhost';
-  // name/value pairs, appended in order by the Request (the adapter appends them to a Headers it
-  // passes, which the Request then copies field by field)
-  const headers: [string, string][] = [];
-  const fields = req.headers;
-  for (const name in fields) {
-    const value = fields[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.push([name, v]);
-    else headers.push([name, value]);
-  }
   try {
-    return new Request(`${protocol}://${hostname}${req.url ?? ''}`, { method, headers });
+    const request = new Request(`${protocol}://${hostname}${req.url ?? ''}`, { method });
+    // appended to the Request's own Headers (the adapter appends them to a Headers it passes, which
+    // the Request then copies field by field: the same fields, the same checks, in the same order)
+    const headers = request.headers;
+    const fields = req.headers;
+    for (const name in fields) {
+      const value = fields[name];
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.append(name, value);
+    }
+    return request;
   } catch {
     return null;
   }

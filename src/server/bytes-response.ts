@@ -17,13 +17,19 @@ export class BytesResponse extends Response {
   #full: Response | null = null;
 
   /**
-   * `bytes`: the whole body (not copied; do not change it afterwards). `init`: as for a Response.
+   * `bytes`: the whole body (not copied; do not change it afterwards). `init`: as for a Response,
+   * with the header fields as a record or a Headers.
    * Errors: throws TypeError for a null-body status (204, 304, …), as `new Response(bytes, init)` does.
    * @example return new BytesResponse(Buffer.from(text), { status: 200, headers: { 'Content-Length': String(n) } })
    */
-  constructor(bytes: Uint8Array, init: ResponseInit = {}) {
-    super(null, init);
+  constructor(bytes: Uint8Array, init: { status?: number; statusText?: string; headers?: Record<string, string> | Headers } = {}) {
+    super(null, { status: init.status, statusText: init.statusText });
     if (NULL_BODY_STATUS.has(this.status)) throw new TypeError(`Response with null body status ${this.status} cannot have a body`);
+    // appended one by one: what the Response's init would do with the record, without converting it first
+    const headers = this.headers;
+    const fields = init.headers;
+    if (fields instanceof Headers) fields.forEach((v, k) => headers.append(k, v));
+    else for (const name in fields) headers.append(name, fields[name]!);
     this.#bytes = bytes;
   }
 
