@@ -68,7 +68,8 @@ export function keyHasher(secret: string): (key: string) => string {
   return (key) => {
     if (key.length > HASHER_MAX_KEY_LENGTH) return hashKey(secret, key);
     const n = inner.write(key, BLOCK, 'utf8');
-    hash('sha256', inner.subarray(0, BLOCK + n), 'buffer').copy(outer, BLOCK);
+    // the inner digest as a latin1 ('binary') string, one char a byte: no buffer made for it
+    outer.write(hash('sha256', inner.subarray(0, BLOCK + n), 'binary'), BLOCK, 'latin1');
     return hash('sha256', outer, 'hex');
   };
 }
