@@ -185,14 +185,21 @@ export class PrivateStore {
    */
   admitBatch(asks: readonly AdmitAsk[]): AdmitGrant[] {
     return this.db
-      .transaction(() =>
-        asks.map(({ keyId, day, quota, n }) => {
-          const before = this.usage(keyId, day);
+      .transaction(() => {
+        // each key's count of the day is read once and written once, with what the asks added in order
+        const counts = new Map<number, Map<string, { read: number; added: number }>>();
+        const grants = asks.map(({ keyId, day, quota, n }) => {
+          const days = counts.get(keyId) ?? counts.set(keyId, new Map()).get(keyId)!;
+          let count = days.get(day);
+          if (!count) days.set(day, (count = { read: this.usage(keyId, day), added: 0 }));
+          const before = count.read + count.added;
           const admitted = Math.max(0, Math.min(n, quota - before));
-          if (admitted > 0) this.s.addUsage.run(keyId, day, admitted);
+          count.added += admitted;
           return { before, admitted };
-        }),
-      )
+        });
+        for (const [keyId, days] of counts) for (const [day, { added }] of days) if (added > 0) this.s.addUsage.run(keyId, day, added);
+        return grants;
+      })
       .immediate();
   }
 

@@ -7,6 +7,7 @@ import { openDatabase } from './open.ts';
 import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 import { formatLagSamples, keepLagSample, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
+import { UNREACHABLE_META } from '../core/coverage.ts';
 
 /** A launch row as served: the canonical document text and its sha256. */
 /** A held record's row; `D`: its document as text, or as its stored UTF-8 bytes ({@link PublicStore.getLaunchBytes}). */
@@ -115,6 +116,18 @@ export interface CollectorRun {
 }
 
 /**
+ * What the `coverage` object of keyed answers is computed from (src/facts/coverage.ts coverageOf):
+ * meta `coverage_from_ms` and `collector_unreachable` as stored, the total length of the coverage
+ * gaps (ms), and the newest run's last heartbeat (epoch ms; null when no run).
+ */
+export interface CoverageReads {
+  coverageFromMs: string | undefined;
+  unreachable: string | undefined;
+  gapTotalMs: number;
+  lastBeatMs: number | null;
+}
+
+/**
  * The public database: launch records, the transactions behind them, the collector's cursor and runs.
  * One writer (the collector) and any number of readers (the server), WAL mode.
  */
@@ -152,6 +165,12 @@ export class PublicStore {
   private readonly funders = new Map<string, FunderFact>();
   /** Transactions of this connection rolled back (part of {@link changeMark}). */
   private rollbacks = 0;
+  /** `PRAGMA data_version` as read in this event-loop turn (null: not read yet this turn). */
+  private turnDataVersion: number | null = null;
+  /** Writes of this connection to what {@link coverageReads} reads (meta, runs, gaps). */
+  private coverageWrites = 0;
+  /** The last {@link coverageReads} and the marks it was read under. */
+  private coverageMemo: { reads: CoverageReads; dataVersion: number; writes: number; rollbacks: number } | null = null;
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     this.db = openDatabase(path, PUBLIC_MIGRATIONS, opts);
@@ -164,9 +183,8 @@ export class PublicStore {
       getLaunch: db.prepare(
         'SELECT mint, document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
       ),
-      getLaunchBytes: db.prepare(
-        'SELECT mint, CAST(document AS BLOB) AS document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
-      ),
+      // raw rows (arrays): getLaunchBytes makes the one object it returns
+      getLaunchBytes: db.prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms FROM launch WHERE mint = ?').raw(),
       upsertLaunch: db.prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
           finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
@@ -289,8 +307,8 @@ export class PublicStore {
    * answers that copy the document into a response as it is (the token endpoint and the batch).
    */
   getLaunchBytes(mint: string): StoredLaunch<Buffer> | undefined {
-    const r = this.s.getLaunchBytes.get(mint) as (Omit<StoredLaunch<Buffer>, 'settled'> & { settled: number }) | undefined;
-    return r && { ...r, settled: r.settled === 1 };
+    const r = this.s.getLaunchBytes.get(mint) as [Buffer, string, number, FindingClass, Origin, number] | undefined;
+    return r && { mint, document: r[0], sha256: r[1], settled: r[2] === 1, findingClass: r[3], origin: r[4], updatedAtMs: r[5] };
   }
 
   /** The sha256 of a held record's document (no document read), if any. */
@@ -474,17 +492,20 @@ export class PublicStore {
   }
 
   setMeta(key: string, value: string): void {
+    this.coverageWrites++;
     this.s.setMeta.run(key, value);
   }
 
   /** Add `n` to an integer meta value (0 when unset) in one statement; returns the new value. */
   addToMeta(key: string, n: number): number {
+    this.coverageWrites++;
     // `.all()` so the write steps to its end and SQLite's automatic checkpoint runs (src/db/checkpoint.ts).
     return Number((this.s.addToMeta.all(key, String(n)) as { value: string }[])[0].value);
   }
 
   /** Set a meta value only if it was never set (e.g. coverage.from, which never moves). */
   setMetaOnce(key: string, value: string): void {
+    this.coverageWrites++;
     this.s.insertMetaOnce.run(key, value);
   }
 
@@ -506,6 +527,7 @@ export class PublicStore {
 
   /** A new collector run starting at `nowMs` with the chain tip `startSlot` (null: unknown). */
   startRun(nowMs: number, startSlot: number | null = null): number {
+    this.coverageWrites++;
     return Number(this.s.startRun.run(nowMs, nowMs, startSlot, startSlot).lastInsertRowid);
   }
 
@@ -515,6 +537,7 @@ export class PublicStore {
    * (core/falling-behind.ts: at most one every 5 s, the last 3 minutes).
    */
   heartbeat(runId: number, nowMs: number, tipSlot: number | null = null): void {
+    this.coverageWrites++;
     this.s.beat.run(nowMs, tipSlot, runId);
     const cursorSlot = tipSlot === null ? null : (this.getCursor('program')?.slot ?? null);
     if (tipSlot === null || cursorSlot === null) return;
@@ -524,6 +547,7 @@ export class PublicStore {
   }
 
   stopRun(runId: number, nowMs: number): void {
+    this.coverageWrites++;
     this.s.stopRun.run(nowMs, nowMs, runId);
   }
 
@@ -687,6 +711,7 @@ export class PublicStore {
 
   /** Record an interval the collector was not watching (once per start). */
   addGap(gap: CoverageGap): void {
+    this.coverageWrites++;
     this.s.insertGap.run(gap.fromMs, gap.toMs, gap.fromSlot, gap.toSlot);
   }
 
@@ -703,6 +728,46 @@ export class PublicStore {
   /** The run with the newest heartbeat. */
   lastRun(): CollectorRun | undefined {
     return this.s.lastRun.get() as CollectorRun | undefined;
+  }
+
+  /**
+   * The rows the `coverage` object is computed from ({@link CoverageReads}), read once and kept
+   * while nothing may have changed them: no other connection committed (`PRAGMA data_version`,
+   * read once per event-loop turn, as the private store's key cache does: a commit of another
+   * process is seen from the next turn on) and this connection neither wrote meta, runs or gaps
+   * nor rolled back. Inside a transaction they are read each time (what it wrote may roll back).
+   * The same object is returned while it is kept. Keyed answers read it on every request; its
+   * four statements cost more than the record's own lookup.
+   */
+  coverageReads(): CoverageReads {
+    if (this.db.inTransaction) return this.readCoverage();
+    const dataVersion = this.dataVersionThisTurn();
+    const m = this.coverageMemo;
+    if (m && m.dataVersion === dataVersion && m.writes === this.coverageWrites && m.rollbacks === this.rollbacks) return m.reads;
+    const writes = this.coverageWrites;
+    const rollbacks = this.rollbacks;
+    const reads = this.readCoverage();
+    this.coverageMemo = { reads, dataVersion, writes, rollbacks };
+    return reads;
+  }
+
+  private readCoverage(): CoverageReads {
+    const gaps = this.s.gapTotal.get() as { ms: number };
+    return {
+      coverageFromMs: this.getMeta('coverage_from_ms'),
+      unreachable: this.getMeta(UNREACHABLE_META),
+      gapTotalMs: gaps.ms,
+      lastBeatMs: this.lastRun()?.lastBeatMs ?? null,
+    };
+  }
+
+  /** `PRAGMA data_version`, read once per event-loop turn (again after the turn's `setImmediate`). */
+  private dataVersionThisTurn(): number {
+    if (this.turnDataVersion === null) {
+      this.turnDataVersion = this.s.dataVersion.get() as number;
+      setImmediate(() => (this.turnDataVersion = null));
+    }
+    return this.turnDataVersion;
   }
 
   /** Run `fn` in one SQLite transaction (no awaits inside: better-sqlite3 transactions are synchronous). */

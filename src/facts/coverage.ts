@@ -1,6 +1,6 @@
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
-import type { CollectorRun, PublicStore } from '../db/public-store.ts';
+import type { CollectorRun, CoverageReads, PublicStore } from '../db/public-store.ts';
 import { collectorPhase, downtimeMinutes, parseUnreachable, UNREACHABLE_META, type CollectorPhase } from '../core/coverage.ts';
 import { JOBS_META, parseJobs } from '../core/jobs.ts';
 import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
@@ -25,19 +25,25 @@ export interface Coverage {
   note: string;
 }
 
+/** The last coverage computed from a store's reads (the same reads and downtime: the same object). */
+const lastOfReads = new WeakMap<CoverageReads, Readonly<Coverage>>();
+
 /**
- * The coverage object from the public store at `nowMs` (constant work per request: one meta read,
- * one SUM over coverage_gap, the newest run). `allowedGapMs` = COVERAGE_GAP_MS.
+ * The coverage object from the public store at `nowMs`: meta `coverage_from_ms`, the total of the
+ * coverage gaps and the newest run's heartbeat, as PublicStore.coverageReads keeps them (read again
+ * only after a change). `allowedGapMs` = COVERAGE_GAP_MS. Frozen, and the same object while the
+ * reads and the downtime are unchanged (http.ts serialises a frozen field once).
  */
-export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: number): Coverage {
-  const raw = store.getMeta('coverage_from_ms');
-  const fromMs = raw === undefined ? NaN : Number(raw);
-  return {
-    from: Number.isFinite(fromMs) ? instant(fromMs) : null,
-    // a collector that never reached the chain has no run: its outage counts from its first failed try
-    downtimeMinutes: downtimeMinutes(store.gapTotal().ms, store.lastRun()?.lastBeatMs ?? parseUnreachable(store.getMeta(UNREACHABLE_META))?.sinceMs ?? null, nowMs, allowedGapMs),
-    note: COVERAGE_NOTE,
-  };
+export function coverageOf(store: PublicStore, nowMs: number, allowedGapMs: number): Readonly<Coverage> {
+  const reads = store.coverageReads();
+  // a collector that never reached the chain has no run: its outage counts from its first failed try
+  const minutes = downtimeMinutes(reads.gapTotalMs, reads.lastBeatMs ?? parseUnreachable(reads.unreachable)?.sinceMs ?? null, nowMs, allowedGapMs);
+  const last = lastOfReads.get(reads);
+  if (last && last.downtimeMinutes === minutes) return last;
+  const fromMs = reads.coverageFromMs === undefined ? NaN : Number(reads.coverageFromMs);
+  const coverage = Object.freeze({ from: Number.isFinite(fromMs) ? Object.freeze(instant(fromMs)) : null, downtimeMinutes: minutes, note: COVERAGE_NOTE });
+  lastOfReads.set(reads, coverage);
+  return coverage;
 }
 
 /** The coverage gaps for the status response: each interval in time and slots. */

@@ -1,5 +1,6 @@
 import bs58 from 'bs58';
 import { PAGE_CSP, renderMessagePage } from '../render/token-page.ts';
+import { BytesResponse } from './bytes-response.ts';
 
 /**
  * HTTP helpers shared by every handler: CORS, caching headers, ETag matching, address checks.
@@ -82,13 +83,15 @@ export interface Reply {
  * The `Response` of a {@link Reply} (no body for 204/304 or an empty text; else `Content-Length`). The body goes in as
  * UTF-8 bytes (Buffer.from), not as a string: undici converts a string body to a USVString (a scan
  * for lone surrogates) and then encodes it in JavaScript, which cost a fifth of a 100 KB list
- * page's time; the bytes are the same (a lone surrogate becomes U+FFFD either way).
+ * page's time; the bytes are the same (a lone surrogate becomes U+FFFD either way). A body is a
+ * {@link BytesResponse}: the server writes its bytes without making a body stream.
  */
 export function replyResponse(r: Reply): Response {
   const bytes = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
   if (bytes.length === 0) return new Response(null, { status: r.status, headers: r.headers });
-  // the length is known: sent as Content-Length (exposed to browsers by CORS) rather than chunked
-  return new Response(bytes as Uint8Array<ArrayBuffer>, { status: r.status, headers: { ...r.headers, 'Content-Length': String(bytes.length) } });
+  // the length is known: sent as Content-Length (exposed to browsers by CORS) rather than chunked;
+  // no body stream is made unless something reads the body (bytes-response.ts)
+  return new BytesResponse(bytes, { status: r.status, headers: { ...r.headers, 'Content-Length': String(bytes.length) } });
 }
 
 /** The {@link Reply} of a JSON body already serialised (`text`, or its UTF-8 bytes, must be one JSON value), with CORS; `headers` may add or override. */
@@ -156,16 +159,35 @@ export function withFields(documentText: string, fields: Record<string, unknown>
  */
 export function withFieldsBytes(document: Buffer, fields: Record<string, unknown>): Buffer {
   if (document[0] !== 0x7b || document[document.length - 1] !== 0x7d) return Buffer.from(withFields(document.toString('utf8'), fields));
-  const tail = fieldsTail(fields);
-  if (document.length === 2) return Buffer.from(`{${tail.slice(1)}}`);
-  return Buffer.concat([document.subarray(0, -1), Buffer.from(tail + '}')]);
+  const tail = fieldsTail(fields) + '}';
+  if (document.length === 2) return Buffer.from(`{${tail.slice(1)}`);
+  // one buffer: the document without its closing brace, then the fields and the brace
+  const head = document.length - 1;
+  const out = Buffer.allocUnsafe(head + Buffer.byteLength(tail));
+  document.copy(out, 0, 0, head);
+  out.write(tail, head, 'utf8');
+  return out;
 }
 
-/** `,"k":v` for each defined field, serialised with JSON.stringify. */
+/** JSON text of frozen field values (the coverage object: the same one while it is unchanged). */
+const frozenJson = new WeakMap<object, string>();
+
+/** `,"k":v` for each defined field, serialised with JSON.stringify (a frozen object once). */
 function fieldsTail(fields: Record<string, unknown>): string {
   let tail = '';
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) tail += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  for (const k in fields) {
+    const v = fields[k];
+    if (v === undefined) continue;
+    tail += `,${JSON.stringify(k)}:${jsonOf(v)}`;
+  }
   return tail;
+}
+
+function jsonOf(v: unknown): string {
+  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return JSON.stringify(v);
+  let json = frozenJson.get(v);
+  if (json === undefined) frozenJson.set(v, (json = JSON.stringify(v)));
+  return json;
 }
 
 /** Strong entity tag for a sha256 hex digest: `"<hex>"`. */

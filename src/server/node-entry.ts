@@ -5,17 +5,21 @@
  * other request. The adapter's standalone server would first look every request up as a file of
  * the build's client folder (an `lstat`, then `send`'s `stat` on the thread pool) before Astro:
  * that folder holds only the stylesheet, which the static door answers, so the lookup only cost
- * time on every API request (docs/benchmarks.md "Keyed token endpoint"). HOST and PORT as the
+ * time on every API request (docs/benchmarks.md "Keyed token endpoint"). Astro's app is called
+ * through astro-host.ts, the adapter's middleware handler without its per-request costs (the
+ * adapter's handler answers what that one passes on). HOST and PORT as the
  * adapter reads them. A build in standalone mode (LPA_ASTRO_MODE=standalone: benchmarks only)
  * starts the adapter's own server with the same doors. astro.config.mjs points the adapter's
  * `serverEntrypoint` at this file; the exports are the adapter's.
  */
 import { autostart } from './node-entry-preamble.ts';
 import { handler, options, startServer as startAdapterServer } from '@astrojs/node/server.js';
+import { createApp } from 'astro/app/entrypoint';
+import { astroHost, type NodeHandler } from './astro-host.ts';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
 import { closeFeeds } from './deps.ts';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 export { handler, options };
@@ -32,7 +36,9 @@ export function start(): { server: { server: Server } } {
     endStreamsOnSignal(started.server.server);
     return started;
   }
-  const appHandler = handler as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  // the app as the adapter creates it (astro/app/entrypoint), answered through astro-host.ts
+  const app = createApp({ streaming: !(options as { experimentalDisableStreaming?: boolean }).experimentalDisableStreaming });
+  const appHandler = astroHost(app, handler as NodeHandler, options.port);
   const server = createServer((req, res) => {
     // as the adapter's standalone server: a target that is not valid percent-encoding is refused before the app
     try {
