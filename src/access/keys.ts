@@ -1,4 +1,4 @@
-import { createHash, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
@@ -40,38 +40,6 @@ export function mintKey(secret: string): { key: string; prefix: string; hash: st
 /** Lower-case hex HMAC-SHA-256 of a key under the server secret. */
 export function hashKey(secret: string, key: string): string {
   return createHmac('sha256', secret).update(key, 'utf8').digest('hex');
-}
-
-/** Longest key (characters) {@link keyHasher} hashes in its own buffer; longer ones go through {@link hashKey}. */
-const HASHER_MAX_KEY_LENGTH = 128;
-
-/**
- * {@link hashKey} under one secret, prepared once: HMAC-SHA-256 (RFC 2104, block 64 bytes) as two
- * one-shot SHA-256 digests, of the secret's inner pad with the key, then of its outer pad with
- * that digest. The same hex digest as hashKey (tests/unit/keys.test.ts), without making an Hmac
- * object (and preparing the secret again) for every key checked.
- * @example keyHasher(secret)(key) === hashKey(secret, key) // true
- */
-export function keyHasher(secret: string): (key: string) => string {
-  const BLOCK = 64;
-  let k = Buffer.from(secret, 'utf8');
-  if (k.length > BLOCK) k = createHash('sha256').update(k).digest();
-  // a UTF-16 code unit takes at most 3 bytes of UTF-8
-  const inner = Buffer.alloc(BLOCK + 3 * HASHER_MAX_KEY_LENGTH);
-  const outer = Buffer.alloc(BLOCK + 32);
-  inner.fill(0x36, 0, BLOCK);
-  outer.fill(0x5c, 0, BLOCK);
-  for (let i = 0; i < k.length; i++) {
-    inner[i]! ^= k[i]!;
-    outer[i]! ^= k[i]!;
-  }
-  return (key) => {
-    if (key.length > HASHER_MAX_KEY_LENGTH) return hashKey(secret, key);
-    const n = inner.write(key, BLOCK, 'utf8');
-    // the inner digest as a latin1 ('binary') string, one char a byte: no buffer made for it
-    outer.write(hash('sha256', inner.subarray(0, BLOCK + n), 'binary'), BLOCK, 'latin1');
-    return hash('sha256', outer, 'hex');
-  };
 }
 
 /**
@@ -145,11 +113,7 @@ export class KeyService {
     private readonly now: () => number = Date.now,
   ) {
     this.state = state instanceof PrivateStore ? SqlitePrivateState.over(state) : state;
-    this.hashOf = keyHasher(secret);
   }
-
-  /** The HMAC of a key under this service's secret (lower-case hex): {@link keyHasher}. */
-  private readonly hashOf: (key: string) => string;
 
   /**
    * Create a key (in a subscriber account when `accountId` is given; inside the transaction `state`
@@ -202,10 +166,10 @@ export class KeyService {
 
   private async verifyIn(state: PrivateState, key: string): Promise<KeyCheck> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
-    const digest = this.hashOf(key);
-    const row = await this.keyRow(state, digest);
+    const hash = hashKey(this.secret, key);
+    const row = await this.keyRow(state, hash);
     if (!row) return { status: 'invalid_key' };
-    const computed = Buffer.from(digest, 'hex');
+    const computed = Buffer.from(hash, 'hex');
     const stored = storedDigest(row);
     if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
     if (row.revokedAtMs !== null) return { status: 'revoked_key' };
