@@ -18,7 +18,7 @@ import { createApp } from 'astro/app/entrypoint';
 import { astroHost, type NodeHandler } from './astro-host.ts';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
-import { closeFeeds } from './deps.ts';
+import { closeFeeds, getDeps } from './deps.ts';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -58,7 +58,17 @@ export function start(): { server: { server: Server } } {
   server.listen(port, host, () => {
     const a = server.address();
     const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
-    console.log(`Server listening on http://${where}`);
+    // through the project's logger (JSON lines like every other line of the server); the deps are
+    // opened here rather than by the first request, so a broken configuration or database is
+    // reported at start, by the same logger when it can be made
+    let log;
+    try {
+      log = getDeps().log;
+    } catch (e) {
+      console.error(`The server listens on http://${where} but cannot open its configuration or databases: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    log.info({ url: `http://${where}` }, 'server listening');
   });
   return { server: { server } };
 }
