@@ -19,6 +19,7 @@ import { astroHost, type NodeHandler } from './astro-host.ts';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
 import { closeFeeds, getDeps } from './deps.ts';
+import { ConfigError } from '../config.ts';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -60,12 +61,21 @@ export function start(): { server: { server: Server } } {
     const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
     // through the project's logger (JSON lines like every other line of the server); the deps are
     // opened here rather than by the first request, so a broken configuration or database is
-    // reported at start, by the same logger when it can be made
+    // reported at start. A configuration error cannot mend itself: the server stops (exit code 1).
+    // Any other (a database not openable yet): it keeps listening, and each request tries again.
     let log;
     try {
       log = getDeps().log;
     } catch (e) {
-      console.error(`The server listens on http://${where} but cannot open its configuration or databases: ${e instanceof Error ? e.message : String(e)}`);
+      const why = e instanceof Error ? e.message : String(e);
+      if (e instanceof ConfigError) {
+        console.error(`The server cannot start: ${why}`);
+        process.exitCode = 1;
+        server.close();
+        server.closeAllConnections();
+        return;
+      }
+      console.error(`The server listens on http://${where} but cannot open its databases yet (each request tries again): ${why}`);
       return;
     }
     log.info({ url: `http://${where}` }, 'server listening');

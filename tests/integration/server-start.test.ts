@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/net.ts';
+import { SERVER_ENTRY, startServerProcess } from '../helpers/processes.ts';
+
+/**
+ * The built server's start (src/server/node-entry.ts): its first line is the project logger's
+ * (`server listening` with its URL), and a configuration error stops it at start with one clear
+ * line and exit code 1, instead of a server that listens and fails every request.
+ */
+describe('server start (dist/server/entry.mjs)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lpa-server-start-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const base = { PATH: process.env.PATH, DATA_DIR: dataDir, HOST: '127.0.0.1', KEY_SECRET: 'server-start-secret-0123456789abcdef', LOG_FORMAT: 'json' };
+
+  it('logs "server listening" as a JSON line of the project logger, with the URL it listens on', async () => {
+    const port = String(await freePort());
+    const s = await startServerProcess({ ...base, PORT: port });
+    try {
+      const lines = s.log().split('\n').filter((l) => l.includes('server listening'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, name: 'server', msg: 'server listening', url: `http://127.0.0.1:${port}` });
+      expect(s.log()).not.toContain('Server listening on');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('stops with exit code 1 and names the bad setting when the configuration is invalid', async () => {
+    const port = String(await freePort());
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port, LOG_LEVEL: 'loud' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((done) => {
+      const t = setTimeout(() => (proc.kill('SIGKILL'), done(null)), 20_000);
+      proc.once('exit', (c) => (clearTimeout(t), done(c)));
+    });
+    expect(code).toBe(1);
+    expect(out).toContain('The server cannot start: invalid configuration');
+    expect(out).toContain('LOG_LEVEL');
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/status`)).rejects.toThrow();
+  });
+});
