@@ -72,6 +72,17 @@ function storedDigest(row: ApiKeyRow): Buffer {
   return d;
 }
 
+/** A bearer token that can be a key of this archive (its prefix, at most 128 characters); anything else is refused unhashed. */
+function wellFormedKey(key: string): boolean {
+  return key.startsWith(KEY_PREFIX) && key.length <= 128;
+}
+
+/** The stored digest equals the computed one (lower-case hex), compared in constant time. */
+function sameDigest(stored: Buffer, computedHex: string): boolean {
+  const computed = Buffer.from(computedHex, 'hex');
+  return stored.length === computed.length && timingSafeEqual(stored, computed);
+}
+
 /** Outcome of checking the key on a request. */
 export type KeyCheck =
   | { status: 'ok'; keyId: number }
@@ -165,13 +176,10 @@ export class KeyService {
   }
 
   private async verifyIn(state: PrivateState, key: string): Promise<KeyCheck> {
-    if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
+    if (!wellFormedKey(key)) return { status: 'invalid_key' };
     const hash = hashKey(this.secret, key);
     const row = await this.keyRow(state, hash);
-    if (!row) return { status: 'invalid_key' };
-    const computed = Buffer.from(hash, 'hex');
-    const stored = storedDigest(row);
-    if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
+    if (!row || !sameDigest(storedDigest(row), hash)) return { status: 'invalid_key' };
     if (row.revokedAtMs !== null) return { status: 'revoked_key' };
     return { status: 'ok', keyId: row.id };
   }
@@ -190,13 +198,11 @@ export class KeyService {
       const check = await this.verify(key);
       return check.status === 'ok' ? { ...check, usage: await this.countRequest(check.keyId, quota) } : check;
     }
-    if (!key.startsWith(KEY_PREFIX) || key.length > 128) return { status: 'invalid_key' };
-    const computed = Buffer.from(hashKey(this.secret, key), 'hex');
+    if (!wellFormedKey(key)) return { status: 'invalid_key' };
+    const hash = hashKey(this.secret, key);
     const nowMs = this.now();
-    const { key: row, count } = await this.state.admitByHash(computed.toString('hex'), utcDay(nowMs), quota);
-    if (!row) return { status: 'invalid_key' };
-    const stored = Buffer.from(row.hash, 'hex');
-    if (stored.length !== computed.length || !timingSafeEqual(stored, computed)) return { status: 'invalid_key' };
+    const { key: row, count } = await this.state.admitByHash(hash, utcDay(nowMs), quota);
+    if (!row || !sameDigest(Buffer.from(row.hash, 'hex'), hash)) return { status: 'invalid_key' };
     if (row.revokedAtMs !== null || count === null) return { status: 'revoked_key' };
     return { status: 'ok', keyId: row.id, usage: { used: count.used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: !count.admitted } };
   }
