@@ -47,17 +47,20 @@ export function ftsQuery(terms: readonly string[]): string {
 /**
  * Records whose name or symbol match `terms` (every term a word prefix), at most `limit`: exact
  * symbol matches of a one-term query first, then the rest newest first, without repeats.
+ * `symbol`: a symbol looked up exactly (case-insensitive) before anything else — a search text of
+ * signs only, such as `🐸` (src/server/search.ts `parseSearch`), for which `terms` is empty.
  */
-export function searchByText(db: Database.Database, terms: readonly string[], limit: number): ListRow[] {
-  if (terms.length === 0) return [];
+export function searchByText(db: Database.Database, terms: readonly string[], limit: number, symbol?: string): ListRow[] {
+  if (terms.length === 0 && symbol === undefined) return [];
   const s = statements(db);
   const out: ListRow[] = [];
   const seen = new Set<string>();
   const add = (rows: ListRow[]) => {
     for (const r of rows) if (!seen.has(r.mint) && out.length < limit) (seen.add(r.mint), out.push(r));
   };
-  if (terms.length === 1) add(s.bySymbol.all(terms[0], limit) as ListRow[]);
-  if (out.length < limit) add(s.byPrefix.all(ftsQuery(terms), limit) as ListRow[]);
+  if (symbol !== undefined) add(s.bySymbol.all(symbol, limit) as ListRow[]);
+  if (terms.length === 1 && out.length < limit) add(s.bySymbol.all(terms[0], limit) as ListRow[]);
+  if (terms.length > 0 && out.length < limit) add(s.byPrefix.all(ftsQuery(terms), limit) as ListRow[]);
   return out;
 }
 

@@ -28,14 +28,18 @@ function page(title: string, body: Html, query: string, o: SearchPageOptions): s
   return renderPage({ title: `${title} — Launch-provenance archive`, noindex: true }, body, { demo: o.demo, contactEmail: o.contactEmail, query: displayText(query, 200) });
 }
 
-/** Results of a name or symbol search: at most `limit` rows, newest first (exact symbol first). */
-export function renderSearchResults(query: string, rows: readonly ListRow[], limit: number, nowMs: number, o: SearchPageOptions, hint?: string): string {
+/**
+ * Results of a name or symbol search: at most `limit` rows, newest first (exact symbol first).
+ * `symbolOnly`: the text was looked up only as an exact symbol (signs without letters, such as `🐸`:
+ * src/server/search.ts `parseSearch`), which the empty answer says.
+ */
+export function renderSearchResults(query: string, rows: readonly ListRow[], limit: number, nowMs: number, o: SearchPageOptions, hint?: string, symbolOnly = false): string {
   const q = displayText(query, 100);
   const count = rows.length === 0 ? '' : rows.length >= limit ? `The newest ${limit} matches (an exact symbol first); add a word to narrow them.` : `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}, newest first (an exact symbol first).`;
   const body = html`<h1>Search: “${q}”</h1>
 <p class="muted">${count}</p>
 ${hint ? html`<p class="hint">${hint}</p>` : ''}
-${listRows(rows, nowMs, `No record held has a name or symbol with a word starting with “${q}”.`)}
+${listRows(rows, nowMs, symbolOnly ? `No record held has the symbol “${q}”.` : `No record held has a name or symbol with a word starting with “${q}”.`)}
 ${rows.length ? html`<p class="muted small">A name or symbol is the creator's own text, and anyone can launch another token with the same one. Check the mint.</p>` : TIPS}` as Html;
   return page(`Search: ${q}`, body, query, o);
 }

@@ -31,8 +31,13 @@ export const SEARCH_CACHE_ENTRIES = 500;
 export type SearchInput =
   | { kind: 'invalid'; why: NotASearch }
   | { kind: 'address'; address: string }
-  /** `hint`: why a pasted word the length of an address is not one */
-  | { kind: 'text'; terms: string[]; hint?: string };
+  /**
+   * `terms`: words of letters and digits, each matched as a word prefix of a name or symbol.
+   * `symbol`: a text of one run of characters without letters or digits but with a pictograph or
+   * symbol sign (`🐸`, `₿`), looked up as an exact symbol (memecoin symbols are often one emoji,
+   * which no word search finds). `hint`: why a pasted word the length of an address is not one.
+   */
+  | { kind: 'text'; terms: string[]; symbol?: string; hint?: string };
 
 /** Said when one pasted word has the look of an address but is not one. */
 export const NOT_AN_ADDRESS_HINT =
@@ -40,11 +45,14 @@ export const NOT_AN_ADDRESS_HINT =
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]{32,44}/g;
+/** A pictograph (emoji) or a symbol sign (other symbols, currency signs): what a symbol without letters is made of. */
+const SYMBOL_SIGN = /[\p{Extended_Pictographic}\p{So}\p{Sc}]/u;
 
 /**
  * Read a search text (the raw `q` value). Pure.
  * @example parseSearch(' CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump ') // { kind: 'address', address: 'CWiT…pump' }
  * @example parseSearch('pepe the') // { kind: 'text', terms: ['pepe', 'the'] }
+ * @example parseSearch('🐸') // { kind: 'text', terms: [], symbol: '🐸' }
  * @example parseSearch('"*') // { kind: 'invalid', why: 'no_words' }
  */
 export function parseSearch(q: string | null): SearchInput {
@@ -61,7 +69,7 @@ export function parseSearch(q: string | null): SearchInput {
   const terms = [...new Set((text.match(WORD) ?? []).map((t) => t.slice(0, MAX_TERM_CHARS)))].slice(0, MAX_TERMS);
   // one word of base58 the length of an address that is not one: say why, and search it as text too
   const looksLikeAddress = !/\s/.test(text) && (text.match(BASE58_RUN)?.[0]?.length ?? 0) >= 32;
-  if (terms.length === 0) return { kind: 'invalid', why: 'no_words' };
+  if (terms.length === 0) return !/\s/.test(text) && SYMBOL_SIGN.test(text) ? { kind: 'text', terms, symbol: text } : { kind: 'invalid', why: 'no_words' };
   return looksLikeAddress ? { kind: 'text', terms, hint: NOT_AN_ADDRESS_HINT } : { kind: 'text', terms };
 }
 
@@ -140,9 +148,9 @@ export function answerSearch(q: string | null, deps: Pick<Deps, 'publicStore' | 
     if (isCreator(deps.publicStore.db, a)) return { status: 302, body: null, location: `/w/${a}.html` };
     return { status: 404, body: renderUnheldPage(a, o) };
   }
-  const rows = searchByText(deps.publicStore.db, input.terms, SEARCH_RESULTS);
+  const rows = searchByText(deps.publicStore.db, input.terms, SEARCH_RESULTS, input.symbol);
   const text = (q ?? '').trim();
-  return { status: 200, body: renderSearchResults(text, rows, SEARCH_RESULTS, deps.now(), o, input.hint) };
+  return { status: 200, body: renderSearchResults(text, rows, SEARCH_RESULTS, deps.now(), o, input.hint, input.terms.length === 0) };
 }
 
 function respond(a: Answer, cacheControl: string): Response {

@@ -16,6 +16,7 @@ import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
 
 const HELD = randomAddress();
 const CREATOR = randomAddress();
+const FROG_EMOJI_MINT = randomAddress();
 const T0 = Date.parse('2026-11-25T12:00:00Z');
 
 describe('parseSearch', () => {
@@ -36,6 +37,10 @@ describe('parseSearch', () => {
     expect(parseSearch('pepe\u0000')).toEqual({ kind: 'invalid', why: 'control' });
     expect(parseSearch('evil\u202Eexe')).toEqual({ kind: 'invalid', why: 'control' });
     expect(parseSearch('"*()^:')).toEqual({ kind: 'invalid', why: 'no_words' });
+    expect(parseSearch('" *')).toEqual({ kind: 'invalid', why: 'no_words' });
+    expect(parseSearch(' 🐸 ')).toEqual({ kind: 'text', terms: [], symbol: '🐸' }); // a symbol of one emoji: looked up exactly
+    expect(parseSearch('₿$')).toEqual({ kind: 'text', terms: [], symbol: '₿$' });
+    expect(parseSearch('🐸 🚀')).toEqual({ kind: 'invalid', why: 'no_words' }); // two runs: no symbol
   });
   it('says when a pasted word looks like an address but is not one', () => {
     expect(parseSearch('z'.repeat(44))).toEqual({ kind: 'text', terms: ['z'.repeat(44)], hint: NOT_AN_ADDRESS_HINT }); // decodes to more than 32 bytes
@@ -80,6 +85,19 @@ describe('search over the store', () => {
     expect(searchByText(store.db, ['pepe', 'th'], 50).map((r) => r.name)).toEqual(['Pepe the Frog']);
     expect(searchByText(store.db, ['NEAR'], 50)).toHaveLength(1);
     expect(searchByText(store.db, ['script'], 50)).toHaveLength(1);
+  });
+
+  it('finds a symbol of one emoji exactly, which no word search can', () => {
+    putDoc(store, launchDoc(FROG_EMOJI_MINT, T0 + 5000, { name: 'Frog Emoji', symbol: '🐸' }));
+    expect(searchByText(store.db, [], 50)).toEqual([]);
+    expect(searchByText(store.db, [], 50, '🐸').map((r) => r.mint)).toEqual([FROG_EMOJI_MINT]);
+    expect(searchByText(store.db, [], 50, '🚀')).toEqual([]);
+    const a = answerSearch('🐸', deps());
+    expect(a.status).toBe(200);
+    expect(a.body).toContain(FROG_EMOJI_MINT);
+    const none = answerSearch('🚀', deps()); // searched, nothing found: a results page, not "nothing to search for"
+    expect(none.status).toBe(200);
+    expect(none.body).toContain('No record held has the symbol “🚀”.');
   });
 
   it('keeps the FTS index in step when a record is rewritten', () => {
