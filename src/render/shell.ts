@@ -84,7 +84,7 @@ const SITE_HEADER = `<header class="site">
 <a id="home" class="home" href="/">${SITE}</a>
 <form id="search" class="search" action="/search" method="get" role="search">
 <label for="q" class="vh">Search by mint, creator wallet, name or symbol</label>
-<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, creator, name or symbol" value="`;
+<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, name or symbol" value="`;
 const DEMO = `<p class="demo" id="demo">${esc(DEMO_BANNER)}</p>`;
 const FOOTER_NAV = '<footer class="site">\n<nav><a href="/">Home</a><a href="/status.html">Status</a><a href="/methodology.html">Methodology</a><a href="/pricing">API and keys</a>';
 const FOOTER_END = `</nav>
@@ -169,7 +169,7 @@ ${meta.head ?? ''}
 <a id="home" class="home" href="/">${SITE_NAME}</a>
 <form id="search" class="search" action="/search" method="get" role="search">
 <label for="q" class="vh">Search by mint, creator wallet, name or symbol</label>
-<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, creator, name or symbol" value="${opts.query ?? ''}" autocomplete="off" spellcheck="false">
+<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, name or symbol" value="${opts.query ?? ''}" autocomplete="off" spellcheck="false">
 <button type="submit">Search</button>
 </form>
 </header>

@@ -37,7 +37,7 @@ ${meta.head ?? ''}
 <a id="home" class="home" href="/">${SITE_NAME}</a>
 <form id="search" class="search" action="/search" method="get" role="search">
 <label for="q" class="vh">Search by mint, creator wallet, name or symbol</label>
-<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, creator, name or symbol" value="${opts.query ?? ''}" autocomplete="off" spellcheck="false">
+<input id="q" name="q" type="search" maxlength="200" placeholder="Mint, name or symbol" value="${opts.query ?? ''}" autocomplete="off" spellcheck="false">
 <button type="submit">Search</button>
 </form>
 </header>
