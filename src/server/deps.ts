@@ -9,7 +9,7 @@ import { BillingService } from './billing.ts';
 import { KeyService, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
-import type { FeedHub } from './feed-hub.ts';
+import { closeFeedOf } from './stream.ts';
 import { GenerationReader } from '../db/generation-reader.ts';
 import { watchGenerations } from './watch-generations.ts';
 import { limitYoungGeneration } from '../heap-limits.ts';
@@ -56,8 +56,6 @@ export interface Deps {
   countUsage?: boolean;
   /** On-demand rebuilds (src/server/rebuilds.ts): queue and worker. The server process starts its worker. */
   rebuilds: RebuildService;
-  /** The creation feed's hub (`GET /api/v1/stream`): created on first use by stream.ts `feedOf`. */
-  feed?: FeedHub;
 }
 
 /**
@@ -112,5 +110,5 @@ export function getDeps(): Deps {
 
 /** End every feed stream of the process cleanly (server shutdown: node-entry.ts); nothing when none was opened. */
 export function closeFeeds(): void {
-  deps?.feed?.closeAll();
+  if (deps) closeFeedOf(deps);
 }

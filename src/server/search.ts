@@ -130,10 +130,15 @@ export class AnswerCache {
 }
 
 /** The limiter and cache of a server process (one per deps). */
-const state = new WeakMap<Deps, { limiter: SearchLimiter; cache: AnswerCache }>();
+/**
+ * The search limiter and answer cache of each server process, keyed by its config (parsed once per
+ * process). Not by the deps object: a node serving generations answers each request with a copy of
+ * its deps (generation-lease.ts), which would give every search a fresh limit and an empty cache.
+ */
+const state = new WeakMap<Deps['config'], { limiter: SearchLimiter; cache: AnswerCache }>();
 function stateOf(deps: Deps) {
-  let s = state.get(deps);
-  if (!s) state.set(deps, (s = { limiter: new SearchLimiter(deps.config.SEARCH_PER_MINUTE), cache: new AnswerCache(deps.config.SEARCH_CACHE_MS) }));
+  let s = state.get(deps.config);
+  if (!s) state.set(deps.config, (s = { limiter: new SearchLimiter(deps.config.SEARCH_PER_MINUTE), cache: new AnswerCache(deps.config.SEARCH_CACHE_MS) }));
   return s;
 }
 

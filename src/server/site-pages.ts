@@ -62,11 +62,15 @@ export class SiteFileCache {
   }
 }
 
-const caches = new WeakMap<Deps, SiteFileCache>();
-/** The site-file cache of a server process (one per deps): shared by the routes and static-door.ts. */
-export function siteFileCacheOf(deps: Deps): SiteFileCache {
-  let c = caches.get(deps);
-  if (!c) caches.set(deps, (c = new SiteFileCache()));
+const caches = new WeakMap<Deps['config'], SiteFileCache>();
+/**
+ * The site-file cache of a server process, shared by the routes and static-door.ts: one per process,
+ * keyed by its config (parsed once per process), so also one for the deps copy that a node serving
+ * generations makes for each request (generation-lease.ts).
+ */
+export function siteFileCacheOf(deps: Pick<Deps, 'config'>): SiteFileCache {
+  let c = caches.get(deps.config);
+  if (!c) caches.set(deps.config, (c = new SiteFileCache()));
   return c;
 }
 

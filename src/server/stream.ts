@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { FeedHub } from './feed-hub.ts';
@@ -20,22 +21,57 @@ import { feedRowsAfter, latestFeedSeq } from '../db/launch-feed.ts';
  * entitlement (feed-hub.ts checkKeys).
  */
 
-/** The process's feed hub over its public store (created on first use; closed at shutdown). */
+/**
+ * The feed hubs of server processes, one per process, keyed by its config (parsed once per process:
+ * deps.ts getDeps). Not by the deps object: on a node serving generations each request gets a copy
+ * of the deps (generation-lease.ts), and a hub per copy would neither hold a key to its streams per
+ * key nor be closed at shutdown.
+ */
+const hubs = new WeakMap<Deps['config'], FeedHub>();
+
+/** The process's feed hub (created on first use; closed at shutdown: {@link closeFeedOf}). */
 export function feedOf(deps: Deps): FeedHub {
-  deps.feed ??= createFeedHub(deps);
-  return deps.feed;
+  let hub = hubs.get(deps.config);
+  if (!hub) hubs.set(deps.config, (hub = createFeedHub(deps)));
+  return hub;
+}
+
+/** End every feed stream of the process of `deps` cleanly (server shutdown); nothing when none was opened. */
+export function closeFeedOf(deps: Pick<Deps, 'config'>): void {
+  hubs.get(deps.config)?.closeAll();
 }
 
 /**
- * A feed hub reading `deps.publicStore` with the config's intervals and buffer; with `deps.keys`,
- * the key of every open stream is read again every STREAM_KEY_CHECK_MS from the private state
- * (SQLite or PostgreSQL), and a key revoked or without the entitlement ends its streams.
+ * A feed hub reading the public store with the config's intervals and buffer: `deps.publicStore`,
+ * or on a node serving generations (`deps.generations`) the newest generation at each read — not
+ * the one leased by the request that opened the hub, which is closed once a newer one is served.
+ * With `deps.keys`, the key of every open stream is read again every STREAM_KEY_CHECK_MS from the
+ * private state (SQLite or PostgreSQL), and a key revoked or without the entitlement ends its streams.
  */
-export function createFeedHub(deps: Pick<Deps, 'config' | 'publicStore' | 'log'> & Partial<Pick<Deps, 'keys'>>): FeedHub {
-  const db = deps.publicStore.db;
+export function createFeedHub(deps: Pick<Deps, 'config' | 'publicStore' | 'log'> & Partial<Pick<Deps, 'keys' | 'generations'>>): FeedHub {
+  const reader = deps.generations ?? null;
+  const own = deps.publicStore.db;
+  // on the newest generation: leased for the read only. Before the first generation (or after
+  // shutdown) there is nothing to read; a stream is only opened while its request holds a lease.
+  const onDb = <T>(read: (db: Database.Database) => T, none: () => T): T => {
+    if (!reader) return read(own);
+    const lease = reader.acquire();
+    if (!lease) return none();
+    try {
+      return read(lease.store.db);
+    } finally {
+      lease.release();
+    }
+  };
   const keys = deps.keys;
   return new FeedHub({
-    source: { rowsAfter: (after, limit) => feedRowsAfter(db, after, limit), latest: () => latestFeedSeq(db) },
+    source: {
+      rowsAfter: (after, limit) => onDb((db) => feedRowsAfter(db, after, limit), () => []),
+      latest: () =>
+        onDb(latestFeedSeq, () => {
+          throw new Error('no public-database generation to read the feed from');
+        }),
+    },
     pollMs: deps.config.STREAM_POLL_MS,
     heartbeatMs: deps.config.STREAM_HEARTBEAT_MS,
     bufferBytes: deps.config.STREAM_BUFFER_KB * 1024,

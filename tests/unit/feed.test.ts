@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { createDeps, type Deps } from '../../src/server/deps.ts';
 import { FeedHub, HEARTBEAT, KEY_GONE, STREAMS_PER_KEY, encodeFeedEvent, type ConnectionIo } from '../../src/server/feed-hub.ts';
-import { createFeedHub, handleStream } from '../../src/server/stream.ts';
+import { closeFeedOf, createFeedHub, feedOf, handleStream } from '../../src/server/stream.ts';
 import { feedRowsAfter, latestFeedSeq } from '../../src/db/launch-feed.ts';
 import { StreamEvent } from '../../src/server/schemas.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   for (const h of hubs.splice(0)) h.closeAll();
-  deps.feed?.closeAll();
+  closeFeedOf(deps);
   deps.publicStore.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -268,7 +268,7 @@ describe('GET /api/v1/stream (handler)', () => {
   describe('an open stream ends when its key may no longer open the feed', () => {
     /** Two feed keys, each with a stream open through the handler; a record written after they opened. */
     const twoStreams = async (checkMs: number) => {
-      deps.feed = createFeedHub({ ...deps, config: { ...deps.config, STREAM_POLL_MS: 10_000, STREAM_HEARTBEAT_MS: 60_000, STREAM_KEY_CHECK_MS: checkMs } });
+      deps = { ...deps, config: { ...deps.config, STREAM_POLL_MS: 10_000, STREAM_HEARTBEAT_MS: 60_000, STREAM_KEY_CHECK_MS: checkMs } };
       const a = await deps.keys.create('feed a');
       const b = await deps.keys.create('feed b');
       for (const k of [a, b]) await runKeysFeed(deps.config, k.id, true, () => undefined);
@@ -289,15 +289,15 @@ describe('GET /api/v1/stream (handler)', () => {
     it.each(cuts)('%s: its streams end at the next check, after a last comment; another key\'s stream goes on', async (_what, cut) => {
       const { a, ta, tb } = await twoStreams(60_000);
       await cut(a);
-      await deps.feed!.checkKeys();
+      await feedOf(deps).checkKeys();
       const ended = await drain(ta);
       expect(ended.done).toBe(true);
       expect(ended.events.at(-1)!.comments).toEqual([KEY_GONE.trim()]);
-      expect(deps.feed!.streamsOf(a.id)).toBe(0);
+      expect(feedOf(deps).streamsOf(a.id)).toBe(0);
       // the other key's stream still takes events
       const mint = randomAddress();
       put(mint);
-      deps.feed!.poll();
+      feedOf(deps).poll();
       const other = await drain(tb);
       expect(other.done).toBe(false);
       expect(records(other.events).map((r) => r.mint)).toEqual([mint]);
@@ -324,12 +324,12 @@ describe('GET /api/v1/stream (handler)', () => {
       };
       try {
         await deps.keys.revoke(a.id);
-        await deps.feed!.checkKeys();
+        await feedOf(deps).checkKeys();
         expect((await drain(ta)).done).toBe(false);
       } finally {
         deps.keys.state.keyById = keyById;
       }
-      await deps.feed!.checkKeys();
+      await feedOf(deps).checkKeys();
       expect((await drain(ta)).done).toBe(true);
       await tb.reader.cancel();
     });
