@@ -14,15 +14,15 @@ export const LIVE_SITE_WRITE_MS = 1_000;
 /**
  * The long-running form waits at least this many times as long as its last page-writing pass took
  * before it starts the next one, so page and document writes take at most about 1/(1 + this) of the
- * collector's time however many records change (each changed record costs two file writes and
- * fsyncs, whatever the number of transactions that changed it). Under light load the wait is
+ * collector's time however many records change (each changed record costs a render and two file
+ * writes, and its share of one syncfs a chunk, whatever the number of transactions that changed it). Under light load the wait is
  * {@link LIVE_SITE_WRITE_MS}; under heavy load pages lag further, while the database — and so the
  * JSON API and the server's `/t` and `/d`, which yield to it when a file is older — stays current.
  */
 export const SITE_WRITE_SPACING = 4;
 /**
  * The long-running form's page-writing pass stops starting pages after this long (ms, wall time;
- * `writeSiteFiles` `untilMs`): page writes are synchronous (render, two fsyncs each), so while they
+ * `writeSiteFiles` `untilMs`): page writes are synchronous (render, two file writes each, a syncfs a chunk), so while they
  * run no commit can, and a heard launch would wait for them (issue 24: passes of 3–5 s of page writes
  * under load put the soak's lag above 10 s). Pages not reached stay marked, the oldest first next time.
  */

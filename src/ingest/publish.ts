@@ -5,17 +5,24 @@ import type { PublicStore } from '../db/public-store.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
 import { creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
-import { settledMarkerPath, sitePaths, walletPagePath, writeFileAtomic } from './write-site.ts';
+import { SiteWriteBatch, settledMarkerPath, sitePaths, walletPagePath } from './write-site.ts';
+
+/** Records whose files are made durable together (one syncfs: write-site.ts SiteWriteBatch), then their marks cleared. */
+export const SITE_WRITE_CHUNK = 256;
 
 /**
  * Write the page `t/{mint}.html` and document `d/{mint}.json` of every record marked pending in
  * the store (set in the same SQLite transaction that changed the record), atomically, then clear
- * the marks in one transaction. A crash between commit and write leaves the mark, so the next run
- * writes them; a record changed by another process after it was read here keeps its mark.
- * The token page is rendered with the launch's transactions (`launch_tx`: its charts and
- * first-30-s wallets). Then the creator pages `w/{wallet}.html` of the wallets marked pending
+ * the marks. Files are made durable a chunk of {@link SITE_WRITE_CHUNK} records at a time (one
+ * syncfs: write-site.ts SiteWriteBatch) and only then are that chunk's marks cleared, in one
+ * transaction: a crash — of the process or of the machine — before that leaves the marks, so the
+ * next run writes those files again; a record changed by another process after it was read here
+ * keeps its mark. The token page is rendered with the launch's transactions (`launch_tx`: its charts
+ * and first-30-s wallets). Then the creator pages `w/{wallet}.html` of the wallets marked pending
  * (pending_wallet_page: the wallets named by a changed record) are written the same way.
- * A settled record also gets its marker `settled/{mint}` (static tiers' Cache-Control).
+ * A settled record also gets its marker `settled/{mint}` (static tiers' Cache-Control: long caching),
+ * written only once its page and document are durable, so no power loss can leave a marker over a
+ * page that did not reach the disk; an unsettled record's marker is removed before its files.
  * Returns how many records' files were written.
  *
  * `untilMs` (a `performance.now()` time; default: none) bounds the call for the long-running
@@ -25,23 +32,33 @@ import { settledMarkerPath, sitePaths, walletPagePath, writeFileAtomic } from '.
  */
 export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, untilMs = Infinity): number {
   let n = 0;
-  const written = new Map<string, string | undefined>();
+  const batch = new SiteWriteBatch();
+  let chunk = new Map<string, string | undefined>();
+  let settled: string[] = [];
+  const finish = () => {
+    batch.commit(); // pages and documents durable
+    for (const mint of settled) batch.write(settledMarkerPath(config.siteDir, mint), '');
+    batch.commit(); // then their markers
+    if (chunk.size) store.clearPending(chunk);
+    chunk = new Map();
+    settled = [];
+  };
   for (const mint of store.pendingPages()) {
     if (performance.now() >= untilMs) break;
     const row = store.getLaunch(mint);
-    written.set(mint, row?.sha256);
+    chunk.set(mint, row?.sha256);
     if (row) {
       const doc = JSON.parse(row.document) as LaunchDocument;
       const paths = sitePaths(config.siteDir, mint);
-      const marker = settledMarkerPath(config.siteDir, mint);
-      if (!row.settled) rmSync(marker, { force: true }); // before the files: never a cacheable answer for an unsettled one
-      writeFileAtomic(paths.document, row.document);
-      writeFileAtomic(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, store.transactionsFor(mint))));
-      if (row.settled) writeFileAtomic(marker, ''); // after them: the cacheable answer is the final one
+      if (!row.settled) rmSync(settledMarkerPath(config.siteDir, mint), { force: true }); // before the files: never a cacheable answer for an unsettled one
+      batch.write(paths.document, row.document);
+      batch.write(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, store.transactionsFor(mint))));
+      if (row.settled) settled.push(mint);
       n++;
     }
+    if (chunk.size >= SITE_WRITE_CHUNK) finish();
   }
-  if (written.size) store.clearPending(written);
+  finish();
   const wallets = writeCreatorPages(store, config, untilMs);
   if (n || wallets) log.debug({ pages: n, creatorPages: wallets }, 'site files written');
   return n;
@@ -50,15 +67,21 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
 /**
  * Write the creator page of every wallet marked pending, atomically; a wallet no record names any
  * more has its page removed (the server then answers its "not seen" page with 404). Marks are
- * cleared unless set again meanwhile. Returns how many pages were written. `untilMs` as in
+ * cleared, unless set again meanwhile, once the pages of their chunk are durable (as in {@link writeSiteFiles}). Returns how many pages were written. `untilMs` as in
  * {@link writeSiteFiles}: past it no further page is started and the remaining marks stay.
  */
 export function writeCreatorPages(store: PublicStore, config: Config, untilMs = Infinity): number {
   const pending = store.pendingWalletPages();
   if (!pending.length) return 0;
   const opts = creatorPageOptions(config);
+  const batch = new SiteWriteBatch();
   let n = 0;
-  const done: typeof pending = [];
+  let done: typeof pending = [];
+  const finish = () => {
+    batch.commit();
+    if (done.length) store.clearPendingWallets(done);
+    done = [];
+  };
   for (const mark of pending) {
     if (performance.now() >= untilMs) break;
     done.push(mark);
@@ -66,11 +89,12 @@ export function writeCreatorPages(store: PublicStore, config: Config, untilMs = 
     const roles = store.walletLaunches(wallet);
     if (!roles.length) {
       rmSync(walletPagePath(config.siteDir, wallet), { force: true });
-      continue;
+    } else {
+      batch.write(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, roles, opts));
+      n++;
     }
-    writeFileAtomic(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, roles, opts));
-    n++;
+    if (done.length >= SITE_WRITE_CHUNK) finish();
   }
-  store.clearPendingWallets(done);
+  finish();
   return n;
 }

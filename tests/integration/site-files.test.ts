@@ -9,14 +9,14 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
-import { PUBLIC_DIR, sitePaths } from '../../src/ingest/write-site.ts';
+import { PUBLIC_DIR, settledMarkerPath, sitePaths } from '../../src/ingest/write-site.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
@@ -128,6 +128,53 @@ describe('static pages and documents', () => {
     expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(1);
     expect(store.pendingPages()).toEqual([]);
     expect(readFileSync(sitePaths(config.siteDir, mint).document, 'utf8')).toBe(held.document);
+    store.close();
+  }, 60_000);
+
+  it('files reach the disk before their marks are cleared, and a settled record\'s marker only after its page and document did', async () => {
+    const dataDir = join(tmp, 'durable');
+    const config = loadConfig({ DATA_DIR: dataDir, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+    const store = new PublicStore(config.publicDbPath);
+    await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent') }, { once: true });
+    const mints = store.db.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all() as string[];
+    expect(mints.length).toBeGreaterThan(2);
+    const settled = mints.slice(0, 2);
+    store.db.prepare('UPDATE launch SET settled = 1 WHERE mint IN (?, ?)').run(...settled);
+    store.db.prepare('UPDATE launch SET settled = 0 WHERE mint NOT IN (?, ?)').run(...settled);
+    rmSync(join(config.siteDir, 't'), { recursive: true, force: true });
+    rmSync(join(config.siteDir, 'settled'), { recursive: true, force: true });
+    for (const m of mints) store.db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)').run(m);
+    // a stand-in `sync` (first on PATH) noting, when the collector asks for durability, what is in
+    // place and how many marks are still set (read from another connection: what a crash would leave)
+    const bin = join(dataDir, 'bin');
+    const log = join(dataDir, 'sync.log');
+    mkdirSync(bin, { recursive: true });
+    const sqlite = resolve('node_modules/better-sqlite3');
+    writeFileSync(
+      join(bin, 'sync'),
+      `#!/usr/bin/env node
+const fs = require('node:fs');
+const db = new (require(${JSON.stringify(sqlite)}))(${JSON.stringify(config.publicDbPath)}, { readonly: true });
+const ls = (d) => { try { return fs.readdirSync(d).filter((n) => !n.startsWith('.')).length; } catch { return 0; } };
+fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.slice(2), pages: ls(${JSON.stringify(join(config.siteDir, 't'))}), markers: ls(${JSON.stringify(join(config.siteDir, 'settled'))}), marks: db.prepare('SELECT count(*) FROM pending_page').pluck().get() }) + '\\n');
+`,
+      { mode: 0o755 },
+    );
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(mints.length);
+    } finally {
+      process.env.PATH = path;
+    }
+    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { args: string[]; pages: number; markers: number; marks: number });
+    // one chunk: its pages and documents made durable, then its markers, each while every mark is still set
+    expect(calls.slice(0, 2)).toEqual([
+      { args: ['-f', expect.stringContaining(config.siteDir)], pages: mints.length, markers: 0, marks: mints.length },
+      { args: ['-f', settledMarkerPath(config.siteDir, settled[0]!)], pages: mints.length, markers: 2, marks: mints.length },
+    ]);
+    expect(store.pendingPages()).toEqual([]);
+    for (const m of settled) expect(existsSync(settledMarkerPath(config.siteDir, m))).toBe(true);
     store.close();
   }, 60_000);
 

@@ -1,13 +1,14 @@
 /**
  * writeFileAtomic (src/ingest/write-site.ts): the folder is made when missing, a file is replaced
  * whole, and a failed write leaves neither a half file nor its temporary file behind.
+ * SiteWriteBatch: the same atomic writes, made durable by one `sync -f` per commit (or fsyncs).
  * removeStaleTemporaryFiles: a killed writer's temporary files go, a running writer's stay.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
+import { SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
 /** A fresh folder for each test. */
@@ -42,6 +43,68 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(target, 'new')).toThrow();
     expect(readdirSync(join(dir, 'd'))).toEqual(['taken']);
     expect(readFileSync(join(target, 'inside', 'x'), 'utf8')).toBe('kept');
+  });
+});
+
+/** A `sync` program first on PATH that notes its arguments (and fails when `fails`), for the length of `fn`. */
+function withFakeSync<T>(fails: boolean, fn: (calls: () => string[][]) => T): T {
+  const bin = join(dir, 'bin');
+  const log = join(dir, 'sync.log');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'sync'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexit ${fails ? 1 : 0}\n`, { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  try {
+    return fn(() => {
+      try {
+        return readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' '));
+      } catch {
+        return [];
+      }
+    });
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
+describe('SiteWriteBatch', () => {
+  it('puts each file whole in place at once (folders made), and makes them durable with one sync -f of their file system per commit', () => {
+    withFakeSync(false, (calls) => {
+      const b = new SiteWriteBatch();
+      const page = join(dir, 'site', 't', 'MINT.html');
+      const doc = join(dir, 'site', 'd', 'MINT.json');
+      b.write(page, '<p>é</p>'.repeat(10_000));
+      b.write(doc, '{"a":1}');
+      expect(readFileSync(page, 'utf8')).toBe('<p>é</p>'.repeat(10_000)); // readers see it before the commit
+      expect(b.pending).toBe(2);
+      expect(calls()).toEqual([]);
+      b.commit();
+      expect(calls()).toEqual([['-f', page]]);
+      expect(b.pending).toBe(0);
+      b.commit(); // nothing written since: no sync
+      expect(calls()).toHaveLength(1);
+      expect(readdirSync(join(dir, 'site', 't'))).toEqual(['MINT.html']);
+    });
+  });
+
+  it('where sync -f cannot run, commit fsyncs each file and folder instead', () => {
+    withFakeSync(true, (calls) => {
+      const b = new SiteWriteBatch();
+      for (let i = 0; i < 5; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
+      expect(() => b.commit()).not.toThrow();
+      expect(calls()).toHaveLength(1); // tried, failed, fell back
+      expect(b.pending).toBe(0);
+      expect(readdirSync(join(dir, 'w')).sort()).toEqual(['0.html', '1.html', '2.html', '3.html', '4.html']);
+    });
+  });
+
+  it('a failed write throws, keeps what was there, removes its temporary file and is not counted', () => {
+    const target = join(dir, 'd', 'taken');
+    mkdirSync(join(target, 'inside'), { recursive: true });
+    const b = new SiteWriteBatch();
+    expect(() => b.write(target, 'new')).toThrow();
+    expect(readdirSync(join(dir, 'd'))).toEqual(['taken']);
+    expect(b.pending).toBe(0);
   });
 });
 
