@@ -17,6 +17,14 @@ let tmpCounter = 0;
  * file is removed.
  */
 export function writeFileAtomic(path: string, content: string): void {
+  replaceFile(path, content, true);
+}
+
+/**
+ * `content` written to a temporary file beside `path` (its folder created when missing), fsynced
+ * when `fsync`, then renamed over `path`; on a failure the temporary file is removed and the error thrown.
+ */
+function replaceFile(path: string, content: string, fsync: boolean): void {
   const dir = dirname(path);
   const tmp = join(dir, `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
   let fd: number;
@@ -30,7 +38,7 @@ export function writeFileAtomic(path: string, content: string): void {
   try {
     try {
       writeFileSync(fd, content, 'utf8');
-      fsyncSync(fd);
+      if (fsync) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -70,25 +78,7 @@ export class SiteWriteBatch {
 
   /** Put `content` (UTF-8) at `path` atomically (folders created as needed); durable at the next {@link commit}. */
   write(path: string, content: string): void {
-    const dir = dirname(path);
-    const tmp = join(dir, `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
-    try {
-      try {
-        writeFileSync(tmp, content, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(tmp, content, 'utf8');
-      }
-      renameSync(tmp, path);
-    } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // never made, or already gone
-      }
-      throw err;
-    }
+    replaceFile(path, content, false);
     this.files.push(path);
   }
 
