@@ -54,13 +54,20 @@ function replaceFile(path: string, content: string, fsync: boolean): void {
 }
 
 /**
+ * Up to this many files a commit fsyncs each (and their folders) rather than run `sync -f`: starting
+ * that program from a large process costs ~20-25 ms here (fork and exec), more than a few fsyncs —
+ * the long-running collector's passes often write one or two records.
+ */
+export const FSYNC_EACH_UP_TO = 8;
+
+/**
  * Files written atomically whose durability is paid once for the lot, for the collector's pages and
  * documents (src/ingest/publish.ts). {@link write} puts a file in place as writeFileAtomic does — a
  * temporary file in the same folder renamed over the target, so a reader (the server, nginx, a CDN)
  * sees the old file or the new one, never part of one — but without an fsync per file;
  * {@link commit} then makes every file written since the last commit durable with one `syncfs(2)`
- * of their file system (`sync -f`, GNU coreutils), or, where that cannot run, an fsync of each file
- * and of each folder. Record the files as written (clear the marks that ask for them) only after
+ * of their file system (`sync -f`, GNU coreutils), or — for a few files ({@link FSYNC_EACH_UP_TO}),
+ * or where that cannot run — an fsync of each file and of each folder. Record the files as written (clear the marks that ask for them) only after
  * commit returns: a power loss before it may leave a file old, new or empty, and the marks still
  * set then have the next run write it again. One syncfs instead of an fsync per file is what lets
  * the disk take several times more files a second (docs/benchmarks.md "Token pages").
@@ -87,7 +94,7 @@ export class SiteWriteBatch {
     if (this.files.length === 0) return;
     const files = this.files;
     this.files = [];
-    if (syncFileSystemOf(files[0]!)) return;
+    if (files.length > FSYNC_EACH_UP_TO && syncFileSystemOf(files[0]!)) return;
     for (const path of files) syncPath(path);
     for (const dir of new Set(files.map((f) => dirname(f)))) syncPath(dir, true);
   }

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
+import { FSYNC_EACH_UP_TO, SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
 /** A fresh folder for each test. */
@@ -72,11 +72,10 @@ describe('SiteWriteBatch', () => {
     withFakeSync(false, (calls) => {
       const b = new SiteWriteBatch();
       const page = join(dir, 'site', 't', 'MINT.html');
-      const doc = join(dir, 'site', 'd', 'MINT.json');
       b.write(page, '<p>é</p>'.repeat(10_000));
-      b.write(doc, '{"a":1}');
+      for (let i = 0; i < FSYNC_EACH_UP_TO; i++) b.write(join(dir, 'site', 'd', `${i}.json`), `{"a":${i}}`);
       expect(readFileSync(page, 'utf8')).toBe('<p>é</p>'.repeat(10_000)); // readers see it before the commit
-      expect(b.pending).toBe(2);
+      expect(b.pending).toBe(FSYNC_EACH_UP_TO + 1);
       expect(calls()).toEqual([]);
       b.commit();
       expect(calls()).toEqual([['-f', page]]);
@@ -87,14 +86,25 @@ describe('SiteWriteBatch', () => {
     });
   });
 
+  it('a few files are fsynced each, without starting sync', () => {
+    withFakeSync(false, (calls) => {
+      const b = new SiteWriteBatch();
+      for (let i = 0; i < FSYNC_EACH_UP_TO; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
+      b.commit();
+      expect(calls()).toEqual([]);
+      expect(b.pending).toBe(0);
+    });
+  });
+
   it('where sync -f cannot run, commit fsyncs each file and folder instead', () => {
     withFakeSync(true, (calls) => {
       const b = new SiteWriteBatch();
-      for (let i = 0; i < 5; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
+      const n = FSYNC_EACH_UP_TO + 2;
+      for (let i = 0; i < n; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
       expect(() => b.commit()).not.toThrow();
       expect(calls()).toHaveLength(1); // tried, failed, fell back
       expect(b.pending).toBe(0);
-      expect(readdirSync(join(dir, 'w')).sort()).toEqual(['0.html', '1.html', '2.html', '3.html', '4.html']);
+      expect(readdirSync(join(dir, 'w'))).toHaveLength(n);
     });
   });
 
