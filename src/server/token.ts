@@ -96,6 +96,15 @@ export function heldRow(deps: Pick<Deps, 'publicStore' | 'rebuiltStore'>, mint: 
   return deps.publicStore.getLaunchBytes(mint) ?? deps.rebuiltStore?.getLaunchBytes(mint);
 }
 
+/** {@link heldRow} of several mints, read together (PublicStore.getLaunchesBytes): the rows held, by mint. */
+export function heldRows(deps: Pick<Deps, 'publicStore' | 'rebuiltStore'>, mints: readonly string[]): Map<string, StoredLaunch<Buffer>> {
+  const rows = deps.publicStore.getLaunchesBytes(mints);
+  if (deps.rebuiltStore && rows.size < mints.length) {
+    for (const [mint, row] of deps.rebuiltStore.getLaunchesBytes(mints.filter((m) => !rows.has(m)))) rows.set(mint, row);
+  }
+  return rows;
+}
+
 /**
  * The token endpoint's answer after its address, key and quota checks (the batch, which checks its
  * key once, comes in here for a mint it does not answer as held): the record, a rebuild's 202, or a

@@ -4,7 +4,7 @@ import type { Deps } from './deps.ts';
 import { errorReply, errorResponse, notAnAddressReply, type ErrorBody, type ErrorCode } from './errors.ts';
 import { CACHE_NONE, isAddressParam, isAddressShape, joinBytes, jsonTextResponse, licenseOf, type Reply } from './http.ts';
 import { DAILY_QUOTA, admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
-import { heldRecordParts, heldRow, recordFields, tokenAnswer } from './token.ts';
+import { heldRecordParts, heldRows, recordFields, tokenAnswer } from './token.ts';
 
 /**
  * `GET /api/v1/tokens?mints=a,b,c` (key): up to 100 token lookups in one request, each answered
@@ -49,7 +49,7 @@ export interface BatchBody {
  * (KeyService.countRequests: one transaction, the first ones admitted while the quota lasts); then
  * each mint in order as the token endpoint answers it after its key check: its address
  * (`not_an_address`, not counted), its count (`quota_exceeded` past the quota), then its record.
- * The records are read before the count, one read each for the mints of an address's length and
+ * The records are read before the count, in one statement, for the mints of an address's length and
  * alphabet (http.ts isAddressShape); a mint held is an address (every held mint is a key read from
  * the chain), so only the others are decoded to check them (isAddressParam). A held record
  * no rebuild may be due for is answered from its stored bytes and the request's fields made once
@@ -76,9 +76,9 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   // the key was checked above (one check for the batch); each mint is counted as a single call is
   const one = new Request(request.url, { headers });
   const fields = recordFields(deps, nowMs);
-  const rows = mints.map((m) => (isAddressShape(m) ? heldRow(deps, m) : undefined));
+  const rows = heldRows(deps, mints.filter(isAddressShape));
   // every well-formed mint counts one request, all in one transaction: the first ones while the quota lasts, as one call per mint would
-  const isAddress = mints.map((m, n) => rows[n] !== undefined || isAddressParam(m));
+  const isAddress = mints.map((m) => rows.has(m) || isAddressParam(m));
   const wellFormed = isAddress.filter(Boolean).length;
   const counted = deps.countUsage === false ? null : (await deps.keys.countRequests(key.keyId, wellFormed, quota)).usages;
   // the body as pieces joined once, each answer's bytes copied in (a held record's are its stored document's)
@@ -87,7 +87,7 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   let i = 0;
   for (const [n, mint] of mints.entries()) {
     const open = `${n ? ',' : ''}{"mint":${s(mint)},"status":`;
-    const row = rows[n];
+    const row = rows.get(mint);
     if (!isAddress[n]) {
       pushReply(parts, open, notAnAddressReply(mint, nowMs));
       continue;
