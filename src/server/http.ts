@@ -214,7 +214,13 @@ export function joinBytes(parts: readonly (string | Buffer)[]): Buffer {
   for (const p of parts) size += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const p of parts) at += typeof p === 'string' ? out.write(p, at, 'utf8') : p.copy(out, at);
+  for (const p of parts) {
+    if (typeof p === 'string') at += out.write(p, at);
+    else {
+      out.set(p, at);
+      at += p.length;
+    }
+  }
   return out;
 }
 

@@ -75,7 +75,7 @@ function mayNeedRebuild(row: StoredLaunch<Buffer>): boolean {
 export function recordBodyParts(row: StoredLaunch<Buffer>, baseUrl: string, f: RecordFields): (Buffer | string)[] {
   const doc = row.document;
   const source = sourceUrl(baseUrl, row.mint);
-  if (doc.length > V1_PREFIX.length && doc[doc.length - 1] === 0x7d && doc.subarray(0, V1_PREFIX.length).equals(V1_PREFIX)) {
+  if (doc.length > V1_PREFIX.length && doc[doc.length - 1] === 0x7d && V1_PREFIX.compare(doc, 0, V1_PREFIX.length) === 0) {
     return [doc.subarray(0, doc.length - 1), `${f.head}${JSON.stringify(source)}${f.tail}`];
   }
   const fields = { coverage: f.coverage, generatedAt: f.generatedAt, source, license: f.license };

@@ -70,11 +70,15 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
   const before = deps.countUsage === false ? null : await deps.keys.peekUsage(key.keyId, quota);
   if (before?.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(before) });
-  // each lookup not answered as held is the single call itself (same checks, counting and rebuild limits), without the batch's validators
-  const headers = new Headers(request.headers);
-  headers.delete('If-None-Match');
-  // the key was checked above (one check for the batch); each mint is counted as a single call is
-  const one = new Request(request.url, { headers });
+  // each lookup not answered as held is the single call itself (same checks, counting and rebuild limits), without the batch's
+  // validators: the key was checked above (one check for the batch); each mint is counted as a single call is
+  let one: Request | undefined;
+  const single = (): Request => {
+    if (one) return one;
+    const headers = new Headers(request.headers);
+    headers.delete('If-None-Match');
+    return (one = new Request(request.url, { headers }));
+  };
   const fields = recordFields(deps, nowMs);
   const rows = heldRows(deps, mints.filter(isAddressShape));
   // every well-formed mint counts one request, all in one transaction: the first ones while the quota lasts, as one call per mint would
@@ -101,7 +105,7 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
     // each answer as text (a Reply), not a Response built and read back: that cost more than the lookup
     const answer = usage.exceeded
       ? errorReply('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
-      : await tokenAnswer(one, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), fields });
+      : await tokenAnswer(single(), deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), fields });
     pushReply(parts, open, answer);
   }
   const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
