@@ -128,6 +128,15 @@ export function addressProblem(value: string | undefined): string | null {
 }
 
 /**
+ * Has `value` an address's length and alphabet (base58, 32-44 characters: the checks
+ * {@link addressProblem} makes before it decodes)? Whether it decodes to 32 bytes is not checked.
+ * @example isAddressShape('So11111111111111111111111111111111111111112') // true
+ */
+export function isAddressShape(value: string): boolean {
+  return value.length >= 32 && value.length <= 44 && BASE58_ALPHABET.test(value);
+}
+
+/**
  * Is `value` a Solana address as the spec allows in paths: base58, 32-44 characters (spec §4, §8),
  * decoding to 32 bytes. {@link addressProblem} says what is wrong otherwise.
  */
@@ -172,8 +181,12 @@ export function withFieldsBytes(document: Buffer, fields: Record<string, unknown
 /** JSON text of frozen field values (the coverage object: the same one while it is unchanged). */
 const frozenJson = new WeakMap<object, string>();
 
-/** `,"k":v` for each defined field, serialised with JSON.stringify (a frozen object once). */
-function fieldsTail(fields: Record<string, unknown>): string {
+/**
+ * The JSON text `,"k":v` of each defined field in order, serialised with JSON.stringify (a frozen
+ * object once while it is unchanged): what {@link withFields} puts before a document's closing brace.
+ * @example fieldsTail({ b: 2, c: undefined, d: 'x' }) // ',"b":2,"d":"x"'
+ */
+export function fieldsTail(fields: Record<string, unknown>): string {
   let tail = '';
   for (const k in fields) {
     const v = fields[k];
@@ -188,6 +201,27 @@ function jsonOf(v: unknown): string {
   let json = frozenJson.get(v);
   if (json === undefined) frozenJson.set(v, (json = JSON.stringify(v)));
   return json;
+}
+
+/**
+ * The bytes of `parts` one after another, UTF-8 for the texts: one buffer allocated and written,
+ * where `Buffer.concat` would need a Buffer made first for every text. Answers assembled from
+ * stored documents and the JSON around them (the list page, the batch) use it.
+ * @example joinBytes(['{"a":', Buffer.from('1'), '}']).toString() // '{"a":1}'
+ */
+export function joinBytes(parts: readonly (string | Buffer)[]): Buffer {
+  let size = 0;
+  for (const p of parts) size += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const p of parts) {
+    if (typeof p === 'string') at += out.write(p, at);
+    else {
+      out.set(p, at);
+      at += p.length;
+    }
+  }
+  return out;
 }
 
 /** Strong entity tag for a sha256 hex digest: `"<hex>"`. */

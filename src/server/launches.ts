@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { instant } from '../core/canonical.ts';
 import type { FindingClass, Instant, LaunchDocument } from '../core/types.ts';
-import { lastChangeSeq, listLaunches, type ListFilter, type ListPosition } from '../db/launch-list.ts';
+import type Database from 'better-sqlite3';
+import { lastChangeSeq, listLaunches, type ListedRecord, type ListFilter, type ListPosition } from '../db/launch-list.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, addressProblem, jsonTextResponse, licenseOf } from './http.ts';
+import { CACHE_NONE, addressProblem, joinBytes, jsonTextResponse, licenseOf } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
@@ -149,13 +150,12 @@ export interface LaunchListBody {
  * members in the interface's order.
  */
 export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): Buffer {
-  const db = deps.publicStore.db;
   // one read transaction: the page and the newest change it is measured against are one snapshot
-  const [rows, newest] = db.transaction(() => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1, 'bytes'), q.order === 'changes' ? lastChangeSeq(db) : 0] as const)();
+  const [rows, newest] = pageRead(deps.publicStore.db)(q);
   const hasMore = rows.length > q.limit;
-  const page = rows.slice(0, q.limit);
+  const count = Math.min(rows.length, q.limit);
   const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
-  const last = page.at(-1);
+  const last = count ? rows[count - 1] : undefined;
   let next: string | null = null;
   if (q.order === 'newest') {
     if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot, m: last.mint, f });
@@ -165,19 +165,36 @@ export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQu
     next = encodeCursor({ v: 1, o: 'c', q: seq, f });
   }
   const s = JSON.stringify;
-  const parts: Buffer[] = [Buffer.from(`{"apiVersion":"v1","order":${s(q.order)},"records":[`)];
-  for (const [i, r] of page.entries()) {
-    parts.push(Buffer.from(`${i ? ',' : ''}{"mint":${s(r.mint)},"sha256":${s(r.sha256)},"changeSeq":${s(r.changeSeq)},"document":`), documentBytes(r.document), CLOSE);
+  // a LaunchListBody, members in its order: texts and each stored document's bytes, joined once
+  const parts: (string | Buffer)[] = [`{"apiVersion":"v1","order":${s(q.order)},"records":[`];
+  for (let i = 0; i < count; i++) {
+    const r = rows[i]!;
+    parts.push(`${i ? '},' : ''}{"mint":${s(r.mint)},"sha256":${s(r.sha256)},"changeSeq":${s(r.changeSeq)},"document":`, documentBytes(r.document));
   }
-  parts.push(Buffer.from(`],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`));
-  return Buffer.concat(parts);
+  parts.push(`${count ? '}' : ''}],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`);
+  return joinBytes(parts);
 }
 
-const CLOSE = Buffer.from('}');
+type PageRows = readonly [ListedRecord<Buffer>[], number];
+const pageReads = new WeakMap<Database.Database, (q: ListQuery) => PageRows>();
+
+/**
+ * The rows of a page (one more than its limit, to tell whether more follow) and, for a sync, the
+ * newest change sequence, read in one transaction of `db`: the transaction function is made once
+ * per connection (better-sqlite3's `db.transaction` makes a new one on every call otherwise).
+ */
+function pageRead(db: Database.Database): (q: ListQuery) => PageRows {
+  let read = pageReads.get(db);
+  if (!read) {
+    read = db.transaction((q: ListQuery): PageRows => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1, 'bytes'), q.order === 'changes' ? lastChangeSeq(db) : 0]);
+    pageReads.set(db, read);
+  }
+  return read;
+}
 
 /** A stored document as it goes into a page: its bytes when they are a JSON object's (always, as putLaunch writes it), else parsed and serialised. */
-function documentBytes(bytes: Buffer): Buffer {
-  return bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d ? bytes : Buffer.from(JSON.stringify(JSON.parse(bytes.toString('utf8')) as LaunchDocument));
+function documentBytes(bytes: Buffer): Buffer | string {
+  return bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d ? bytes : JSON.stringify(JSON.parse(bytes.toString('utf8')) as LaunchDocument);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { instant } from '../core/canonical.ts';
-import type { LaunchDocument } from '../core/types.ts';
+import type { Instant, LaunchDocument } from '../core/types.ts';
 import { coverageOf, type Coverage } from '../facts/coverage.ts';
 import { needsRebuild } from '../core/record/classify.ts';
 import type { Deps } from './deps.ts';
 import { errorReply, notAnAddress } from './errors.ts';
-import { CACHE_NONE, CACHE_SETTLED, etagOf, ifNoneMatch, isAddressParam, jsonTextReply, licenseOf, notModifiedReply, replyResponse, withFieldsBytes, type Reply } from './http.ts';
+import { CACHE_NONE, CACHE_SETTLED, etagOf, fieldsTail, ifNoneMatch, isAddressParam, joinBytes, jsonTextReply, licenseOf, notModifiedReply, replyResponse, withFieldsBytes, type Reply } from './http.ts';
+import type { StoredLaunch } from '../db/public-store.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress, type RebuildAnswer } from './rebuilds.ts';
 
@@ -35,24 +36,93 @@ export async function handleToken(request: Request, deps: Deps, params: { mint?:
 }
 
 /**
+ * The members a record's 200 adds after its stored document's own, in order: `coverage`,
+ * `generatedAt`, `source` (the mint's page), `license`. Made once for a request (a batch shares it
+ * across its mints); the JSON text around the source is serialised here, once.
+ */
+export interface RecordFields {
+  coverage: Readonly<Coverage>;
+  generatedAt: Instant;
+  license: string;
+  /** `,"coverage":…,"generatedAt":…,"source":` (JSON text) */
+  head: string;
+  /** `,"license":…}`: the license member and the record's closing brace */
+  tail: string;
+}
+
+/** The {@link RecordFields} of an answer at `nowMs`; `coverage`: the archive's coverage when the caller has read it already. */
+export function recordFields(deps: Pick<Deps, 'publicStore' | 'config'>, nowMs: number, coverage?: Readonly<Coverage>): RecordFields {
+  const c = coverage ?? coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS);
+  const generatedAt = instant(nowMs);
+  const license = licenseOf(deps.config);
+  return { coverage: c, generatedAt, license, head: `${fieldsTail({ coverage: c, generatedAt })},"source":`, tail: `,"license":${JSON.stringify(license)}}` };
+}
+
+/**
+ * Whether a held row may need a rebuild before it is answered: only an UNKNOWN record not rebuilt
+ * may (needsRebuild decides, from its parsed document); the others are answered as held, unparsed.
+ */
+function mayNeedRebuild(row: StoredLaunch<Buffer>): boolean {
+  return row.findingClass === 'UNKNOWN' && row.origin !== 'rebuilt' && needsRebuild(JSON.parse(row.document.toString('utf8')) as LaunchDocument);
+}
+
+/**
+ * The 200 body of a held record as pieces to join (joinBytes): the stored document without its
+ * closing brace (a view, not a copy), then the fields and the brace as text — the stored text with
+ * the response's fields spliced after it (its first member is `"apiVersion":"v1"`). A document of
+ * another form (none is stored) is parsed and serialised with the fields instead.
+ */
+export function recordBodyParts(row: StoredLaunch<Buffer>, baseUrl: string, f: RecordFields): (Buffer | string)[] {
+  const doc = row.document;
+  const source = sourceUrl(baseUrl, row.mint);
+  if (doc.length > V1_PREFIX.length && doc[doc.length - 1] === 0x7d && V1_PREFIX.compare(doc, 0, V1_PREFIX.length) === 0) {
+    return [doc.subarray(0, doc.length - 1), `${f.head}${JSON.stringify(source)}${f.tail}`];
+  }
+  const fields = { coverage: f.coverage, generatedAt: f.generatedAt, source, license: f.license };
+  return [doc.subarray(0, V1_PREFIX.length).equals(V1_PREFIX) ? withFieldsBytes(doc, fields) : JSON.stringify({ ...(JSON.parse(doc.toString('utf8')) as LaunchDocument), apiVersion: 'v1', ...fields })];
+}
+
+/**
+ * The 200 body pieces ({@link recordBodyParts}) of a held row the token endpoint answers as it is
+ * (no rebuild may be due), or null when {@link tokenAnswer} must decide (it may start a rebuild).
+ * The batch answers its held mints through this, without a Request or Reply per mint.
+ */
+export function heldRecordParts(row: StoredLaunch<Buffer>, baseUrl: string, f: RecordFields): (Buffer | string)[] | null {
+  return mayNeedRebuild(row) ? null : recordBodyParts(row, baseUrl, f);
+}
+
+/** A held record's row: this node's public.db, else (a node serving generations) the records it rebuilt itself. */
+export function heldRow(deps: Pick<Deps, 'publicStore' | 'rebuiltStore'>, mint: string): StoredLaunch<Buffer> | undefined {
+  return deps.publicStore.getLaunchBytes(mint) ?? deps.rebuiltStore?.getLaunchBytes(mint);
+}
+
+/** {@link heldRow} of several mints, read together (PublicStore.getLaunchesBytes): the rows held, by mint. */
+export function heldRows(deps: Pick<Deps, 'publicStore' | 'rebuiltStore'>, mints: readonly string[]): Map<string, StoredLaunch<Buffer>> {
+  const rows = deps.publicStore.getLaunchesBytes(mints);
+  if (deps.rebuiltStore && rows.size < mints.length) {
+    for (const [mint, row] of deps.rebuiltStore.getLaunchesBytes(mints.filter((m) => !rows.has(m)))) rows.set(mint, row);
+  }
+  return rows;
+}
+
+/**
  * The token endpoint's answer after its address, key and quota checks (the batch, which checks its
- * key once, comes in here for each mint): the record, a rebuild's 202, or a not-held answer, as a
- * {@link Reply} (the batch splices its text; the single call makes it the Response).
- * `coverage`: the archive's coverage at `nowMs`, when the caller has read it already.
+ * key once, comes in here for a mint it does not answer as held): the record, a rebuild's 202, or a
+ * not-held answer, as a {@link Reply} (the batch splices its text; the single call makes it the Response).
+ * `fields`: the record's added members, when the caller has made them for the request.
  */
 export async function tokenAnswer(
   request: Request,
   deps: Deps,
-  a: { mint: string; clientAddress?: string; nowMs: number; rate: Record<string, string>; coverage?: Coverage },
+  a: { mint: string; clientAddress?: string; nowMs: number; rate: Record<string, string>; fields?: RecordFields },
 ): Promise<Reply> {
   const { mint, nowMs, rate } = a;
   const params = { clientAddress: a.clientAddress };
   // on a node serving generations, a record this node rebuilt is in its own public.db until a generation holds it
-  const row = deps.publicStore.getLaunchBytes(mint) ?? deps.rebuiltStore?.getLaunchBytes(mint);
+  const row = heldRow(deps, mint);
   if (!row) return notHeld(request, deps, mint, params.clientAddress, nowMs, rate);
 
-  // only an UNKNOWN record not rebuilt may need a rebuild: the others are answered without parsing
-  if (row.findingClass === 'UNKNOWN' && row.origin !== 'rebuilt' && needsRebuild(JSON.parse(row.document.toString('utf8')) as LaunchDocument)) {
+  if (mayNeedRebuild(row)) {
     const pending = await rebuildHeld(request, deps, mint, params.clientAddress, nowMs, rate);
     if (pending) return pending;
   }
@@ -60,19 +130,8 @@ export async function tokenAnswer(
   const etag = etagOf(row.sha256);
   const cacheControl = row.settled ? CACHE_SETTLED : CACHE_NONE;
   if (ifNoneMatch(request, etag)) return notModifiedReply(etag, cacheControl, rate);
-
-  const { config } = deps;
-  // the stored text with the response's fields spliced after it (its first member is "apiVersion":"v1")
-  const fields = {
-    coverage: a.coverage ?? coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
-    generatedAt: instant(nowMs),
-    source: sourceUrl(config.baseUrl, mint),
-    license: licenseOf(config),
-  };
-  const body = row.document.subarray(0, V1_PREFIX.length).equals(V1_PREFIX)
-    ? withFieldsBytes(row.document, fields)
-    : JSON.stringify({ ...(JSON.parse(row.document.toString('utf8')) as LaunchDocument), apiVersion: 'v1', ...fields });
-  return jsonTextReply(body, 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
+  const parts = recordBodyParts(row, deps.config.baseUrl, a.fields ?? recordFields(deps, nowMs));
+  return jsonTextReply(parts.length === 1 ? parts[0]! : joinBytes(parts), 200, { ETag: etag, 'Cache-Control': cacheControl, ...rate });
 }
 
 /** The rate-limit fields with the rebuild policy added (draft-ietf-httpapi-ratelimit-headers-10 lists). */

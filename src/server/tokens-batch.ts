@@ -2,10 +2,9 @@ import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import type { Deps } from './deps.ts';
 import { errorReply, errorResponse, notAnAddressReply, type ErrorBody, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, isAddressParam, jsonTextResponse, licenseOf, type Reply } from './http.ts';
+import { CACHE_NONE, isAddressParam, isAddressShape, joinBytes, jsonTextResponse, licenseOf, type Reply } from './http.ts';
 import { DAILY_QUOTA, admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
-import { tokenAnswer } from './token.ts';
-import { coverageOf } from '../facts/coverage.ts';
+import { heldRecordParts, heldRows, recordFields, tokenAnswer } from './token.ts';
 
 /**
  * `GET /api/v1/tokens?mints=a,b,c` (key): up to 100 token lookups in one request, each answered
@@ -14,8 +13,6 @@ import { coverageOf } from '../facts/coverage.ts';
  * in request order, duplicates answered once. Each mint counts one request against the daily
  * quota, as a single call would (a malformed mint, like a single call's 400, counts none).
  */
-
-const CLOSE = Buffer.from('}');
 
 /** The most mints in one batch. */
 export const BATCH_MAX_MINTS = 100;
@@ -51,9 +48,13 @@ export interface BatchBody {
  * mint (429 `quota_exceeded` when none is left); then the well-formed mints are counted at once
  * (KeyService.countRequests: one transaction, the first ones admitted while the quota lasts); then
  * each mint in order as the token endpoint answers it after its key check: its address
- * (`not_an_address`, not counted), its count (`quota_exceeded` past the quota), then `tokenAnswer` (the archive's coverage read once for
- * the batch). 200 with the entries, each body as the single call writes it (a held record's is its
- * stored text, not parsed again); `RateLimit` as it stands after the last mint; `no-store`.
+ * (`not_an_address`, not counted), its count (`quota_exceeded` past the quota), then its record.
+ * The records are read before the count, in one statement, for the mints of an address's length and
+ * alphabet (http.ts isAddressShape); a mint held is an address (every held mint is a key read from
+ * the chain), so only the others are decoded to check them (isAddressParam). A held record
+ * no rebuild may be due for is answered from its stored bytes and the request's fields made once
+ * (token.ts heldRecordParts), any other mint by `tokenAnswer`. 200 with the entries, each body as
+ * the single call writes it; `RateLimit` as it stands after the last mint; `no-store`.
  */
 export async function handleTokensBatch(request: Request, deps: Deps, params: { clientAddress?: string }): Promise<Response> {
   const nowMs = deps.now();
@@ -69,34 +70,51 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
   const before = deps.countUsage === false ? null : await deps.keys.peekUsage(key.keyId, quota);
   if (before?.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(before) });
-  // each lookup is the single call itself (same checks, counting and rebuild limits), without the batch's validators
-  const headers = new Headers(request.headers);
-  headers.delete('If-None-Match');
-  // the key was checked above (one check for the batch); each mint is counted as a single call is
-  const one = new Request(request.url, { headers });
-  const coverage = coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS);
+  // each lookup not answered as held is the single call itself (same checks, counting and rebuild limits), without the batch's
+  // validators: the key was checked above (one check for the batch); each mint is counted as a single call is
+  let one: Request | undefined;
+  const single = (): Request => {
+    if (one) return one;
+    const headers = new Headers(request.headers);
+    headers.delete('If-None-Match');
+    return (one = new Request(request.url, { headers }));
+  };
+  const fields = recordFields(deps, nowMs);
+  const rows = heldRows(deps, mints.filter(isAddressShape));
   // every well-formed mint counts one request, all in one transaction: the first ones while the quota lasts, as one call per mint would
-  const isAddress = mints.map((m) => isAddressParam(m));
+  const isAddress = mints.map((m) => rows.has(m) || isAddressParam(m));
   const wellFormed = isAddress.filter(Boolean).length;
   const counted = deps.countUsage === false ? null : (await deps.keys.countRequests(key.keyId, wellFormed, quota)).usages;
-  // the body as UTF-8 pieces, each answer's bytes copied in (a held record's are its stored document's)
+  // the body as pieces joined once, each answer's bytes copied in (a held record's are its stored document's)
   const s = JSON.stringify;
-  const parts: Buffer[] = [Buffer.from('{"apiVersion":"v1","results":[')];
+  const parts: (string | Buffer)[] = ['{"apiVersion":"v1","results":['];
   let i = 0;
   for (const [n, mint] of mints.entries()) {
-    // each answer as text (a Reply), not a Response built and read back: that cost more than the lookup
-    let answer: Reply;
-    if (!isAddress[n]) answer = notAnAddressReply(mint, nowMs);
-    else {
-      const usage = counted ? counted[i++]! : await admitKeyed(deps, key.keyId);
-      answer = usage.exceeded
-        ? errorReply('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
-        : await tokenAnswer(one, deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), coverage });
+    const open = `${n ? ',' : ''}{"mint":${s(mint)},"status":`;
+    const row = rows.get(mint);
+    if (!isAddress[n]) {
+      pushReply(parts, open, notAnAddressReply(mint, nowMs));
+      continue;
     }
-    parts.push(Buffer.from(`${n ? ',' : ''}{"mint":${s(mint)},"status":${answer.status},"body":`), typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body, CLOSE);
+    const usage = counted ? counted[i++]! : await admitKeyed(deps, key.keyId);
+    const held = !usage.exceeded && row ? heldRecordParts(row, deps.config.baseUrl, fields) : null;
+    if (held) {
+      parts.push(`${open}200,"body":`, ...held, '}');
+      continue;
+    }
+    // each answer as text (a Reply), not a Response built and read back: that cost more than the lookup
+    const answer = usage.exceeded
+      ? errorReply('quota_exceeded', { nowMs, headers: quotaExceededHeaders(usage) })
+      : await tokenAnswer(single(), deps, { mint, clientAddress: params.clientAddress, nowMs, rate: rateLimitHeaders(usage), fields });
+    pushReply(parts, open, answer);
   }
   const after = deps.countUsage === false ? { used: 0, quota, resetSeconds: before?.resetSeconds ?? 1, exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
   // a BatchBody, members in its order
-  parts.push(Buffer.from(`],"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`));
-  return jsonTextResponse(Buffer.concat(parts), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
+  parts.push(`],"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`);
+  return jsonTextResponse(joinBytes(parts), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(after) });
+}
+
+/** A {@link BatchEntry} of an answer: `open` (its separator, mint and `"status":`), the status, the body. */
+function pushReply(parts: (string | Buffer)[], open: string, answer: Reply): void {
+  parts.push(`${open}${answer.status},"body":`, answer.body, '}');
 }

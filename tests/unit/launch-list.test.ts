@@ -59,7 +59,8 @@ describe('pages read by index ranges (public migration 14)', () => {
   it('give the same pages as the plain ORDER BY over the table, for syncs from a slot and browsing', () => {
     const store = new PublicStore(join(dir, 'public.db'));
     const db = store.db;
-    const n = BLOCK_SEQS * 3;
+    // 200 blocks: more than one group of the summary, and runs of may-blocks longer than one range query reads
+    const n = BLOCK_SEQS * 200;
     const slotOf = (i: number) => (i % 97 === 0 ? null : i % 13 === 0 ? 5 : i % 500 === 1 ? 100_000 : 100 + Math.floor(i / 2));
     const mintOf = (i: number) => `M${String((i * 7919) % n).padStart(5, '0')}`;
     // slots mostly rising with the writes, some old slots written late, a few far ahead, some records without one, ties in a slot
@@ -71,9 +72,9 @@ describe('pages read by index ranges (public migration 14)', () => {
     const naiveSync = (since: number, seq: number, limit: number) =>
       mints(db.prepare('SELECT mint FROM launch WHERE creation_slot >= ? AND change_seq > ? ORDER BY change_seq LIMIT ?').all(since, seq, limit) as { mint: string }[]);
     const check = () => {
-      for (const since of [1, 5, 100, 100 + BLOCK_SEQS, 100 + n / 2 - 3, 100 + n, 100_000, 100_001])
-        for (const seq of [0, 10, BLOCK_SEQS - 1, BLOCK_SEQS, n, n + 100, 2 * n])
-          for (const limit of [1, 51])
+      for (const since of [1, 5, 100, 100 + BLOCK_SEQS, 100 + 32 * BLOCK_SEQS, 100 + 64 * BLOCK_SEQS + 7, 100 + n / 2 - 3, 100 + n, 100_000, 100_001])
+        for (const seq of [0, 10, BLOCK_SEQS - 1, BLOCK_SEQS, 64 * BLOCK_SEQS - 1, 130 * BLOCK_SEQS + 3, n, n + 100, 2 * n])
+          for (const limit of [1, 51, 101])
             expect(mints(listLaunches(db, 'changes', { sinceSlot: since }, seq ? { order: 'changes', seq } : null, limit)), `since ${since} seq ${seq} limit ${limit}`).toEqual(naiveSync(since, seq, limit));
     };
     check();
@@ -101,6 +102,24 @@ describe('pages read by index ranges (public migration 14)', () => {
       expect(plan).toContain(index);
     }
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'launch_latest'").get()).toBeUndefined();
+    store.close();
+  });
+});
+
+describe('a sync from a slot over long runs of blocks that may hold one', () => {
+  it('reads them a range at a time and loses no record between two ranges', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    const db = store.db;
+    // one record in every block created at slot 60,000, the others long before: every block may, each holds one
+    const n = BLOCK_SEQS * 300;
+    db.transaction(() => {
+      for (let i = 0; i < n; i++) insert(db, `M${String(i).padStart(6, '0')}`, `s${i}`, i % BLOCK_SEQS === 7 ? 60_000 : 100 + i);
+    })();
+    for (const seq of [0, 1, 8, BLOCK_SEQS * 64 - 1, BLOCK_SEQS * 100 + 9])
+      for (const limit of [1, 51, 101]) {
+        const want = db.prepare('SELECT change_seq FROM launch WHERE creation_slot >= 60000 AND change_seq > ? ORDER BY change_seq LIMIT ?').pluck().all(seq, limit);
+        expect(listLaunches(db, 'changes', { sinceSlot: 60_000 }, seq ? { order: 'changes', seq } : null, limit).map((r) => r.changeSeq), `seq ${seq} limit ${limit}`).toEqual(want);
+      }
     store.close();
   });
 });

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { canonicalJson } from '../../src/core/canonical.ts';
 import { createLogger } from '../../src/log.ts';
 import { createDeps, type Deps } from '../../src/server/deps.ts';
-import { addressProblem, replyResponse, withFields, withFieldsBytes } from '../../src/server/http.ts';
+import { addressProblem, joinBytes, replyResponse, withFields, withFieldsBytes } from '../../src/server/http.ts';
 import { handleToken } from '../../src/server/token.ts';
 import { handleTokensBatch } from '../../src/server/tokens-batch.ts';
 import { handleLaunches } from '../../src/server/launches.ts';
@@ -57,6 +57,14 @@ describe('answers as bytes', () => {
     }
     // not an object's text: parsed and serialised, as withFields does
     expect(withFieldsBytes(Buffer.from(' {"a":1} '), { b: 2 }).toString()).toBe('{"a":1,"b":2}');
+  });
+
+  it('joinBytes gives the bytes of Buffer.concat over the UTF-8 of each part', () => {
+    const parts = ['{"a":', Buffer.from('"ドージ 🚀"'), ',"b":"\u202e é"', Buffer.alloc(0), '', Buffer.from('}')];
+    const joined = joinBytes(parts);
+    expect(joined.equals(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))))).toBe(true);
+    expect(JSON.parse(joined.toString('utf8'))).toEqual({ a: 'ドージ 🚀', b: '\u202e é' });
+    expect(joinBytes([]).length).toBe(0);
   });
 
   it('replyResponse sends the bytes a string body would have sent, a lone surrogate included', async () => {
@@ -116,6 +124,17 @@ describe('token, batch and list copy the stored document byte for byte', () => {
     expect(results.slice(0, 5).map((r) => r.body.name)).toEqual(names);
     expect(results[5]!.body.error).toBe('not_an_address');
     for (const d of docs) expect(contains(batchBody, deps.publicStore.getLaunch(d.mint)!.document)).toBe(true);
+
+    // each batch entry's body is the single call's body, byte for byte (the same clock)
+    for (const d of docs) {
+      const single = Buffer.from(await (await handleToken(new Request(`http://x/api/v1/token/${d.mint}`, auth), deps, { mint: d.mint })).arrayBuffer());
+      expect(batchBody.includes(Buffer.concat([Buffer.from(`{"mint":"${d.mint}","status":200,"body":`), single, Buffer.from('}')]))).toBe(true);
+    }
+    // the rows read together are the rows read one by one; a mint not held is absent
+    const together = deps.publicStore.getLaunchesBytes([...docs.map((d) => d.mint), randomAddress()]);
+    expect([...together.keys()].sort()).toEqual(docs.map((d) => d.mint).sort());
+    for (const d of docs) expect(together.get(d.mint)).toEqual(deps.publicStore.getLaunchBytes(d.mint));
+    expect(deps.publicStore.getLaunchesBytes([]).size).toBe(0);
 
     const list = await handleLaunches(new Request('http://x/api/v1/launches?limit=10', auth), deps);
     const listBody = Buffer.from(await list.arrayBuffer());
