@@ -9,7 +9,6 @@ import { BillingService } from './billing.ts';
 import { KeyService, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
-import { closeFeedOf } from './stream.ts';
 import { GenerationReader } from '../db/generation-reader.ts';
 import { watchGenerations } from './watch-generations.ts';
 import { limitYoungGeneration } from '../heap-limits.ts';
@@ -108,7 +107,7 @@ export function getDeps(): Deps {
   return deps;
 }
 
-/** End every feed stream of the process cleanly (server shutdown: node-entry.ts); nothing when none was opened. */
-export function closeFeeds(): void {
-  if (deps) closeFeedOf(deps);
+/** The process's deps if {@link getDeps} has made them, else undefined (nothing is opened). */
+export function currentDeps(): Deps | undefined {
+  return deps;
 }

@@ -18,7 +18,8 @@ import { createApp } from 'astro/app/entrypoint';
 import { astroHost, type NodeHandler } from './astro-host.ts';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
-import { closeFeeds, getDeps } from './deps.ts';
+import { currentDeps, getDeps } from './deps.ts';
+import { closeFeedOf } from './stream.ts';
 import { ConfigError } from '../config.ts';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -101,7 +102,8 @@ function endStreamsOnSignal(server: Server): void {
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
     try {
-      closeFeeds();
+      const deps = currentDeps();
+      if (deps) closeFeedOf(deps); // the feed's streams, when any was opened
       server.close();
       server.closeIdleConnections();
     } finally {
