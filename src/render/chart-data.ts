@@ -92,12 +92,46 @@ export interface ChartSeries {
 export const CURVE_MAX_POINTS = 560;
 
 /**
+ * The curve's points as the walk collects them: parallel columns (seconds after creation, slot,
+ * raw quote), the first `n` used. Preallocated for one point per transaction and doubled when a
+ * transaction holds more trades: no array grown a push at a time and no number boxed per point (a
+ * 2,000-trade curve's columns were most of a series' allocation, issue 23).
+ */
+interface PointColumns {
+  t: Float64Array;
+  slot: Float64Array;
+  q: (bigint | string)[];
+  n: number;
+}
+
+function pointColumns(capacity: number): PointColumns {
+  return { t: new Float64Array(capacity), slot: new Float64Array(capacity), q: new Array<bigint | string>(capacity), n: 0 };
+}
+
+/** Append a point to `p`, doubling its columns when full. */
+function addPoint(p: PointColumns, t: number, slot: number, q: bigint | string): void {
+  const i = p.n;
+  if (i === p.t.length) {
+    const t2 = new Float64Array(2 * i + 1);
+    t2.set(p.t);
+    p.t = t2;
+    const s2 = new Float64Array(2 * i + 1);
+    s2.set(p.slot);
+    p.slot = s2;
+  }
+  p.t[i] = t;
+  p.slot[i] = slot;
+  p.q[i] = q;
+  p.n = i + 1;
+}
+
+/**
  * At most {@link CURVE_MAX_POINTS} points: the last point of each equal time bucket over [0, end]
  * (the state a step chart shows at that column), the first and last points always kept. The points
- * come as parallel arrays (time, slot, raw quote): only the kept ones become objects.
+ * come as parallel columns (time, slot, raw quote): only the kept ones become objects.
  */
-function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: number): CurvePoint[] {
-  const n = ts.length;
+function downsample(p: PointColumns, end: number): CurvePoint[] {
+  const { t: ts, slot: slots, q, n } = p;
   const out: CurvePoint[] = [{ t: ts[0]!, slot: slots[0]!, realQuote: q[0]!.toString() }];
   if (n <= CURVE_MAX_POINTS) {
     for (let i = 1; i < n; i++) out.push({ t: ts[i]!, slot: slots[i]!, realQuote: q[i]!.toString() });
@@ -118,16 +152,15 @@ function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: 
  * The one walk over every held successful transaction (slot order): whether the creation
  * transaction is among them, the transactions of the creation slot and the first window (for
  * `tradesOf`), and the curve's real quote reserves after each trade, to migration, as parallel
- * arrays (time after creation, slot, raw quote), with where they came from and the completion and
+ * columns (time after creation, slot, raw quote), with where they came from and the completion and
  * migration times. No object per trade (inside chartSeries it ran about three times slower).
  * Failed transactions are skipped here; null when the successful ones are not in slot order (the
  * store returns them in order: then this one pass is all, with no filtered copy made first), and
  * the caller walks `successful(txs)` instead — the same transactions in the same order.
  */
 function walk(mint: string, txs: DecodedTransaction[], creation: { signature: string; slot: number; blockTime: number | null }) {
-  const pointT: number[] = [0];
-  const pointSlot: number[] = [creation.slot];
-  const pointQ: (bigint | string)[] = [0n];
+  const points = pointColumns(txs.length + 1);
+  addPoint(points, 0, creation.slot, 0n);
   const windowTxs: DecodedTransaction[] = [];
   let held = false;
   let source: 'events' | 'trades' = 'events';
@@ -167,9 +200,7 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
         }
         // the raw decimal string is kept as it is; only the points the chart keeps are converted
         lastQ = source === 'trades' ? sum : typeof real === 'string' ? real : big(real);
-        pointT.push(tAt);
-        pointSlot.push(slot);
-        pointQ.push(lastQ);
+        addPoint(points, tAt, slot, lastQ);
       } else if (name === 'CompleteEvent') {
         if (completedAt === null && str(f.mint) === mint) completedAt = tAt;
       } else if (
@@ -190,7 +221,7 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
       }
     }
   }
-  return { held, windowTxs, pointT, pointSlot, pointQ, source, completedAt, migratedAt };
+  return { held, windowTxs, points, source, completedAt, migratedAt };
 }
 
 /** Seconds per slot used only when a blockTime is missing (Solana's target slot time). */
@@ -266,9 +297,9 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   }
   const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
 
-  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = walked;
-  const endAt = Math.max(pointT[pointT.length - 1]!, migratedAt ?? 0, completedAt ?? 0);
-  const curveOut = downsample(pointT, pointSlot, pointQ, endAt);
+  const { points: columns, source, completedAt, migratedAt } = walked;
+  const endAt = Math.max(columns.t[columns.n - 1]!, migratedAt ?? 0, completedAt ?? 0);
+  const curveOut = downsample(columns, endAt);
   return {
     ...base,
     missing: null,
