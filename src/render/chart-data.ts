@@ -93,32 +93,26 @@ export const CURVE_MAX_POINTS = 560;
 
 /**
  * The curve's points as the walk collects them: parallel columns (seconds after creation, slot,
- * raw quote), the first `n` used. Preallocated for one point per transaction and doubled when a
- * transaction holds more trades: no array grown a push at a time and no number boxed per point (a
- * 2,000-trade curve's columns were most of a series' allocation, issue 23).
+ * raw quote), the first `n` used. Allocated once for one point per transaction (up to 65,536: a
+ * longer array would be made in dictionary mode) and grown by JavaScript when a transaction holds
+ * more trades: not three arrays grown a push at a time (a 2,000-trade curve's columns were most of
+ * a series' allocation, issue 23).
  */
 interface PointColumns {
-  t: Float64Array;
-  slot: Float64Array;
+  t: number[];
+  slot: number[];
   q: (bigint | string)[];
   n: number;
 }
 
 function pointColumns(capacity: number): PointColumns {
-  return { t: new Float64Array(capacity), slot: new Float64Array(capacity), q: new Array<bigint | string>(capacity), n: 0 };
+  const size = Math.min(capacity, 65_536);
+  return { t: new Array<number>(size), slot: new Array<number>(size), q: new Array<bigint | string>(size), n: 0 };
 }
 
-/** Append a point to `p`, doubling its columns when full. */
+/** Append a point to `p`. */
 function addPoint(p: PointColumns, t: number, slot: number, q: bigint | string): void {
   const i = p.n;
-  if (i === p.t.length) {
-    const t2 = new Float64Array(2 * i + 1);
-    t2.set(p.t);
-    p.t = t2;
-    const s2 = new Float64Array(2 * i + 1);
-    s2.set(p.slot);
-    p.slot = s2;
-  }
   p.t[i] = t;
   p.slot[i] = slot;
   p.q[i] = q;
