@@ -92,40 +92,12 @@ export interface ChartSeries {
 export const CURVE_MAX_POINTS = 560;
 
 /**
- * The curve's points as the walk collects them: parallel columns (seconds after creation, slot,
- * raw quote), the first `n` used. Allocated once for one point per transaction (up to 65,536: a
- * longer array would be made in dictionary mode) and grown by JavaScript when a transaction holds
- * more trades: not three arrays grown a push at a time (a 2,000-trade curve's columns were most of
- * a series' allocation, issue 23).
- */
-interface PointColumns {
-  t: number[];
-  slot: number[];
-  q: (bigint | string)[];
-  n: number;
-}
-
-function pointColumns(capacity: number): PointColumns {
-  const size = Math.min(capacity, 65_536);
-  return { t: new Array<number>(size), slot: new Array<number>(size), q: new Array<bigint | string>(size), n: 0 };
-}
-
-/** Append a point to `p`. */
-function addPoint(p: PointColumns, t: number, slot: number, q: bigint | string): void {
-  const i = p.n;
-  p.t[i] = t;
-  p.slot[i] = slot;
-  p.q[i] = q;
-  p.n = i + 1;
-}
-
-/**
  * At most {@link CURVE_MAX_POINTS} points: the last point of each equal time bucket over [0, end]
  * (the state a step chart shows at that column), the first and last points always kept. The points
- * come as parallel columns (time, slot, raw quote): only the kept ones become objects.
+ * come as parallel arrays (time, slot, raw quote): only the kept ones become objects.
  */
-function downsample(p: PointColumns, end: number): CurvePoint[] {
-  const { t: ts, slot: slots, q, n } = p;
+function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: number): CurvePoint[] {
+  const n = ts.length;
   const out: CurvePoint[] = [{ t: ts[0]!, slot: slots[0]!, realQuote: q[0]!.toString() }];
   if (n <= CURVE_MAX_POINTS) {
     for (let i = 1; i < n; i++) out.push({ t: ts[i]!, slot: slots[i]!, realQuote: q[i]!.toString() });
@@ -146,15 +118,16 @@ function downsample(p: PointColumns, end: number): CurvePoint[] {
  * The one walk over every held successful transaction (slot order): whether the creation
  * transaction is among them, the transactions of the creation slot and the first window (for
  * `tradesOf`), and the curve's real quote reserves after each trade, to migration, as parallel
- * columns (time after creation, slot, raw quote), with where they came from and the completion and
+ * arrays (time after creation, slot, raw quote), with where they came from and the completion and
  * migration times. No object per trade (inside chartSeries it ran about three times slower).
  * Failed transactions are skipped here; null when the successful ones are not in slot order (the
  * store returns them in order: then this one pass is all, with no filtered copy made first), and
  * the caller walks `successful(txs)` instead — the same transactions in the same order.
  */
 function walk(mint: string, txs: DecodedTransaction[], creation: { signature: string; slot: number; blockTime: number | null }) {
-  const points = pointColumns(txs.length + 1);
-  addPoint(points, 0, creation.slot, 0n);
+  const pointT: number[] = [0];
+  const pointSlot: number[] = [creation.slot];
+  const pointQ: (bigint | string)[] = [0n];
   const windowTxs: DecodedTransaction[] = [];
   let held = false;
   let source: 'events' | 'trades' = 'events';
@@ -194,7 +167,9 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
         }
         // the raw decimal string is kept as it is; only the points the chart keeps are converted
         lastQ = source === 'trades' ? sum : typeof real === 'string' ? real : big(real);
-        addPoint(points, tAt, slot, lastQ);
+        pointT.push(tAt);
+        pointSlot.push(slot);
+        pointQ.push(lastQ);
       } else if (name === 'CompleteEvent') {
         if (completedAt === null && str(f.mint) === mint) completedAt = tAt;
       } else if (
@@ -215,7 +190,7 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
       }
     }
   }
-  return { held, windowTxs, points, source, completedAt, migratedAt };
+  return { held, windowTxs, pointT, pointSlot, pointQ, source, completedAt, migratedAt };
 }
 
 /** Seconds per slot used only when a blockTime is missing (Solana's target slot time). */
@@ -291,9 +266,9 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   }
   const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
 
-  const { points: columns, source, completedAt, migratedAt } = walked;
-  const endAt = Math.max(columns.t[columns.n - 1]!, migratedAt ?? 0, completedAt ?? 0);
-  const curveOut = downsample(columns, endAt);
+  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = walked;
+  const endAt = Math.max(pointT[pointT.length - 1]!, migratedAt ?? 0, completedAt ?? 0);
+  const curveOut = downsample(pointT, pointSlot, pointQ, endAt);
   return {
     ...base,
     missing: null,
