@@ -78,6 +78,12 @@ const WHERE_THE_TIME_GOES = [
   'd3-shape and d3-scale), the curve\'s quotes read with `rawNumber` and its pixel columns kept in one pass, a raw amount\'s plain number in',
   'one exact division, axes computing each tick once, supply-chart helpers as module functions (under tsx each closure made per page costs',
   'a `defineProperty`), UTC times without a Date, the explorer made once per prefix, one pass over the transactions instead of a filtered copy.',
+  'A first render costs more than the series and the HTML measured apart: rendered between two walks, the HTML\'s allocation (about 170 KB',
+  'a page) pushes the transactions out of the caches, and the same walk then takes about twice as long (timed alone after an HTML render:',
+  'about 2x; after 1 MB of garbage: about 3x). Later changes: table rows appended (`joinMap`) rather than joined, and `sig` writing',
+  '`toFixed`\'s digits from `Math.round` away from ties (toFixed was most of its time). Keeping the walk\'s curve points in columns',
+  'allocated once (not three arrays grown a push at a time) cut a first render\'s allocation by a third and sped the series of a',
+  'record read from JSON, but slowed this benchmark\'s series (~270 -> ~330 µs, in the process that collected the chain first), so it was not kept.',
 ].join('\n');
 
 /** CPU seconds of a plain loop of 1e8 integer additions in this process: the machine's speed, for reading the figures. */

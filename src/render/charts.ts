@@ -19,6 +19,7 @@ import { raw } from 'hono/html';
 import { scaleLinear, scaleSqrt } from 'd3-scale';
 import type { ChartSeries, CurvePoint, SupplySplit, TimelinePoint } from './chart-data.ts';
 import { esc } from './escape.ts';
+import { joinMap } from './html-tag.ts';
 import { linearMap } from './linear-map.ts';
 import { oneDecimal, stepAfterPath } from './svg-text.ts';
 import { count, duration, pctOf, quoteAmount, quoteUnit, rawNumber, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
@@ -98,7 +99,7 @@ ${barSvg('End of the creation slot', a, 'supply-slot', name, pcts, total)}
 ${barSvg('At 30 s', b, 'supply-30s', name, pcts, total)}
 ${SUPPLY_LEGEND}
 <details><summary>Supply at birth as a table</summary><table class="stack data"><thead><tr><th scope="col">Holder</th><th scope="col">End of creation slot</th><th scope="col">At 30 s</th></tr></thead><tbody>
-${GROUPS.map((g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${supplyCell(a, g.key, pcts, total)}</td><td data-label="At 30 s" ${supplyCell(b, g.key, pcts, total)}</td></tr>`).join('')}
+${joinMap(GROUPS, (g) => `<tr><th scope="row">${esc(g.label)}</th><td data-label="End of creation slot" ${supplyCell(a, g.key, pcts, total)}</td><td data-label="At 30 s" ${supplyCell(b, g.key, pcts, total)}</td></tr>`)}
 </tbody></table></details>
 </figure>`) as Html;
 }
@@ -153,14 +154,12 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
       marks += `<circle class="m c-${p.who}${p.isBuy ? '' : ' sell'}" cx="${oneDecimal(cx)}" cy="${oneDecimal(cy)}" r="4">${label}</circle>`;
     }
   });
-  const rows = tl.points
-    .map((p, k) => {
-      const v = shown[k]!;
-      const href = explorer(p.signature);
-      const short = esc(shortAddress(p.signature));
-      return `<tr><td data-label="After creation">${v.after}</td><td data-label="Who">${WHO_ROW[p.who]} <code>${esc(shortAddress(p.wallet))}</code></td><td data-label="Side">${p.isBuy ? 'buy' : 'sell'}</td><td data-label="${sym}" title="${v.qExact}">${v.qText}</td><td data-label="Tokens" title="${v.tExact}">${v.tText}</td><td data-label="Transaction">${href ? `<a href="${esc(href)}">${short}</a>` : `<code>${short}</code>`}</td></tr>`;
-    })
-    .join('');
+  const rows = joinMap(tl.points, (p, k) => {
+    const v = shown[k]!;
+    const href = explorer(p.signature);
+    const short = esc(shortAddress(p.signature));
+    return `<tr><td data-label="After creation">${v.after}</td><td data-label="Who">${WHO_ROW[p.who]} <code>${esc(shortAddress(p.wallet))}</code></td><td data-label="Side">${p.isBuy ? 'buy' : 'sell'}</td><td data-label="${sym}" title="${v.qExact}">${v.qText}</td><td data-label="Tokens" title="${v.tExact}">${v.tText}</td><td data-label="Transaction">${href ? `<a href="${esc(href)}">${short}</a>` : `<code>${short}</code>`}</td></tr>`;
+  });
   const bandEnd = x(Math.floor(tl.creationSlotEnd) + 1);
   const creatorTrades = tl.points.filter((p) => p.who === 'creator').length;
   return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">

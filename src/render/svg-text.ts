@@ -118,20 +118,22 @@ export class PathText {
 export function stepAfterPath(points: readonly (readonly [number, number])[]): string {
   const n = points.length;
   if (n === 0) return '';
-  const ctx = new PathText();
+  // PathText's text written inline: a step repeats each x and y once, so each is formatted once
   let px = +points[0]![0];
   let py = +points[0]![1];
-  ctx.moveTo(px, py);
+  let yText = roundedText(py, 3);
+  let text = `M${roundedText(px, 3)},${yText}`;
   for (let i = 1; i < n; i++) {
     const x = +points[i]![0];
     const y = +points[i]![1];
     // d3's `this._x * (1 - t) + x * t` with t = 1: NaN when the previous x is not finite, as there
     const x1 = px * 0 + x;
-    ctx.lineTo(x1, py);
-    ctx.lineTo(x1, y);
+    const xText = roundedText(x1, 3);
+    text += `L${xText},${yText}`;
+    if (y !== py) yText = roundedText(y, 3);
+    text += `L${xText},${yText}`;
     px = x;
     py = y;
   }
-  if (n === 1) ctx.closePath();
-  return ctx.text;
+  return n === 1 ? text + 'Z' : text;
 }

@@ -1,5 +1,5 @@
 import { raw } from 'hono/html';
-import { html, htmlValue } from './html-tag.ts';
+import { html, htmlValue, joinMap } from './html-tag.ts';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
@@ -164,14 +164,13 @@ function bundleTable(doc: LaunchDocument, ex: Explorer): Html {
   if (!l.bundle.length) return html`<p>${l.bundledBuyers === 0 ? `No outside wallet bought in the creation slot${why ? ` of the ${why === 'the held history is incomplete' ? 'held history' : 'history'}` : ''}.` : 'The wallets are not listed in this record (issued before markers-v2).'}</p>` as Html;
   return html`<table class="stack wallets" id="bundled-table"><thead><tr><th scope="col">Wallet</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">How it arrived</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${raw(
-  l.bundle
-    .map(
-      (b) =>
-        `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quoteSpent, l.quoteMint))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
-          b.jitoTipLamports === null ? '; Jito tip unknown — read in a form that cannot tell' : b.jitoTipLamports !== '0' ? `; Jito tip ${shownText(quoteAmount(b.jitoTipLamports, null))}` : ''
-        }</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
-    )
-    .join(''),
+  joinMap(
+    l.bundle,
+    (b) =>
+      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quoteSpent, l.quoteMint))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
+        b.jitoTipLamports === null ? '; Jito tip unknown — read in a form that cannot tell' : b.jitoTipLamports !== '0' ? `; Jito tip ${shownText(quoteAmount(b.jitoTipLamports, null))}` : ''
+      }</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+  ),
 )}
 </tbody></table>` as Html;
 }
@@ -185,12 +184,11 @@ function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): H
   if (!s.earlyBuyers.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
   return html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${raw(
-  s.earlyBuyers
-    .map(
-      (b) =>
-        `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
-    )
-    .join(''),
+  joinMap(
+    s.earlyBuyers,
+    (b) =>
+      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+  ),
 )}
 </tbody></table>` as Html;
 }

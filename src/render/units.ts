@@ -107,12 +107,38 @@ export function sig(x: number, digits = 4): string {
   const a = Math.abs(x);
   if (a >= 10 ** (digits - 1)) return (x < 0 ? '-' : '') + group(Math.round(a).toString());
   const places = Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(a))));
-  let t = a.toFixed(places);
-  if (t.includes('.')) {
-    t = trimZeros(t);
-    if (t.endsWith('.')) t = t.slice(0, -1);
+  let t = fixedDigits(a, places);
+  if (t === null) {
+    t = a.toFixed(places);
+    if (t.includes('.')) {
+      t = trimZeros(t);
+      if (t.endsWith('.')) t = t.slice(0, -1);
+    }
   }
   return (x < 0 ? '-' : '') + t;
+}
+
+/**
+ * `a.toFixed(places)` with its trailing zeros (and a bare '.') cut, for 0 ≤ a·10^places < 10^7,
+ * or null when this cannot tell it without `toFixed` (toFixed took most of `sig`'s time, a page
+ * calls sig dozens of times). toFixed writes the integer nearest to a·10^places (the exact product,
+ * the larger on a tie); the float product is within 1e-9 of it, so unless its fraction is within
+ * 1e-6 of one half, `Math.round` of the float product is that integer, written here with its point.
+ */
+function fixedDigits(a: number, places: number): string | null {
+  const k = EXACT_POW10[places];
+  if (k === undefined) return null;
+  const p = a * k;
+  if (!(p >= 0 && p < 1e7)) return null;
+  const frac = p - Math.floor(p);
+  if (Math.abs(frac - 0.5) < 1e-6) return null;
+  // below 10^7: a small integer, which prints faster than the same value as a double
+  const n = Math.round(p) | 0;
+  if (places === 0) return String(n);
+  const s = String(n).padStart(places + 1, '0');
+  const cut = s.length - places;
+  const f = trimZeros(s.slice(cut));
+  return f ? `${s.slice(0, cut)}.${f}` : s.slice(0, cut);
 }
 
 /**
@@ -208,8 +234,9 @@ export function duration(seconds: number): string {
   s -= h * 3600;
   const m = Math.floor(s / 60);
   s -= m * 60;
-  const parts: string[] = d ? [`${d} d`, h ? `${h} h` : ''] : h ? [`${h} h`, m ? `${m} min` : ''] : m ? [`${m} min`, s ? `${s} s` : ''] : [`${s} s`];
-  return (neg ? '-' : '') + parts.filter(Boolean).join(' ');
+  // the largest unit, then the next one when it is not zero (no array joined per call)
+  const text = d ? (h ? `${d} d ${h} h` : `${d} d`) : h ? (m ? `${h} h ${m} min` : `${h} h`) : m ? (s ? `${m} min ${s} s` : `${m} min`) : `${s} s`;
+  return neg ? '-' + text : text;
 }
 
 /**

@@ -60,6 +60,17 @@ describe('chartSeries', () => {
     expect(x.curve!.points.map((p) => p.realQuote)).toEqual(['0', '1000000000', '3000000000']);
   });
 
+  it('keeps every trade of a transaction holding several (more points than transactions: the columns grow)', () => {
+    const c = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 10n ** 12n, 10n ** 9n, real(10n ** 9n))] });
+    const hops = tx({ slot: 200, blockTime: T0 + 60, events: [1n, 2n, 3n, 4n, 5n].map((k) => trade(MINT, k % 2n ? A : B, true, 10n ** 12n, 10n ** 9n, real((1n + k) * 10n ** 9n))) });
+    const x = chartSeries(docOf([c, hops]), [c, hops]);
+    expect(x.curve!.points.map((p) => [p.t, p.slot, p.realQuote])).toEqual([
+      [0, 100, '0'],
+      [0, 100, '1000000000'],
+      ...[2, 3, 4, 5, 6].map((k) => [60, 200, `${k}000000000`]),
+    ]);
+  });
+
   it('a long curve keeps at most CURVE_MAX_POINTS points, the last one included', () => {
     const many = Array.from({ length: 2000 }, (_, i) => tx({ slot: 1000 + i, blockTime: T0 + 100 + i * 7, events: [trade(MINT, C, true, 10n ** 9n, 10n ** 6n, real(BigInt(i) * 10n ** 6n))] }));
     const all = [create, ...many];

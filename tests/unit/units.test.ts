@@ -17,6 +17,20 @@ describe('sig', () => {
     expect(sig(Number.NaN)).toBe('unknown');
     for (const x of [1e-9, 3.3e-12, 7e-15]) expect(sig(x)).not.toMatch(/e/i);
   });
+
+  it('writes what toFixed writes (its fast path checked against it, ties and near-ties included)', () => {
+    // sig as it was, through toFixed: the reference of the fast path (issue 23, page speed)
+    const viaToFixed = (x: number, digits: number): string => {
+      const a = Math.abs(x);
+      if (!Number.isFinite(x) || x === 0 || a >= 10 ** (digits - 1)) return sig(x, digits);
+      let t = a.toFixed(Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(a)))));
+      if (t.includes('.')) t = t.replace(/0+$/, '').replace(/\.$/, '');
+      return (x < 0 ? '-' : '') + t;
+    };
+    const values = [1.0005, 1.00049999999, 2.675, 0.12345, 0.00012345, 999.95, 999.96, 99.995, 9.9995, 0.5, 1.5, 6.25, 1e-17, 3e-21, -0.0625];
+    for (let i = 1; i < 20_000; i++) values.push(i / 1000, i / 8, (i + 0.5) / 1e4, i * 0.05, 1 / i, Math.sqrt(i) / 100);
+    for (const digits of [3, 4]) for (const x of values) expect(sig(x, digits)).toBe(viaToFixed(x, digits));
+  });
 });
 
 describe('amounts', () => {
