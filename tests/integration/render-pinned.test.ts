@@ -15,31 +15,33 @@ import { pinnedPages } from '../helpers/pinned-pages.ts';
  * The table was generated once from the template as it was, by rendering pinnedPages and printing
  * `[name, sha256(html)]` for each. Regenerated for markers-v4 (methodVersion in the text and the
  * document's sha256 on the page): a line diff against the markers-v3 pages showed nothing else changed.
+ * Regenerated for the search box's shorter placeholder ("Mint, name or symbol"): every page with the
+ * old placeholder put back hashed to its old pin.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', 'c17b87f87e5341658b7d8eae75d72f6d7e8c3edaab512ff11df9577f769b72f9'],
-  ['records/FINDINGS-no-transactions', '41a9ab128009f765992f1c5399561faa026d6b4d20c8e035fe04e06f601ef260'],
-  ['records/NOTE', '99f99168b6ba4873cca0b87889ad8429edd0c99d546fec811e145283db3ea46c'],
-  ['records/NO_MARKERS', 'fe84523e9b814889c722a65d921741e2c70dad2fc1f509ad3c34da934b657a2a'],
-  ['records/UNKNOWN', '3c0ad5b51ebbb60d853e3960d70e7ca4e7891bb4bd9696db7432c69e5a29d839'],
-  ['records/UNKNOWN_NO_CREATION', 'b6068ccf1e0fa8ef453a509db5ba590e85fe47226fe6ed6a9a3b01e356c9c24f'],
-  ['records/graduated', '7090e64a847809cb0ffb3eb3e510f9868e187fc069fa7d5904754f2ec8106e0f'],
-  ['records/hostile', '7896d27f7ab4f45aa6bcdb73aa401046902ed98fc0c3c6f7ed59ac789ea6e7a2'],
-  ['records/hostile-metadata', '0e257f2305a600bb2fe90952ca2c3ddea57a158d9412bfaca72fd64611c3e571'],
-  ['records/hostile-metadata-demo', 'c8791cbc9afd7e394e08bdcbe805bebc0829abe22f92a0485c44aab0dbfb9c92'],
-  ['records/rebuilt', '8937649d57d822bb13c271205a7bf291eed73b2eb8d74a3ac40aa75ea5ef6762'],
-  ['records/v3_migration', '520c450cc5625c56ad7dc1926230aed0f6955f2665619dce00826dc22bd5541d'],
-  ['bench/long-curve', '9fb14cae2ff087718cfe8155d9f03ae92b8bf53b1066ab51acd8037f88fc304b'],
-  ['bench/long-curve-hostile', '6e86943dabe181e1eda590e1765f789eb84550a1e204a5907906333eca46c67a'],
-  ['synthetic/events-graduated', '77bdbd312a5e1df22ba4d6c8b9f9dc753fbbacb96cd13134d7208271e963310d'],
-  ['synthetic/trades-sum', '934fcb3223aedf12fc99c11cb7b06a2408d6e7227444b9d220915bea01f92b97'],
-  ['synthetic/usdc-graduated', '55e9736c8478cee3a79d08037aa119f365ca610217fd0d6898a111ae2c974cbb'],
-  ['synthetic/short', '40eacafdda2cfdc2d74a9e344fd2ff41508039e4148021187b9a00f1e5d363da'],
-  ['doc/no-markers', '2c9b3c8e6e59adb74c5d9a489f16799d947f5939ee5061d3d6d2525eec17f7e6'],
-  ['doc/hostile', '544a2bcd64c2330ec93a0a307bb02ca58d275a5918fc5937c4e1f680477c1fe5'],
-  ['doc/unknown-no-launch', '22122220d54dac5df9f8b8d34b7e17b851a8de1b913c5490a8b5e772abbe3e1d'],
-  ['doc/graduated-pool', 'aebd465b72df57a692973e340cde150906ad67b21db499c2546d43f9ad8a8441'],
+  ['records/FINDINGS', '74e2f699ff11c2bf74c3f9c4cf151d28230209fcde3d62bed8032429e47cc262'],
+  ['records/FINDINGS-no-transactions', '86a843b2dd8aaeddcd79030c7cf52049d5839a171dd967f831e161e02cfa49e6'],
+  ['records/NOTE', '0b69e28eb610ffec932b0d62536657c6eb147dbb47fcd70f81829b99ca942686'],
+  ['records/NO_MARKERS', '385cf51c8c2c32c88a71703bc72f863ae61fb1994998c39cbea48fffe47746b2'],
+  ['records/UNKNOWN', '432a3db60be462b2a8e31b831259d262cf668a15b52cae65fa9a40b962ec612f'],
+  ['records/UNKNOWN_NO_CREATION', 'a05fdb685f46cf1e161c4ece4b0fbc805c22831e77003b9f3dfd7c7c4bdccfba'],
+  ['records/graduated', '82f56e07ae01d805a93d87066481c038ce58fb217c1e8fd1698ff9b941aa6bed'],
+  ['records/hostile', '600e47ea8c6861d17a245ed279dde984de9b9b88ed2affbeacee39411c4f906d'],
+  ['records/hostile-metadata', '672f6fe4e80d9bef1558a3047047d4d9901196d8be8811042112ab4b7d3d3872'],
+  ['records/hostile-metadata-demo', 'e0920800aefd99a3d118fb8affc9af0cca518e4943622643382dbb28513ea5c2'],
+  ['records/rebuilt', '6efdf1eeb3e401da6547d6dea911b9deb71dae05aea771e33d7ad1cf6989fc8f'],
+  ['records/v3_migration', '20fcc16dd0f12e87b5e13511b561c94e3959fc4748ed9219f8b505bc5635b387'],
+  ['bench/long-curve', '631826c026f1ba6c969a812b959ac6997375b0dff155b136eea231d342df2d54'],
+  ['bench/long-curve-hostile', '0812f75be45f8e4676befb7383aab3da6113cc63530685354dd5c5750cd4f69e'],
+  ['synthetic/events-graduated', '6efd3cef76a6998bdc05fadc48376482d050eecd064e2378d6f08ef99a204dbd'],
+  ['synthetic/trades-sum', 'c6b079bdd726d4ac8b5fd0a452582de8118b174448f4d1e67f9a5f2bc35ddc10'],
+  ['synthetic/usdc-graduated', 'f150c15358ced8c3da37ea8a11105f2d85350e46eef42e4e2910c7d5d8df20ef'],
+  ['synthetic/short', '1fb2d0f472eb1e3b6f72656e8c580f224d91f3e2ff56c395cf13e6208309ac06'],
+  ['doc/no-markers', 'c2712cf26d8cf52234f1d88a9acc6cf2a4069d119cd2c5079837a41ac2d334a0'],
+  ['doc/hostile', 'a81e4e0ae132ddce25c83e7305e75c0bafb6565bbc187c66143743143eb5a28d'],
+  ['doc/unknown-no-launch', '6b7e6bf1c061a5b72b866caa73a0873449bcb8d7a7b3fcb6e72c72bd84445249'],
+  ['doc/graduated-pool', '1352bf87fa10f95bffa21f054c8655a295b4c5b2844dd003a2c2c6e94721887a'],
 ];
 
 let tmp: string;
