@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash as digestOf, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
@@ -117,6 +117,15 @@ export class KeyService {
    */
   private readonly cache = new Map<string, ApiKeyRow>();
   private cacheMark: string | null = null;
+  /**
+   * HMAC hashes of keys already found in the state, by the SHA-256 of the key (base64): a key seen
+   * again is hashed with one SHA-256 instead of an HMAC (`createHmac` makes a stream object per
+   * call). The HMAC of a key under this process's secret never changes, so nothing invalidates it;
+   * only keys whose row exists are kept (a stranger's guesses are not), at most
+   * {@link KEY_CACHE_MAX}, cleared when full. Holds no key: a SHA-256 of a 256-bit random key
+   * gives it back to no one, and the HMAC is what private.db already stores.
+   */
+  private readonly hmacs = new Map<string, string>();
 
   constructor(
     state: PrivateState | PrivateStore,
@@ -175,11 +184,20 @@ export class KeyService {
     return row;
   }
 
+  /** Keep the HMAC of a key found in the state under the key's SHA-256 (see {@link hmacs}). */
+  private keepHmac(seen: string, hash: string): void {
+    if (this.hmacs.get(seen) === hash) return;
+    if (this.hmacs.size >= KEY_CACHE_MAX) this.hmacs.clear();
+    this.hmacs.set(seen, hash);
+  }
+
   private async verifyIn(state: PrivateState, key: string): Promise<KeyCheck> {
     if (!wellFormedKey(key)) return { status: 'invalid_key' };
-    const hash = hashKey(this.secret, key);
+    const seen = digestOf('sha256', key, 'base64');
+    const hash = this.hmacs.get(seen) ?? hashKey(this.secret, key);
     const row = await this.keyRow(state, hash);
     if (!row || !sameDigest(storedDigest(row), hash)) return { status: 'invalid_key' };
+    this.keepHmac(seen, hash);
     if (row.revokedAtMs !== null) return { status: 'revoked_key' };
     return { status: 'ok', keyId: row.id };
   }
@@ -199,10 +217,12 @@ export class KeyService {
       return check.status === 'ok' ? { ...check, usage: await this.countRequest(check.keyId, quota) } : check;
     }
     if (!wellFormedKey(key)) return { status: 'invalid_key' };
-    const hash = hashKey(this.secret, key);
+    const seen = digestOf('sha256', key, 'base64');
+    const hash = this.hmacs.get(seen) ?? hashKey(this.secret, key);
     const nowMs = this.now();
     const { key: row, count } = await this.state.admitByHash(hash, utcDay(nowMs), quota);
     if (!row || !sameDigest(Buffer.from(row.hash, 'hex'), hash)) return { status: 'invalid_key' };
+    this.keepHmac(seen, hash);
     if (row.revokedAtMs !== null || count === null) return { status: 'revoked_key' };
     return { status: 'ok', keyId: row.id, usage: { used: count.used, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: !count.admitted } };
   }

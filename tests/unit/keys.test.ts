@@ -13,7 +13,7 @@ import { runKeysCreate, runKeysList, runKeysRevoke } from '../../collector/comma
 
 vi.mock('node:crypto', async (orig) => {
   const real = await orig<typeof import('node:crypto')>();
-  return { ...real, timingSafeEqual: vi.fn(real.timingSafeEqual) };
+  return { ...real, timingSafeEqual: vi.fn(real.timingSafeEqual), createHmac: vi.fn(real.createHmac) };
 });
 
 let dir: string;
@@ -72,6 +72,31 @@ describe('keys', () => {
     expect(await keys.revoke(id)).toBe(true);
     expect(await keys.revoke(id)).toBe(false);
     expect(await keys.verify(key)).toEqual({ status: 'revoked_key' });
+    store.close();
+  });
+
+  it('a key found once is hashed again by SHA-256 alone, with the same answers; guesses are HMACed each time', async () => {
+    const store = new PrivateStore(config.privateDbPath);
+    const keys = new KeyService(store, 'x'.repeat(32));
+    const { id, key } = await keys.create('c');
+    const hmac = vi.mocked(crypto.createHmac);
+    hmac.mockClear();
+    expect(await keys.verify(key)).toEqual({ status: 'ok', keyId: id });
+    expect(hmac).toHaveBeenCalledTimes(1);
+    expect(await keys.verify(key)).toEqual({ status: 'ok', keyId: id });
+    expect((await keys.admit(key)).status).toBe('ok');
+    expect(hmac).toHaveBeenCalledTimes(1);
+    // a wrong key is HMACed on every try and never kept
+    const guess = generateKey();
+    expect(await keys.verify(guess)).toEqual({ status: 'invalid_key' });
+    expect(await keys.verify(guess)).toEqual({ status: 'invalid_key' });
+    expect(hmac).toHaveBeenCalledTimes(3);
+    // revoking still shows at once: the row is read under its kept HMAC
+    expect(await keys.revoke(id)).toBe(true);
+    expect(await keys.verify(key)).toEqual({ status: 'revoked_key' });
+    expect(hmac).toHaveBeenCalledTimes(3);
+    // another secret: nothing kept carries over
+    expect(await new KeyService(store, 'y'.repeat(32)).verify(key)).toEqual({ status: 'invalid_key' });
     store.close();
   });
 
