@@ -158,6 +158,9 @@ export const UNKEYED_COLUMNS: readonly (readonly [string, LaunchParam])[] = [
 /** Funder facts a store remembers before it starts over (a few hundred bytes each). */
 const FUNDER_MEMO_MAX = 100_000;
 
+/** The most rows {@link PublicStore.getLaunchBytes} keeps in memory (~2.5 KB a record: ~10 MB). */
+export const LAUNCH_MEMO_MAX = 4_096;
+
 export class PublicStore {
   readonly db: Database.Database;
   private readonly s;
@@ -171,6 +174,14 @@ export class PublicStore {
   private coverageWrites = 0;
   /** The last {@link coverageReads} and the marks it was read under. */
   private coverageMemo: { reads: CoverageReads; dataVersion: number; writes: number; rollbacks: number } | null = null;
+  /**
+   * Rows read by {@link getLaunchBytes} (null: not held), kept while no connection may have changed
+   * them: the turn's `PRAGMA data_version` (other connections' commits) and this connection's
+   * `total_changes()` (its own writes, rolled back or not) are those they were read under. At most
+   * {@link LAUNCH_MEMO_MAX} mints (the oldest read dropped first). Never filled in a transaction.
+   */
+  private readonly launchMemo = new Map<string, StoredLaunch<Buffer> | null>();
+  private launchMemoMark: { dataVersion: number; changes: number } = { dataVersion: -1, changes: -1 };
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     this.db = openDatabase(path, PUBLIC_MIGRATIONS, opts);
@@ -185,6 +196,7 @@ export class PublicStore {
       ),
       // raw rows (arrays): getLaunchBytes makes the one object it returns
       getLaunchBytes: db.prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms FROM launch WHERE mint = ?').raw(),
+      totalChanges: db.prepare('SELECT total_changes()').pluck(),
       // the same row of each mint in a JSON array, with its mint first
       getLaunchesBytes: db
         .prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms, mint FROM launch WHERE mint IN (SELECT value FROM json_each(?))')
@@ -308,9 +320,29 @@ export class PublicStore {
 
   /**
    * {@link getLaunch} with the document as its stored UTF-8 bytes, not decoded to a string: for
-   * answers that copy the document into a response as it is (the token endpoint and the batch).
+   * answers that copy the document into a response as it is (the token endpoint). Kept in memory
+   * while nothing may have changed it (see {@link launchMemo}): the object and its bytes are shared
+   * by the callers of one mark and must not be changed.
    */
   getLaunchBytes(mint: string): StoredLaunch<Buffer> | undefined {
+    if (this.db.inTransaction) return this.readLaunchBytes(mint);
+    const dataVersion = this.dataVersionThisTurn();
+    const changes = this.s.totalChanges.get() as number;
+    const mark = this.launchMemoMark;
+    if (mark.dataVersion !== dataVersion || mark.changes !== changes) {
+      this.launchMemo.clear();
+      this.launchMemoMark = { dataVersion, changes };
+    } else {
+      const hit = this.launchMemo.get(mint);
+      if (hit !== undefined) return hit ?? undefined;
+    }
+    const row = this.readLaunchBytes(mint);
+    if (this.launchMemo.size >= LAUNCH_MEMO_MAX) this.launchMemo.delete(this.launchMemo.keys().next().value!);
+    this.launchMemo.set(mint, row ?? null);
+    return row;
+  }
+
+  private readLaunchBytes(mint: string): StoredLaunch<Buffer> | undefined {
     const r = this.s.getLaunchBytes.get(mint) as [Buffer, string, number, FindingClass, Origin, number] | undefined;
     return r && { mint, document: r[0], sha256: r[1], settled: r[2] === 1, findingClass: r[3], origin: r[4], updatedAtMs: r[5] };
   }

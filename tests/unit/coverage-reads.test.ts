@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PublicStore } from '../../src/db/public-store.ts';
+import { LAUNCH_MEMO_MAX, PublicStore } from '../../src/db/public-store.ts';
+import { canonicalJson, sha256Hex } from '../../src/core/canonical.ts';
+import { launchDoc, randomAddress } from '../helpers/launch-doc.ts';
 import { coverageOf } from '../../src/facts/coverage.ts';
 
 /**
@@ -78,4 +80,83 @@ describe('PublicStore.coverageReads', () => {
       fresh.close();
     }
   }
+});
+
+/**
+ * PublicStore.getLaunchBytes keeps the rows it read (held or not) under the same marks: a commit of
+ * another connection is seen from the next turn, a write of its own connection at once, and inside
+ * a transaction the row is read as written. Each answer equals a fresh read of the row.
+ */
+describe('PublicStore.getLaunchBytes kept rows', () => {
+  let dir: string;
+  let server: PublicStore;
+  let collector: PublicStore;
+  const mint = randomAddress();
+  const put = (store: PublicStore, name: string) => {
+    const text = canonicalJson(launchDoc(mint, 1_000, { name }));
+    store.putLaunch(launchDoc(mint, 1_000, { name }), null, text, sha256Hex(text), 2_000);
+  };
+  const nameOf = (store: PublicStore) => {
+    const row = store.getLaunchBytes(mint);
+    return row && (JSON.parse(row.document.toString('utf8')) as { name: string }).name;
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lpa-launch-memo-'));
+    collector = new PublicStore(join(dir, 'public.db'));
+    server = new PublicStore(join(dir, 'public.db'));
+  });
+  afterEach(() => {
+    server.close();
+    collector.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the same row while nothing changed, and a row not held stays not held only until one is written', async () => {
+    expect(server.getLaunchBytes(mint)).toBeUndefined();
+    put(collector, 'first');
+    expect(server.getLaunchBytes(mint)).toBeUndefined(); // this turn's data_version: not seen yet
+    await nextTurn();
+    const a = server.getLaunchBytes(mint);
+    expect(nameOf(server)).toBe('first');
+    expect(server.getLaunchBytes(mint)).toBe(a);
+    await nextTurn();
+    expect(server.getLaunchBytes(mint)).toBe(a);
+  });
+
+  it("sees another connection's commit from the next turn on", async () => {
+    put(collector, 'first');
+    await nextTurn();
+    expect(nameOf(server)).toBe('first');
+    put(collector, 'second');
+    await nextTurn();
+    expect(nameOf(server)).toBe('second');
+    expect(server.getLaunchBytes(mint)!.document.equals(collector.getLaunchBytes(mint)!.document)).toBe(true);
+  });
+
+  it('sees its own writes at once, as written inside a transaction, and a rolled-back write is not kept', () => {
+    put(server, 'mine');
+    expect(nameOf(server)).toBe('mine');
+    put(server, 'again');
+    expect(nameOf(server)).toBe('again');
+    expect(() =>
+      server.transaction(() => {
+        put(server, 'undone');
+        expect(nameOf(server)).toBe('undone');
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(nameOf(server)).toBe('again');
+  });
+
+  it(`keeps at most ${LAUNCH_MEMO_MAX} rows, dropping the oldest read first`, () => {
+    const mints = Array.from({ length: LAUNCH_MEMO_MAX + 1 }, () => randomAddress());
+    const first = server.getLaunchBytes(mints[0]!);
+    expect(first).toBeUndefined();
+    for (const m of mints) server.getLaunchBytes(m);
+    const kept = (server as unknown as { launchMemo: Map<string, unknown> }).launchMemo;
+    expect(kept.size).toBe(LAUNCH_MEMO_MAX);
+    expect(kept.has(mints[0]!)).toBe(false);
+    expect(kept.has(mints.at(-1)!)).toBe(true);
+  });
 });
