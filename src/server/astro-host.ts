@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeResponse } from 'astro/app/node';
 import type { BaseApp } from 'astro/app';
-import { bytesOf } from './bytes-response.ts';
+import { bytesOf, untouchedFieldsOf } from './bytes-response.ts';
 
 /**
  * Astro's app answering node:http requests: what @astrojs/node's middleware-mode `handler` does
@@ -49,7 +49,7 @@ export function astroHost(app: App, fallback: NodeHandler, port?: number): NodeH
         return;
       }
       res.statusMessage = response.statusText;
-      res.writeHead(response.status, outgoingHeaders(response.headers));
+      res.writeHead(response.status, untouchedFieldsOf(response) ?? outgoingHeaders(response.headers));
       res.end(bytes);
     } catch (err) {
       // as the adapter's handler

@@ -11,8 +11,113 @@
 /** Statuses whose responses have no body (Fetch standard "null body status"). */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
+/**
+ * The header fields of a {@link BytesResponse}: a `Headers` that keeps the fields it was made with
+ * as a plain list until something changes or lists them. `get` and `has` read that list; any other
+ * method first appends the fields to the Headers itself (with its checks, in the same order) and
+ * then acts as `Headers` does, so every read gives what a `Headers` made from the same record
+ * would. The host asks {@link untouchedFields} and hands the list to node:http as it is: a
+ * response's fields are then never appended one by one into undici's list (webidl checks per field)
+ * and read back out of it. Astro reads one field of every response (its error mark) by `get`.
+ */
+export class FieldsHeaders extends Headers {
+  /** Lower-case name → value (fields of the same name joined by `, `, as `append` joins them), names in Headers' order; null once moved into the Headers. */
+  #fields: Record<string, string> | null;
+
+  constructor(record: Record<string, string>) {
+    super();
+    const joined = new Map<string, string>();
+    let cookie = false;
+    for (const name in record) {
+      checkName(name);
+      const key = name.toLowerCase();
+      if (key === 'set-cookie') cookie = true;
+      const v = normalizeValue(record[name]!);
+      if (/[\0\r\n]/.test(v)) throw new TypeError(`Headers: invalid value of header "${name}"`);
+      const had = joined.get(key);
+      joined.set(key, had === undefined ? v : `${had}, ${v}`);
+    }
+    const names = [...joined.keys()].sort();
+    const fields: Record<string, string> = {};
+    for (const n of names) fields[n] = joined.get(n)!;
+    this.#fields = fields;
+    // cookies stay separate fields in a Headers (getSetCookie): made the ordinary way
+    if (cookie) this.#fill(record);
+  }
+
+  /** The fields (lower-case names, in the order a Headers lists them) while none was changed, else null. */
+  get untouchedFields(): Readonly<Record<string, string>> | null {
+    return this.#fields;
+  }
+
+  #fill(record?: Record<string, string>): void {
+    const fields = this.#fields;
+    if (fields === null) return;
+    this.#fields = null;
+    const from = record ?? fields;
+    for (const name in from) super.append(name, from[name]!);
+  }
+
+  override get(name: string): string | null {
+    if (this.#fields === null) return super.get(name);
+    checkName(name);
+    return this.#fields[name.toLowerCase()] ?? null;
+  }
+  override has(name: string): boolean {
+    if (this.#fields === null) return super.has(name);
+    checkName(name);
+    return Object.hasOwn(this.#fields, name.toLowerCase());
+  }
+  override append(name: string, value: string): void {
+    this.#fill();
+    super.append(name, value);
+  }
+  override set(name: string, value: string): void {
+    this.#fill();
+    super.set(name, value);
+  }
+  override delete(name: string): void {
+    this.#fill();
+    super.delete(name);
+  }
+  override getSetCookie(): string[] {
+    this.#fill();
+    return super.getSetCookie();
+  }
+  override forEach(callback: (value: string, name: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.#fill();
+    super.forEach(callback, thisArg);
+  }
+  override entries(): HeadersIterator<[string, string]> {
+    this.#fill();
+    return super.entries();
+  }
+  override keys(): HeadersIterator<string> {
+    this.#fill();
+    return super.keys();
+  }
+  override values(): HeadersIterator<string> {
+    this.#fill();
+    return super.values();
+  }
+  override [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** A header value as Headers keeps it: leading and trailing HTTP whitespace removed (Fetch "normalize"). */
+function normalizeValue(v: string): string {
+  return v.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+}
+
+/** TypeError for a name that is not an HTTP token, as Headers' `get`/`has` throw. */
+function checkName(name: string): void {
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new TypeError(`Headers: invalid header name "${name}"`);
+}
+
 export class BytesResponse extends Response {
   readonly #bytes: Uint8Array;
+  readonly #headers: Headers;
   /** The same response with its body as a stream, made the first time the body is asked for. */
   #full: Response | null = null;
 
@@ -25,12 +130,21 @@ export class BytesResponse extends Response {
   constructor(bytes: Uint8Array, init: { status?: number; statusText?: string; headers?: Record<string, string> | Headers } = {}) {
     super(null, { status: init.status, statusText: init.statusText });
     if (NULL_BODY_STATUS.has(this.status)) throw new TypeError(`Response with null body status ${this.status} cannot have a body`);
-    // appended one by one: what the Response's init would do with the record, without converting it first
-    const headers = this.headers;
     const fields = init.headers;
-    if (fields instanceof Headers) fields.forEach((v, k) => headers.append(k, v));
-    else for (const name in fields) headers.append(name, fields[name]!);
+    if (fields instanceof Headers) {
+      // copied field by field into the Response's own Headers, as its init would
+      const headers = Reflect.get(Response.prototype, 'headers', this) as Headers;
+      fields.forEach((v, k) => headers.append(k, v));
+      this.#headers = headers;
+    } else {
+      this.#headers = new FieldsHeaders(fields ?? {});
+    }
     this.#bytes = bytes;
+  }
+
+  /** The header fields: a {@link FieldsHeaders} when made from a record. */
+  override get headers(): Headers {
+    return this.#headers;
   }
 
   #withBody(): Response {
@@ -78,4 +192,13 @@ export class BytesResponse extends Response {
  */
 export function bytesOf(response: Response): Uint8Array | null {
   return response instanceof BytesResponse ? response.untouchedBytes : null;
+}
+
+/**
+ * The header fields of `response` as node:http takes them, when they are a {@link FieldsHeaders}
+ * nothing changed or listed (lower-case names in the order a Headers lists them); else null.
+ */
+export function untouchedFieldsOf(response: Response): Readonly<Record<string, string>> | null {
+  const h = response.headers;
+  return h instanceof FieldsHeaders ? h.untouchedFields : null;
 }

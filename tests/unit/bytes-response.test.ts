@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BytesResponse, bytesOf } from '../../src/server/bytes-response.ts';
+import { BytesResponse, FieldsHeaders, bytesOf, untouchedFieldsOf } from '../../src/server/bytes-response.ts';
 import { replyResponse } from '../../src/server/http.ts';
 
 /**
@@ -64,5 +64,74 @@ describe('BytesResponse', () => {
     expect(r.headers.get('Content-Length')).toBe('2');
     expect(await r.text()).toBe('ü');
     expect(bytesOf(replyResponse({ status: 304, headers: {}, body: '' }))).toBeNull();
+  });
+});
+
+/**
+ * FieldsHeaders reads as a Headers made from the same record, by every method, before and after a
+ * change; the host takes its list only while nothing changed or listed it.
+ */
+describe('FieldsHeaders', () => {
+  const record = { 'Content-Type': ' application/json ', etag: '"a"', ETAG: '"b"', 'X-Archive-Generation': '7', 'access-control-allow-origin': '*' };
+
+  it('answers get and has as Headers does, names in any case, fields of one name joined, values trimmed', () => {
+    const a = new FieldsHeaders(record);
+    const b = new Headers(record);
+    for (const n of ['content-type', 'CONTENT-TYPE', 'ETag', 'etag', 'x-archive-generation', 'Access-Control-Allow-Origin', 'missing']) {
+      expect(a.get(n)).toBe(b.get(n));
+      expect(a.has(n)).toBe(b.has(n));
+    }
+    expect(a.untouchedFields).toEqual(Object.fromEntries([...b]));
+    expect(Object.keys(a.untouchedFields!)).toEqual([...b.keys()]);
+    expect(() => a.get('bad name')).toThrow(TypeError);
+    expect(() => b.get('bad name')).toThrow(TypeError);
+  });
+
+  it('lists, changes and copies as Headers does; once listed or changed the host no longer takes its list', () => {
+    const a = new FieldsHeaders(record);
+    expect([...a]).toEqual([...new Headers(record)]);
+    expect(a.untouchedFields).toBeNull();
+    const c = new FieldsHeaders(record);
+    const d = new Headers(record);
+    c.set('ETag', '"c"');
+    d.set('ETag', '"c"');
+    c.append('Vary', 'Origin');
+    d.append('Vary', 'Origin');
+    c.delete('x-archive-generation');
+    d.delete('x-archive-generation');
+    expect([...c.entries()]).toEqual([...d.entries()]);
+    expect([...c.keys()]).toEqual([...d.keys()]);
+    expect([...c.values()]).toEqual([...d.values()]);
+    expect(c.get('etag')).toBe('"c"');
+    expect([...new Headers(new FieldsHeaders(record))]).toEqual([...new Headers(record)]);
+    expect([...new Response(null, { headers: new FieldsHeaders(record) }).headers]).toEqual([...new Headers(record)]);
+  });
+
+  it('refuses what Headers refuses: a bad name, a value with CR, LF or NUL', () => {
+    expect(() => new Headers({ 'a b': 'x' })).toThrow(TypeError);
+    expect(() => new FieldsHeaders({ 'a b': 'x' })).toThrow(TypeError);
+    for (const v of ['a\r\nb: c', 'a\nb', 'a\0b']) {
+      expect(() => new Headers({ x: v })).toThrow(TypeError);
+      expect(() => new FieldsHeaders({ x: v })).toThrow(TypeError);
+    }
+  });
+
+  it('keeps Set-Cookie fields apart, as Headers does', () => {
+    const a = new FieldsHeaders({ 'Set-Cookie': 'a=1', 'set-cookie': 'b=2' });
+    expect(a.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(a.untouchedFields).toBeNull();
+  });
+
+  it('is the headers of a BytesResponse made from a record: the host takes its list; a HEAD copy keeps the fields', async () => {
+    const r = new BytesResponse(body, init);
+    expect(r.headers).toBeInstanceOf(FieldsHeaders);
+    expect(r.headers.get('etag')).toBe('"abc"');
+    expect(untouchedFieldsOf(r)).toEqual(Object.fromEntries(new Headers(init.headers)));
+    expect([...new Response(null, r).headers]).toEqual([...new Headers(init.headers)]);
+    expect(untouchedFieldsOf(r)).toBeNull();
+    expect(untouchedFieldsOf(new Response(body, init))).toBeNull();
+    const made = new BytesResponse(body, { status: 200, headers: new Headers(init.headers) });
+    expect(untouchedFieldsOf(made)).toBeNull();
+    expect([...made.headers]).toEqual([...new Headers(init.headers)]);
   });
 });
