@@ -26,20 +26,17 @@ export class FieldsHeaders extends Headers {
 
   constructor(record: Record<string, string>) {
     super();
-    const joined = new Map<string, string>();
+    const joined: Record<string, string> = {};
     let cookie = false;
     for (const name in record) {
-      checkName(name);
-      const key = name.toLowerCase();
+      const key = lowerName(name);
       if (key === 'set-cookie') cookie = true;
-      const v = normalizeValue(record[name]!);
-      if (/[\0\r\n]/.test(v)) throw new TypeError(`Headers: invalid value of header "${name}"`);
-      const had = joined.get(key);
-      joined.set(key, had === undefined ? v : `${had}, ${v}`);
+      const v = headerValue(name, record[name]!);
+      const had = joined[key];
+      joined[key] = had === undefined ? v : `${had}, ${v}`;
     }
-    const names = [...joined.keys()].sort();
     const fields: Record<string, string> = {};
-    for (const n of names) fields[n] = joined.get(n)!;
+    for (const n of Object.keys(joined).sort()) fields[n] = joined[n]!;
     this.#fields = fields;
     // cookies stay separate fields in a Headers (getSetCookie): made the ordinary way
     if (cookie) this.#fill(record);
@@ -105,9 +102,29 @@ export class FieldsHeaders extends Headers {
   }
 }
 
-/** A header value as Headers keeps it: leading and trailing HTTP whitespace removed (Fetch "normalize"). */
-function normalizeValue(v: string): string {
-  return v.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+/** Lower-case forms of the header names seen (the app's own, a few dozen), each checked once. */
+const lowerNames = new Map<string, string>();
+
+/** The lower-case form of a header name; TypeError when it is not an HTTP token, as Headers throws. */
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    checkName(name);
+    lower = name.toLowerCase();
+    if (lowerNames.size < 512) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
+/**
+ * A header value as Headers keeps it: leading and trailing HTTP whitespace removed (Fetch
+ * "normalize"); TypeError when it then holds CR, LF or NUL, as Headers throws.
+ */
+function headerValue(name: string, v: string): string {
+  if (!/^[\t\n\r ]|[\t\n\r ]$|[\0\r\n]/.test(v)) return v;
+  const normalized = v.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (/[\0\r\n]/.test(normalized)) throw new TypeError(`Headers: invalid value of header "${name}"`);
+  return normalized;
 }
 
 /** TypeError for a name that is not an HTTP token, as Headers' `get`/`has` throw. */
