@@ -27,7 +27,15 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** Spec §2.1 timestamp object from epoch milliseconds. */
+// the ISO text of the last instant made: the server makes one per answer, several in a millisecond
+let lastInstantMs = Number.NaN;
+let lastInstantIso = '';
+
+/** Spec §2.1 timestamp object from epoch milliseconds. Errors: RangeError for a time a Date cannot hold. */
 export function instant(ms: number): { ms: number; iso: string } {
-  return { ms, iso: new Date(ms).toISOString() };
+  if (ms !== lastInstantMs) {
+    lastInstantIso = new Date(ms).toISOString();
+    lastInstantMs = ms;
+  }
+  return { ms, iso: lastInstantIso };
 }

@@ -106,6 +106,10 @@ export function jsonTextResponse(text: string | Buffer, status: number, headers:
 
 const BASE58_ALPHABET = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
+/** Values {@link addressProblem} found to be addresses (its answer depends on the value alone): not decoded again. At most 4,096, cleared when full. */
+const knownAddresses = new Set<string>();
+const KNOWN_ADDRESSES_MAX = 4_096;
+
 /**
  * What is wrong with a path value as an address (spec §4, §8: base58, 32-44 characters, and
  * decoding to the 32 bytes of a public key), in words for the `not_an_address` message; null
@@ -113,6 +117,7 @@ const BASE58_ALPHABET = /^[1-9A-HJ-NP-Za-km-z]+$/;
  * @example addressProblem('So11111111111111111111111111111111111111112') // null
  */
 export function addressProblem(value: string | undefined): string | null {
+  if (value !== undefined && knownAddresses.has(value)) return null;
   if (typeof value !== 'string' || value.length < 32 || value.length > 44) {
     return `The path value is not an address: it must be base58 of 32-44 characters (it has ${typeof value === 'string' ? [...value].length : 0}). Check the value you sent; nothing was looked up.`;
   }
@@ -124,6 +129,8 @@ export function addressProblem(value: string | undefined): string | null {
   if (bytes !== 32) {
     return `The path value is not an address: it is base58 but does not decode to 32 bytes (it decodes to ${bytes}). Addresses are case-sensitive: check it was not re-cased or cut. Nothing was looked up.`;
   }
+  if (knownAddresses.size >= KNOWN_ADDRESSES_MAX) knownAddresses.clear();
+  knownAddresses.add(value);
   return null;
 }
 

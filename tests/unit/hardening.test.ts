@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { displayText, hasHiddenCharacters } from '../../src/render/display-text.ts';
 import { renderTokenPage, PAGE_CSP } from '../../src/render/token-page.ts';
 import { addressProblem } from '../../src/server/http.ts';
+import bs58 from 'bs58';
 import { clientErrorResponse, screenRequest } from '../../src/server/front-door.ts';
 import { ROUTES, ROUTE_LIST, allowOf, routeFor } from '../../src/server/routes.ts';
 
@@ -49,6 +50,17 @@ describe('addressProblem (not_an_address messages)', () => {
     expect(addressProblem('abc')).toMatch(/32-44 characters \(it has 3\)/);
     expect(addressProblem('0'.repeat(40))).toMatch(/not base58/);
     expect(addressProblem('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump'.toLowerCase())).toMatch(/does not decode to 32 bytes \(it decodes to 33\)/);
+  });
+
+  it('answers the same when asked again (addresses found are remembered, refusals are not)', () => {
+    const values = ['So11111111111111111111111111111111111111112', 'CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump', 'cwitgbcidd8bktnyne2bot9fjgfg2mu53uf6hqk4pump', 'abc', '0'.repeat(40), undefined];
+    const first = values.map((v) => addressProblem(v));
+    expect(first.map((p) => p === null)).toEqual([true, true, false, false, false, false]);
+    for (let i = 0; i < 3; i++) expect(values.map((v) => addressProblem(v))).toEqual(first);
+    // more distinct addresses than are remembered: each still answered the same
+    const many = Array.from({ length: 5_000 }, (_, i) => bs58.encode(Buffer.alloc(32, i % 256).fill(i >> 8, 0, 1)));
+    expect(many.every((a) => addressProblem(a) === null && addressProblem(a) === null)).toBe(true);
+    expect(addressProblem(values[2])).toBe(first[2]);
   });
 });
 
