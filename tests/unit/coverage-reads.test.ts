@@ -149,6 +149,30 @@ describe('PublicStore.getLaunchBytes kept rows', () => {
     expect(nameOf(server)).toBe('again');
   });
 
+  it('getLaunchesBytes gives what fresh reads give, whether each mint was kept or not, and keeps what it read', async () => {
+    const other = randomAddress();
+    const unheld = randomAddress();
+    const text = canonicalJson(launchDoc(other, 1_000, { name: 'other' }));
+    collector.putLaunch(launchDoc(other, 1_000, { name: 'other' }), null, text, sha256Hex(text), 2_000);
+    put(collector, 'first');
+    await nextTurn();
+    const kept = server.getLaunchBytes(mint); // kept before the batch read
+    const rows = server.getLaunchesBytes([mint, other, unheld, other]);
+    expect([...rows.keys()].sort()).toEqual([mint, other].sort());
+    expect(rows.get(mint)).toBe(kept);
+    const fresh = new PublicStore(join(dir, 'public.db'));
+    try {
+      for (const m of [mint, other]) expect(rows.get(m)).toEqual(fresh.getLaunchesBytes([m]).get(m));
+    } finally {
+      fresh.close();
+    }
+    expect(server.getLaunchBytes(other)).toBe(rows.get(other)); // kept by the batch read
+    expect(server.getLaunchBytes(unheld)).toBeUndefined();
+    put(collector, 'second');
+    await nextTurn();
+    expect(JSON.parse(server.getLaunchesBytes([mint, other]).get(mint)!.document.toString('utf8')).name).toBe('second');
+  });
+
   it(`keeps at most ${LAUNCH_MEMO_MAX} rows, dropping the oldest read first`, () => {
     const mints = Array.from({ length: LAUNCH_MEMO_MAX + 1 }, () => randomAddress());
     const first = server.getLaunchBytes(mints[0]!);
