@@ -158,6 +158,11 @@ export const UNKEYED_COLUMNS: readonly (readonly [string, LaunchParam])[] = [
 /** Funder facts a store remembers before it starts over (a few hundred bytes each). */
 const FUNDER_MEMO_MAX = 100_000;
 
+/** Whether the database has a table of that name. */
+function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
 /** The most rows {@link PublicStore.getLaunchBytes} keeps in memory (~2.5 KB a record: ~10 MB). */
 export const LAUNCH_MEMO_MAX = 4_096;
 
@@ -264,8 +269,11 @@ export class PublicStore {
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       addToMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT) RETURNING value"),
       insertMetaOnce: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
-      countBy: db.prepare('SELECT origin, finding_class AS findingClass, count(*) AS n FROM launch GROUP BY origin, finding_class'),
-      countObserved: db.prepare('SELECT count(*) AS n FROM launch WHERE observed_at_launch = 1'),
+      // public migration 17's kept counts; a database without them (a generation of an older
+      // collector, opened read-only and so not migrated) is counted from the launch table
+      countRows: hasTable(db, 'launch_count')
+        ? db.prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, n FROM launch_count WHERE n > 0')
+        : db.prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, count(*) AS n FROM launch GROUP BY origin, finding_class, observed_at_launch'),
       startRun: db.prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms, start_slot, tip_slot) VALUES (?, ?, ?, ?)'),
       beat: db.prepare('UPDATE collector_run SET last_beat_ms = ?, tip_slot = COALESCE(?, tip_slot) WHERE id = ?'),
       stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
@@ -591,19 +599,26 @@ export class PublicStore {
     this.s.insertMetaOnce.run(key, value);
   }
 
+  /**
+   * The records held, by origin and class, and the launches observed at creation: read from the
+   * counts the launch table's triggers keep (public migration 17), a few rows whatever the
+   * archive's size.
+   */
   counts(): ArchiveCounts {
-    const rows = this.s.countBy.all() as { origin: string; findingClass: string; n: number }[];
+    const rows = this.s.countRows.all() as { origin: string; findingClass: string; observed: number; n: number }[];
     const byOrigin: Record<string, number> = {};
     const byClass: Record<string, number> = {};
     const byOriginAndClass: Record<string, Record<string, number>> = {};
     let records = 0;
+    let launches = 0;
     for (const r of rows) {
       records += r.n;
+      if (r.observed === 1) launches += r.n;
       byOrigin[r.origin] = (byOrigin[r.origin] ?? 0) + r.n;
       byClass[r.findingClass] = (byClass[r.findingClass] ?? 0) + r.n;
-      (byOriginAndClass[r.origin] ??= {})[r.findingClass] = r.n;
+      const inOrigin = (byOriginAndClass[r.origin] ??= {});
+      inOrigin[r.findingClass] = (inOrigin[r.findingClass] ?? 0) + r.n;
     }
-    const launches = (this.s.countObserved.get() as { n: number }).n;
     return { launches, records, byOrigin, byClass, byOriginAndClass };
   }
 
