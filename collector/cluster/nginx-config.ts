@@ -146,7 +146,7 @@ http {
     client_max_body_size 64k; # the server's largest route limit (/billing/webhook)
     open_file_cache max=20000 inactive=30s;
     open_file_cache_valid 1s;
-    open_file_cache_errors off;
+    open_file_cache_errors on; # a file's absence is kept too (a page's settled marker is looked up on every request): a page or marker the collector writes is seen within open_file_cache_valid; until then the API answers, or the page goes out no-store
 
     upstream lpa_api {
 ${o.nodes.map((n) => `        server ${n} max_fails=1 fail_timeout=5s;`).join('\n')}
