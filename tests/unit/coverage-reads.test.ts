@@ -17,23 +17,24 @@ import { coverageOf } from '../../src/facts/coverage.ts';
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 const MINUTE = 60_000;
 
+// two connections to one public.db: the collector's, and the server's that keeps what it read
+let dir: string;
+let server: PublicStore;
+let collector: PublicStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-coverage-reads-'));
+  collector = new PublicStore(join(dir, 'public.db'));
+  server = new PublicStore(join(dir, 'public.db'));
+});
+
+afterEach(() => {
+  server.close();
+  collector.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 describe('PublicStore.coverageReads', () => {
-  let dir: string;
-  let server: PublicStore;
-  let collector: PublicStore;
-
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lpa-coverage-reads-'));
-    collector = new PublicStore(join(dir, 'public.db'));
-    server = new PublicStore(join(dir, 'public.db'));
-  });
-
-  afterEach(() => {
-    server.close();
-    collector.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('gives the same reads while nothing changed', async () => {
     collector.setMetaOnce('coverage_from_ms', '1000');
     await nextTurn();
@@ -88,9 +89,6 @@ describe('PublicStore.coverageReads', () => {
  * a transaction the row is read as written. Each answer equals a fresh read of the row.
  */
 describe('PublicStore.getLaunchBytes kept rows', () => {
-  let dir: string;
-  let server: PublicStore;
-  let collector: PublicStore;
   const mint = randomAddress();
   const put = (store: PublicStore, name: string) => {
     const text = canonicalJson(launchDoc(mint, 1_000, { name }));
@@ -100,17 +98,6 @@ describe('PublicStore.getLaunchBytes kept rows', () => {
     const row = store.getLaunchBytes(mint);
     return row && (JSON.parse(row.document.toString('utf8')) as { name: string }).name;
   };
-
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lpa-launch-memo-'));
-    collector = new PublicStore(join(dir, 'public.db'));
-    server = new PublicStore(join(dir, 'public.db'));
-  });
-  afterEach(() => {
-    server.close();
-    collector.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('gives the same row while nothing changed, and a row not held stays not held only until one is written', async () => {
     expect(server.getLaunchBytes(mint)).toBeUndefined();
