@@ -9,13 +9,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getBase58Decoder } from '@solana/kit';
 import { publishGeneration } from '../../collector/publish/generations.ts';
 import { runKeysFeed } from '../../collector/commands/keys.ts';
-import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
@@ -26,9 +23,8 @@ import { handleSearch } from '../../src/server/search.ts';
 import { siteFileCacheOf } from '../../src/server/site-pages.ts';
 import { closeFeedOf, feedOf, handleStream } from '../../src/server/stream.ts';
 import { STREAMS_PER_KEY } from '../../src/server/feed-hub.ts';
-import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { commitLaunch } from '../helpers/committed-launch.ts';
 
-const address = () => getBase58Decoder().decode(randomBytes(32));
 let tmp: string;
 let collector: PublicStore;
 let generations: string;
@@ -38,19 +34,8 @@ let slot = 1000;
 
 /** `n` launches committed to the collector's public.db; their mints. */
 function addLaunches(n: number): string[] {
-  const t0 = 1_790_000_000;
   const mints: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const mint = address();
-    const creator = address();
-    slot += 10;
-    const create = tx({ slot, blockTime: t0 + slot, events: [createEvent(mint, creator), trade(mint, creator, true, 10n ** 12n, 10n ** 8n)] });
-    collector.db.transaction(() => {
-      collector.addTransaction(mint, create);
-      recordLaunch(collector, mint, { origin: 'observed', observedAtLaunch: true, nowMs: (t0 + slot) * 1000 });
-    })();
-    mints.push(mint);
-  }
+  for (let i = 0; i < n; i++) mints.push(commitLaunch(collector, (slot += 10)).mint);
   return mints;
 }
 

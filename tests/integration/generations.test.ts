@@ -4,38 +4,24 @@
  * built by the real builder from synthetic decoded transactions whose count the test knows.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { getBase58Decoder } from '@solana/kit';
 import { publishGeneration } from '../../collector/publish/generations.ts';
-import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { GenerationReader } from '../../src/db/generation-reader.ts';
 import { generationFile, readGenerationManifest } from '../../src/generations.ts';
-import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { commitLaunch } from '../helpers/committed-launch.ts';
 
-const address = () => getBase58Decoder().decode(randomBytes(32));
 let tmp: string;
 let store: PublicStore;
 let dir: string;
 let slot = 1000;
 
 function addLaunches(n: number): void {
-  const t0 = 1_790_000_000;
-  for (let i = 0; i < n; i++) {
-    const mint = address();
-    const creator = address();
-    slot += 10;
-    const create = tx({ slot, blockTime: t0 + slot, events: [createEvent(mint, creator), trade(mint, creator, true, 10n ** 12n, 10n ** 8n)] });
-    store.db.transaction(() => {
-      store.addTransaction(mint, create);
-      recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: true, nowMs: (t0 + slot) * 1000 });
-      store.setCursor('history', create.signature, slot, (t0 + slot) * 1000);
-    })();
-  }
+  for (let i = 0; i < n; i++) commitLaunch(store, (slot += 10), (create, nowMs) => store.setCursor('history', create.signature, create.slot, nowMs));
 }
 
 const launches = (s: PublicStore) => s.db.prepare('SELECT count(*) FROM launch').pluck().get() as number;

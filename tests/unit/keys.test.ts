@@ -25,6 +25,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The private store, a key service over it with secret `x…`, and one key created in it. */
+async function oneKey() {
+  const store = new PrivateStore(config.privateDbPath);
+  const keys = new KeyService(store, 'x'.repeat(32));
+  return { store, keys, ...(await keys.create('c')) };
+}
+
 /** Every byte of the private database files (main file and WAL), as latin1 text. */
 function privateDbBytes(): string {
   return readdirSync(dir)
@@ -58,9 +65,7 @@ describe('keys', () => {
   });
 
   it('verify: ok, invalid, revoked; the stored and computed digests are compared with timingSafeEqual', async () => {
-    const store = new PrivateStore(config.privateDbPath);
-    const keys = new KeyService(store, 'x'.repeat(32));
-    const { id, key } = await keys.create('c');
+    const { store, keys, id, key } = await oneKey();
     const tse = vi.mocked(crypto.timingSafeEqual);
     tse.mockClear();
     expect(await keys.verify(key)).toEqual({ status: 'ok', keyId: id });
@@ -76,9 +81,7 @@ describe('keys', () => {
   });
 
   it('a key found once is hashed again by SHA-256 alone, with the same answers; guesses are HMACed each time', async () => {
-    const store = new PrivateStore(config.privateDbPath);
-    const keys = new KeyService(store, 'x'.repeat(32));
-    const { id, key } = await keys.create('c');
+    const { store, keys, id, key } = await oneKey();
     const hmac = vi.mocked(crypto.createHmac);
     hmac.mockClear();
     expect(await keys.verify(key)).toEqual({ status: 'ok', keyId: id });
