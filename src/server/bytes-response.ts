@@ -26,7 +26,8 @@ export class FieldsHeaders extends Headers {
 
   constructor(record: Record<string, string>) {
     super();
-    const joined: Record<string, string> = {};
+    // no prototype: a field may be named `__proto__` or `constructor`
+    const joined: Record<string, string> = Object.create(null);
     let cookie = false;
     for (const name in record) {
       const key = lowerName(name);
@@ -35,7 +36,7 @@ export class FieldsHeaders extends Headers {
       const had = joined[key];
       joined[key] = had === undefined ? v : `${had}, ${v}`;
     }
-    const fields: Record<string, string> = {};
+    const fields: Record<string, string> = Object.create(null);
     for (const n of Object.keys(joined).sort()) fields[n] = joined[n]!;
     this.#fields = fields;
     // cookies stay separate fields in a Headers (getSetCookie): made the ordinary way
@@ -57,13 +58,12 @@ export class FieldsHeaders extends Headers {
 
   override get(name: string): string | null {
     if (this.#fields === null) return super.get(name);
-    checkName(name);
-    return this.#fields[name.toLowerCase()] ?? null;
+    const key = lowerName(name);
+    return Object.hasOwn(this.#fields, key) ? this.#fields[key]! : null;
   }
   override has(name: string): boolean {
     if (this.#fields === null) return super.has(name);
-    checkName(name);
-    return Object.hasOwn(this.#fields, name.toLowerCase());
+    return Object.hasOwn(this.#fields, lowerName(name));
   }
   override append(name: string, value: string): void {
     this.#fill();

@@ -83,6 +83,14 @@ describe('FieldsHeaders', () => {
     }
     expect(a.untouchedFields).toEqual(Object.fromEntries([...b]));
     expect(Object.keys(a.untouchedFields!)).toEqual([...b.keys()]);
+    for (const n of ['constructor', '__proto__', 'toString']) expect(a.get(n)).toBeNull();
+    const odd = JSON.parse('{"__proto__":"x","constructor":"y","a":"1"}') as Record<string, string>;
+    // compared with the fields appended one by one (as a BytesResponse made them before): undici's
+    // record conversion (`new Headers(odd)`) loses a member named __proto__
+    const appended = new Headers();
+    for (const n in odd) appended.append(n, odd[n]!);
+    expect([...new FieldsHeaders(odd)]).toEqual([...appended]);
+    expect(new FieldsHeaders(odd).get('__proto__')).toBe('x');
     expect(() => a.get('bad name')).toThrow(TypeError);
     expect(() => b.get('bad name')).toThrow(TypeError);
   });
