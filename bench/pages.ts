@@ -21,6 +21,7 @@ import { createArchiveRpc } from '../src/chain/rpc.ts';
 import type { DecodedTransaction, LaunchDocument } from '../src/core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../src/render/token-page.ts';
 import { chartSeries, clearChartSeriesCache } from '../src/render/chart-data.ts';
+import { TransactionCache } from '../src/ingest/tx-cache.ts';
 import { median } from './load.ts';
 
 const TRADES = 2000;
@@ -197,9 +198,35 @@ export async function benchPages(): Promise<string> {
       for (const path of chunkPaths) batch.write(path, page);
       batch.commit();
     });
+    // the launch's history as the publisher gets it: read back from launch_tx (a row's JSON parsed
+    // each), which it did for every page before it took the collector's transaction cache
+    // (publish.ts writeSiteFiles `txs`), and from that cache (a list held: no read)
+    const readStore = new PublicStore(join(tmp, 'read', 'public.db'));
+    let readRate: number;
+    let readFirstRate: number;
+    let cachedFirstRate: number;
+    try {
+      readStore.db.transaction(() => {
+        for (const tx of txs) readStore.addTransaction(doc.mint, tx);
+      })();
+      if (readStore.transactionsFor(doc.mint).length !== txs.length) throw new Error('bench: the history read back is not the one written');
+      readRate = rate(() => readStore.transactionsFor(doc.mint));
+      readFirstRate = rate(() => {
+        clearChartSeriesCache();
+        renderTokenPage(doc, tokenPageOptions(config, sha256, readStore.transactionsFor(doc.mint)));
+      });
+      const cache = new TransactionCache();
+      cache.transactionsFor(readStore, doc.mint);
+      cachedFirstRate = rate(() => {
+        clearChartSeriesCache();
+        renderTokenPage(doc, tokenPageOptions(config, sha256, cache.transactionsFor(readStore, doc.mint)));
+      });
+    } finally {
+      readStore.close();
+    }
     const loop = loopSeconds();
     const ok = (b: boolean) => (b ? 'met' : '**not met**');
-    const us = (r: number) => `${Math.round(r).toLocaleString('en')} pages/s (${Math.round(1e6 / r)} µs a page)`;
+    const us = (r: number) => `${Math.round(r).toLocaleString('en')} pages/s (${Math.round(1e6 / r).toLocaleString('en')} µs a page)`;
     return [
       '## Token pages',
       '',
@@ -211,6 +238,9 @@ export async function benchPages(): Promise<string> {
       `| render alone, the same record again (series remembered: chartSeriesCached) | ${us(renderRate)} | ≥ 5,000 pages/s: ${ok(renderRate >= 5000)} |`,
       `| of which: chart series from the transactions alone | ${Math.round(seriesRate).toLocaleString('en')} series/s (${Math.round(1e6 / seriesRate)} µs a series) | — |`,
       `| of which: HTML from a computed series | ${us(htmlRate)} | — |`,
+      `| the history read from \`launch_tx\` alone (PublicStore.transactionsFor: ${txs.length.toLocaleString('en')} rows, each row's JSON parsed) | ${Math.round(readRate).toLocaleString('en')} reads/s (${Math.round(1e6 / readRate).toLocaleString('en')} µs a read) | — |`,
+      `| history read from \`launch_tx\` + first render (each page's way before the publisher took the collector's transaction cache) | ${us(readFirstRate)} | — |`,
+      `| history from the collector's transaction cache (held) + first render (the publisher's way now: publish.ts writeSiteFiles \`txs\`) | ${us(cachedFirstRate)} | — |`,
       `| render (first) + atomic write (temporary file, fsync, rename), one at a time (writeFileAtomic) | ${Math.round(writeRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(writeRate >= 5000)} |`,
       `| render (first) + atomic write grouped, ${BATCH} pages a batch (writeFilesAtomic: temporary file written, fsynced and renamed, ${WRITE_IN_FLIGHT} files at once, then one fsync of the folder) | ${Math.round(overlapRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(overlapRate >= 5000)} |`,
       `| render (first) + atomic write, durable per chunk: the collector's way (SiteWriteBatch: temporary file + rename per page, then one syncfs — \`sync -f\` — for ${SITE_WRITE_CHUNK} pages) | ${Math.round(chunkRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(chunkRate >= 5000)} |`,
@@ -226,7 +256,7 @@ export async function benchPages(): Promise<string> {
       ...(loadavg()[0]! > cpus().length
         ? [`**The load average (${loadavg()[0]!.toFixed(1)}) exceeded the ${cpus().length} cores while this ran: these figures measure a contended machine (other processes took most of the CPU and the disk); compare them only with figures taken under a similar load.**`, '']
         : []),
-      'The publish step also reads the launch\'s transactions from `launch_tx` (JSON per row) before it renders; that read is not in these figures.',
+      `A page needs its launch's history (the decoded transactions: its charts and first-30-s wallets). Read back from \`launch_tx\`, ${txs.length.toLocaleString('en')} rows of JSON parsed one by one, it costs ${Math.round(1e6 / readRate).toLocaleString('en')} µs, ${(1e6 / readRate / (1e6 / firstRate)).toFixed(0)} times the first render: the collector's publisher did that for every page it wrote until it took the lists from the transaction cache the collector records the launches with (src/ingest/tx-cache.ts; a mint not held is read once into it). The rows above without a read start from the transactions in memory.`,
       '',
       WHERE_THE_TIME_GOES,
       '',

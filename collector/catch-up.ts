@@ -122,7 +122,7 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     // Pages and documents: at most every SITE_WRITE_INTERVAL_MS during a long catch-up (a launch touched
     // by many batches is written once, not once per batch), and always when the catch-up ends.
     if (now() - memory.siteWrittenMs >= SITE_WRITE_INTERVAL_MS) {
-      trace.timeSync('pages', () => writeSiteFiles(store, config, log, opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS));
+      trace.timeSync('pages', () => writeSiteFiles(store, config, log, { untilMs: opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS, txs: memory.txs }));
       memory.siteWrittenMs = now();
     }
     done += usable.length;

@@ -56,7 +56,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   });
   const memory = newMemory(config, now());
   const queue = new PQueue({ concurrency: config.RPC_CONCURRENCY, ...rpcPacing(config.RPC_MAX_RPS) });
-  const scheduler = new Scheduler({ store, log, now, writePages: () => writeSiteFiles(store, config, log, opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS) }, collectorJobs(deps, queue, reader, memory, opts.signal));
+  const scheduler = new Scheduler({ store, log, now, writePages: () => writeSiteFiles(store, config, log, { untilMs: opts.once ? Infinity : performance.now() + LIVE_SITE_WRITE_BUDGET_MS, txs: memory.txs }) }, collectorJobs(deps, queue, reader, memory, opts.signal));
 
   // Live watch: notifications wake the loop at once; the poll interval is the fallback.
   let woken = false;
@@ -91,7 +91,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   // mint authority's history, not by waiting for a catch-up that may be minutes behind.
   const scanning = opts.once ? Promise.resolve() : scanCreationsEvery(deps, queue, reader, memory, CREATION_SCAN_MS, watchStop.signal);
   try {
-    writeSiteFiles(store, config, log); // pages left pending by a crash between commit and write
+    writeSiteFiles(store, config, log, { txs: memory.txs }); // pages left pending by a crash between commit and write
     for (;;) {
       woken = false;
       let passOk = false;
@@ -133,7 +133,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   } finally {
     if (!opts.once) {
       try {
-        writeSiteFiles(store, config, log); // pages still waiting for their LIVE_SITE_WRITE_MS turn
+        writeSiteFiles(store, config, log, { txs: memory.txs }); // pages still waiting for their LIVE_SITE_WRITE_MS turn
       } catch (err) {
         log.warn({ err: String(err) }, 'pages not written at stop; they are written on the next start');
       }

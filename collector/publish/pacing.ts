@@ -39,7 +39,7 @@ export function liveSiteWriteWaitMs(lastPassMs: number): number {
  */
 export function writePagesTimed(store: PublicStore, config: Config, log: Logger, memory: CollectorMemory, now: () => number, budgeted = false): void {
   const t0 = performance.now();
-  writeSiteFiles(store, config, log, budgeted ? t0 + LIVE_SITE_WRITE_BUDGET_MS : Infinity);
+  writeSiteFiles(store, config, log, { untilMs: budgeted ? t0 + LIVE_SITE_WRITE_BUDGET_MS : Infinity, txs: memory.txs });
   memory.sitePassMs = performance.now() - t0;
   memory.siteWrittenMs = now();
 }

@@ -6,6 +6,7 @@ import type { LaunchDocument } from '../core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
 import { creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
 import { SiteWriteBatch, settledMarkerPath, sitePaths, walletPagePath } from './write-site.ts';
+import type { TransactionCache } from './tx-cache.ts';
 
 /** Records whose files are made durable together (one syncfs: write-site.ts SiteWriteBatch), then their marks cleared. */
 export const SITE_WRITE_CHUNK = 256;
@@ -29,8 +30,16 @@ export const SITE_WRITE_CHUNK = 256;
  * collector, whose commits wait while it runs (issue 24, the soak's lag): once it has passed, no
  * further record or creator page is started; the marks of those not written stay, and the next call
  * takes them first (marks are listed oldest first), so none waits for ever.
+ *
+ * `txs`: the collector's {@link TransactionCache}, which holds the decoded transactions of the
+ * curves it is recording (the same lists `PublicStore.transactionsFor` returns). Without it each
+ * page reads and JSON-parses its launch's whole history from `launch_tx`: about 19 ms for a
+ * 2,000-trade curve (3.1 MB of JSON), some 25 times the page's render, on every rewrite of a busy
+ * curve's page (bench/pages.ts "read" figures).
  */
-export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, untilMs = Infinity): number {
+export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, opts: { untilMs?: number; txs?: TransactionCache } = {}): number {
+  const untilMs = opts.untilMs ?? Infinity;
+  const txs = opts.txs;
   let n = 0;
   const batch = new SiteWriteBatch();
   let chunk = new Map<string, string | undefined>();
@@ -52,7 +61,7 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
       const paths = sitePaths(config.siteDir, mint);
       if (!row.settled) rmSync(settledMarkerPath(config.siteDir, mint), { force: true }); // before the files: never a cacheable answer for an unsettled one
       batch.write(paths.document, row.document);
-      batch.write(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, store.transactionsFor(mint))));
+      batch.write(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, txs ? txs.transactionsFor(store, mint) : store.transactionsFor(mint))));
       if (row.settled) settled.push(mint);
       n++;
     }

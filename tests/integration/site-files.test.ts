@@ -16,6 +16,7 @@ import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
+import { TransactionCache } from '../../src/ingest/tx-cache.ts';
 import { FSYNC_EACH_UP_TO, PUBLIC_DIR, settledMarkerPath, sitePaths } from '../../src/ingest/write-site.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
@@ -194,12 +195,56 @@ fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.sl
     expect(store.pendingPages()).toEqual(marked);
     for (const m of mints) rmSync(sitePaths(config.siteDir, m).document, { force: true });
     // a time already past: nothing is written, every mark stays
-    expect(writeSiteFiles(store, config, createLogger('silent'), performance.now() - 1)).toBe(0);
+    expect(writeSiteFiles(store, config, createLogger('silent'), { untilMs: performance.now() - 1 })).toBe(0);
     expect(store.pendingPages()).toEqual(marked);
     for (const m of mints) expect(existsSync(sitePaths(config.siteDir, m).document)).toBe(false);
     // unbounded: all of them
     expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(3);
     expect(store.pendingPages()).toEqual([]);
+    store.close();
+  }, 60_000);
+
+  it('pages written with the collector\'s transaction cache read no history back from launch_tx, and are the same bytes', async () => {
+    rpc.advanceTo(creations[4]!.slot); // at least five launches landed (a no-op when the clock is already past)
+    const dataDir = join(tmp, 'cached');
+    const config = loadConfig({ DATA_DIR: dataDir, SOLANA_RPC_URL: rpc.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+    const store = new PublicStore(config.publicDbPath);
+    const reads: string[] = [];
+    const read = store.transactionsAndBytesFor.bind(store);
+    store.transactionsAndBytesFor = (mint: string) => {
+      reads.push(mint);
+      return read(mint);
+    };
+    // the collector writes every record's page from the lists it recorded them with: a mint's
+    // history is read from the store at most once in the run (into its cache), not again per page
+    await collect({ config, store, rpc: createArchiveRpc({ url: rpc.url }), log: createLogger('silent') }, { once: true });
+    const all = store.db.prepare('SELECT mint FROM launch ORDER BY mint').pluck().all() as string[];
+    for (const m of all) expect(existsSync(sitePaths(config.siteDir, m).page)).toBe(true);
+    expect(reads.length).toBe(new Set(reads).size);
+    reads.length = 0;
+    const mints = all.slice(0, 4);
+    expect(mints).toHaveLength(4);
+    const markAll = () => { for (const m of mints) store.db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)').run(m); };
+    const pages = () => mints.map((m) => readFileSync(sitePaths(config.siteDir, m).page, 'utf8'));
+    // without a cache: every page reads its launch's history
+    markAll();
+    expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(4);
+    expect(reads).toEqual(mints);
+    const fromStore = pages();
+    // with one: the first write of a mint not held reads it once, later writes none
+    const txs = new TransactionCache();
+    reads.length = 0;
+    for (const m of mints) rmSync(sitePaths(config.siteDir, m).page);
+    markAll();
+    expect(writeSiteFiles(store, config, createLogger('silent'), { txs })).toBe(4);
+    expect(reads).toEqual(mints);
+    expect(pages()).toEqual(fromStore);
+    reads.length = 0;
+    for (const m of mints) rmSync(sitePaths(config.siteDir, m).page);
+    markAll();
+    expect(writeSiteFiles(store, config, createLogger('silent'), { txs })).toBe(4);
+    expect(reads).toEqual([]);
+    expect(pages()).toEqual(fromStore);
     store.close();
   }, 60_000);
 
