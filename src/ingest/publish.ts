@@ -4,7 +4,7 @@ import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
-import { creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
+import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
 import { SiteWriteBatch, settledMarkerPath, sitePaths, walletPagePath } from './write-site.ts';
 import type { TransactionCache } from './tx-cache.ts';
 
@@ -95,11 +95,11 @@ export function writeCreatorPages(store: PublicStore, config: Config, untilMs = 
     if (performance.now() >= untilMs) break;
     done.push(mark);
     const { wallet } = mark;
-    const roles = store.walletLaunches(wallet);
-    if (!roles.length) {
+    const page = store.walletPage(wallet, CREATOR_PAGE_ROWS);
+    if (!page.roles.length) {
       rmSync(walletPagePath(config.siteDir, wallet), { force: true });
     } else {
-      batch.write(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, roles, opts));
+      batch.write(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, page, opts));
       n++;
     }
     if (done.length >= SITE_WRITE_CHUNK) finish();

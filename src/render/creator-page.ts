@@ -19,6 +19,24 @@ import type { FindingClass } from '../core/types.ts';
 type Html = ReturnType<typeof raw>;
 
 /** One role of the wallet, with its launch's summary (PublicStore.walletLaunches). */
+/**
+ * What a wallet's page shows (PublicStore.walletPage): of each role the newest
+ * {@link CREATOR_PAGE_ROWS}, newest first, and how many it has of each in all.
+ */
+export interface CreatorPageData {
+  roles: CreatorPageRole[];
+  totals: Record<CreatorPageRole['role'], number>;
+  /** the launches it created, counted by their record's finding class */
+  createdByClass: Partial<Record<FindingClass, number>>;
+}
+
+/**
+ * The most rows of each role a wallet's page lists (the newest): a sniper's wallet may be a
+ * first-30-s buyer in hundreds of thousands of launches, and its page would be written in full
+ * again each time one of them changed. The counts stay whole.
+ */
+export const CREATOR_PAGE_ROWS = 100;
+
 export interface CreatorPageRole {
   mint: string;
   role: 'creator' | 'bundled' | 'early' | 'buyout';
@@ -100,19 +118,27 @@ ${rows.map((r) => {
 /**
  * The creator page of a wallet with at least one role.
  * @param wallet the address (base58, validated by the caller)
- * @param roles its roles, newest first (PublicStore.walletLaunches)
+ * @param data its newest roles of each kind (at most {@link CREATOR_PAGE_ROWS} each are listed) and their counts (PublicStore.walletPage)
  */
-export function renderCreatorPage(wallet: string, roles: CreatorPageRole[], opts: CreatorPageOptions): string {
+export function renderCreatorPage(wallet: string, data: CreatorPageData, opts: CreatorPageOptions): string {
   const ex = explorerOf(opts.explorerTxUrl);
-  const of = (role: CreatorPageRole['role']) => roles.filter((r) => r.role === role);
+  const of = (role: CreatorPageRole['role']) => data.roles.filter((r) => r.role === role).slice(0, CREATOR_PAGE_ROWS);
   const created = of('creator');
   const buyouts = of('buyout');
   const bundled = of('bundled');
   const early = of('early');
+  const t = data.totals;
   const acc = ex.account(wallet);
-  const byClass = (c: FindingClass) => created.filter((r) => r.findingClass === c).length;
+  const byClass = (c: FindingClass) => data.createdByClass[c] ?? 0;
   const none = (what: string) => html`<p class="muted">No launch the archive holds names this wallet ${what}.</p>`;
-  const summary = `${count(created.length, 'launch', 'launches')} created, ${count(buyouts.length, 'curve')} bought out, ${count(bundled.length, 'bundled buy')}, ${count(early.length, 'first-30-s buy')} among the launches the archive holds.`;
+  const summary = `${count(t.creator, 'launch', 'launches')} created, ${count(t.buyout, 'curve')} bought out, ${count(t.bundled, 'bundled buy')}, ${count(t.early, 'first-30-s buy')} among the launches the archive holds.`;
+  // a table of the newest rows of a role, and what it leaves out
+  const listed = (rows: CreatorPageRole[], total: number, table: Html, what: string) =>
+    html`${table}${
+      total > rows.length
+        ? html`<p class="muted small more">The newest ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')} ${what} are listed. Every one is in the archive’s downloads (<a href="/data/">record.db</a>, table <code>wallet_role</code>).</p>`
+        : ''
+    }`;
   const body = html`<header class="token">
 <h1 id="wallet-title">Wallet <code id="wallet">${shortAddress(wallet)}</code></h1>
 <p class="sub"><code class="full">${wallet}</code></p>
@@ -123,15 +149,15 @@ export function renderCreatorPage(wallet: string, roles: CreatorPageRole[], opts
       ? html`<p>Of its launches: ${byClass('FINDINGS')} with findings, ${byClass('NOTE')} with a note, ${byClass('NO_MARKERS')} with no recorded marker, ${byClass('UNKNOWN')} not established.</p>`
       : ''
   }<p class="muted small">Roles are read from the archive’s records only; launches it does not hold are not counted.</p></section>
-<h2 id="h-created">Launches it created <span class="muted">(${created.length})</span></h2>
-${created.length ? createdTable(created) : none('as its creator')}
-<h2 id="h-buyouts">Curves it bought out <span class="muted">(${buyouts.length})</span></h2>
-${buyouts.length ? buyoutTable(buyouts, ex) : none('as the buyer that completed its curve')}
-<h2 id="h-bundled">Bundled buys <span class="muted">(${bundled.length})</span></h2>
+<h2 id="h-created">Launches it created <span class="muted">(${t.creator.toLocaleString('en')})</span></h2>
+${created.length ? listed(created, t.creator, createdTable(created), 'launches') : none('as its creator')}
+<h2 id="h-buyouts">Curves it bought out <span class="muted">(${t.buyout.toLocaleString('en')})</span></h2>
+${buyouts.length ? listed(buyouts, t.buyout, buyoutTable(buyouts, ex), 'curves') : none('as the buyer that completed its curve')}
+<h2 id="h-bundled">Bundled buys <span class="muted">(${t.bundled.toLocaleString('en')})</span></h2>
 <p class="muted small">Buys in a launch’s creation slot, the same batch of chain events as the launch.</p>
-${bundled.length ? buysTable('bundled', bundled, ex) : none('as a bundled buyer')}
-<h2 id="h-early">First-30-s buys <span class="muted">(${early.length})</span></h2>
-${early.length ? buysTable('early', early, ex) : none('as a first-30-s buyer')}
+${bundled.length ? listed(bundled, t.bundled, buysTable('bundled', bundled, ex), 'bundled buys') : none('as a bundled buyer')}
+<h2 id="h-early">First-30-s buys <span class="muted">(${t.early.toLocaleString('en')})</span></h2>
+${early.length ? listed(early, t.early, buysTable('early', early, ex), 'first-30-s buys') : none('as a first-30-s buyer')}
 ` as Html;
   return renderPage(
     {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { renderBadAddressPage, renderNotFoundPage, renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
-import { creatorPageOptions, renderCreatorPage, renderUnknownWalletPage } from '../render/creator-page.ts';
+import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage, renderUnknownWalletPage } from '../render/creator-page.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, ifNoneMatch, isAddressParam, notModified, pageHeaders } from './http.ts';
@@ -101,7 +101,7 @@ export async function handleWalletPage(request: Request, deps: Deps, params: { f
   }
   const page = await readIfExists(join(deps.config.siteDir, 'w', `${address}.html`));
   if (page !== null) return serve(request, page, 'text/html; charset=utf-8', false);
-  const roles = deps.publicStore.walletLaunches(address);
-  if (!roles.length) return html(renderUnknownWalletPage(address, creatorPageOptions(deps.config)), 404);
-  return serve(request, renderCreatorPage(address, roles, creatorPageOptions(deps.config)), 'text/html; charset=utf-8', false);
+  const wallet = deps.publicStore.walletPage(address, CREATOR_PAGE_ROWS);
+  if (!wallet.roles.length) return html(renderUnknownWalletPage(address, creatorPageOptions(deps.config)), 404);
+  return serve(request, renderCreatorPage(address, wallet, creatorPageOptions(deps.config)), 'text/html; charset=utf-8', false);
 }

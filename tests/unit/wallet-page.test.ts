@@ -1,0 +1,137 @@
+/**
+ * A wallet's creator page is bounded whatever the wallet did (PublicStore.walletPage, public
+ * migration 18; render/creator-page.ts CREATOR_PAGE_ROWS): of each role the newest rows are listed
+ * and every role is counted. A sniper's wallet in thousands of launches made a page of every one,
+ * written again whenever one of them changed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PublicStore } from '../../src/db/public-store.ts';
+import type { FindingClass } from '../../src/core/types.ts';
+import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../src/render/creator-page.ts';
+import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
+
+let dir: string;
+let store: PublicStore;
+const wallet = randomAddress();
+const opts = creatorPageOptions({ EXPLORER_TX_URL: 'https://explorer.example/tx/{signature}', baseUrl: 'https://archive.example' });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-wallet-page-'));
+  store = new PublicStore(join(dir, 'public.db'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A role of `wallet` in a new launch at `slot` (the launch row held when `cls` is given). */
+function role(kind: 'creator' | 'buyout' | 'bundled' | 'early', slot: number, cls?: FindingClass): string {
+  const mint = randomAddress();
+  store.db.transaction(() => {
+    if (cls) putDoc(store, launchDoc(mint, 1_790_000_000_000 + slot * 400, { finding: { class: cls, label: cls, why: cls } }, kind === 'creator' ? wallet : randomAddress()));
+    store.putWalletRoles(mint, [{ wallet, role: kind, signature: `sig-${kind}-${slot}`, slot, detail: kind === 'early' ? { secondsAfterLaunch: 3, tokens: '1000', signatures: [`sig-${kind}-${slot}`] } : {} }]);
+  })();
+  return mint;
+}
+
+describe('a wallet page', () => {
+  it('lists the newest rows of each role and counts them all, read together', () => {
+    const classes: FindingClass[] = ['FINDINGS', 'NOTE', 'NO_MARKERS', 'UNKNOWN', 'FINDINGS'];
+    classes.forEach((c, i) => role('creator', 1000 + i, c));
+    role('creator', 2000); // its launch row is not held: counted as a role, in no class
+    role('buyout', 3000, 'NOTE');
+    const early = Array.from({ length: CREATOR_PAGE_ROWS + 37 }, (_, i) => ({ slot: 5000 + ((i * 7919) % 1000), mint: role('early', 5000 + ((i * 7919) % 1000)) }));
+    role('bundled', 7, 'NO_MARKERS');
+
+    const page = store.walletPage(wallet, CREATOR_PAGE_ROWS);
+    expect(page.totals).toEqual({ creator: 6, buyout: 1, bundled: 1, early: CREATOR_PAGE_ROWS + 37 });
+    expect(page.createdByClass).toEqual({ FINDINGS: 2, NOTE: 1, NO_MARKERS: 1, UNKNOWN: 1 });
+    const listed = page.roles.filter((r) => r.role === 'early');
+    // the newest: slot descending, then mint
+    const newest = [...early].sort((a, b) => b.slot - a.slot || (a.mint < b.mint ? -1 : 1)).slice(0, CREATOR_PAGE_ROWS);
+    expect(listed.map((r) => r.mint)).toEqual(newest.map((e) => e.mint));
+    expect(page.roles.filter((r) => r.role === 'creator').map((r) => r.slot)).toEqual([2000, 1004, 1003, 1002, 1001, 1000]);
+    expect(page.roles.find((r) => r.role === 'buyout')?.findingClass).toBe('NOTE');
+
+    const html = renderCreatorPage(wallet, page, opts);
+    expect(html.match(/<tr data-mint=/g)).toHaveLength(6 + 1 + 1 + CREATOR_PAGE_ROWS);
+    expect(html).toContain(`First-30-s buys <span class="muted">(${CREATOR_PAGE_ROWS + 37})</span>`);
+    expect(html).toContain(`The newest ${CREATOR_PAGE_ROWS} of ${CREATOR_PAGE_ROWS + 37} first-30-s buys are listed.`);
+    expect(html).toContain(`6 launches created, 1 curve bought out, 1 bundled buy, ${CREATOR_PAGE_ROWS + 37} first-30-s buys`);
+    expect(html).toContain('Of its launches: 2 with findings, 1 with a note, 1 with no recorded marker, 1 not established.');
+    // only a role with more than it lists says so
+    expect(html.match(/are listed\./g)).toHaveLength(1);
+  });
+
+  it('stays the same size however many launches the wallet bought early in', () => {
+    const sizeWith = (n: number) => {
+      store.db.transaction(() => {
+        for (let i = 0; i < n; i++) {
+          const signature = `s${String(i).padStart(11, '0')}`;
+          store.putWalletRoles(randomAddress(), [{ wallet, role: 'early', signature, slot: 10_000 + i, detail: { secondsAfterLaunch: 5, tokens: '5', signatures: [signature] } }]);
+        }
+      })();
+      return Buffer.byteLength(renderCreatorPage(wallet, store.walletPage(wallet, CREATOR_PAGE_ROWS), opts));
+    };
+    const first = sizeWith(CREATOR_PAGE_ROWS + 1);
+    const after = sizeWith(20_000);
+    // only the counts' digits differ
+    expect(Math.abs(after - first)).toBeLessThan(40);
+    expect(store.walletPage(wallet, CREATOR_PAGE_ROWS).totals.early).toBe(20_000 + CREATOR_PAGE_ROWS + 1);
+  });
+
+  it('are computed for an archive written before the migration, and read from the rows where the table and index are absent (an older read-only generation)', () => {
+    const path = join(dir, 'public.db');
+    for (let i = 0; i < 7; i++) role('early', 100 + i);
+    role('creator', 50, 'NOTE');
+    const truth = store.walletPage(wallet, 3);
+    expect(truth.totals).toEqual({ creator: 1, buyout: 0, bundled: 0, early: 7 });
+    // back to schema 17
+    store.db.exec('DROP TRIGGER wallet_role_count_insert; DROP TRIGGER wallet_role_count_delete; DROP TABLE wallet_role_count; DROP INDEX wallet_role_newest; DELETE FROM schema_migrations WHERE version = 18');
+    store.close();
+    const old = new PublicStore(path, { readonly: true });
+    expect(old.walletPage(wallet, 3)).toEqual(truth);
+    old.close();
+    store = new PublicStore(path);
+    expect(store.db.prepare('SELECT wallet, role, n FROM wallet_role_count ORDER BY role').all()).toEqual([
+      { wallet, role: 'creator', n: 1 },
+      { wallet, role: 'early', n: 7 },
+    ]);
+    expect(store.walletPage(wallet, 3)).toEqual(truth);
+  });
+
+  it('reads its rows through the wallet, role and slot index', () => {
+    const plan = store.db.prepare("EXPLAIN QUERY PLAN SELECT mint FROM wallet_role WHERE wallet = ? AND role = 'early' ORDER BY slot DESC LIMIT 10").all('x') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING (COVERING )?INDEX wallet_role_newest/);
+  });
+
+  it('keeps its counts exact through every way roles are written: after random rewrites they equal counting the rows', () => {
+    const wallets = Array.from({ length: 6 }, () => randomAddress());
+    const mints = Array.from({ length: 40 }, () => randomAddress());
+    const kinds = ['creator', 'buyout', 'bundled', 'early'] as const;
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let i = 0; i < 400; i++) {
+      const mint = mints[rand(mints.length)]!;
+      const roles = Array.from({ length: rand(5) }, () => ({ wallet: wallets[rand(wallets.length)]!, role: kinds[rand(4)]!, signature: `s${rand(3)}`, slot: rand(1000), detail: {} }));
+      // a role twice in one launch's list (the second wins, as the upsert writes it) and rolled-back writes too
+      if (i % 17 === 0 && roles.length) roles.push({ ...roles[0]!, slot: roles[0]!.slot + 1 });
+      if (i % 23 === 0) {
+        expect(() => store.db.transaction(() => {
+          store.putWalletRoles(mint, roles);
+          throw new Error('rolled back');
+        })()).toThrow('rolled back');
+      } else store.db.transaction(() => store.putWalletRoles(mint, roles))();
+    }
+    const counted = store.db.prepare('SELECT wallet, role, count(*) AS n FROM wallet_role GROUP BY wallet, role ORDER BY wallet, role').all();
+    const kept = store.db.prepare('SELECT wallet, role, n FROM wallet_role_count WHERE n > 0 ORDER BY wallet, role').all();
+    expect(kept).toEqual(counted);
+    for (const w of wallets) {
+      const t = store.walletPage(w, 5).totals;
+      for (const k of kinds) expect(t[k]).toBe((counted as { wallet: string; role: string; n: number }[]).find((c) => c.wallet === w && c.role === k)?.n ?? 0);
+    }
+  });
+});
