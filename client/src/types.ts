@@ -289,6 +289,13 @@ export type WalletData = {
     secondsAfterLaunch?: number | null;
     tokens?: string;
   })[] | null;
+  /** every role of the wallet counted by kind; created, bundled and early list at most the newest 1,000 (buyouts: all). null when inArchive is false */
+  counts: {
+    buyouts: number;
+    created: number;
+    bundled: number;
+    early: number;
+  } | null;
 };
 
 export type WalletRecord = {
@@ -362,6 +369,13 @@ export type WalletRecord = {
     secondsAfterLaunch?: number | null;
     tokens?: string;
   })[] | null;
+  /** every role of the wallet counted by kind; created, bundled and early list at most the newest 1,000 (buyouts: all). null when inArchive is false */
+  counts: {
+    buyouts: number;
+    created: number;
+    bundled: number;
+    early: number;
+  } | null;
   coverage: Coverage;
   generatedAt: Instant;
   license: string;

@@ -326,7 +326,8 @@ export class PublicStore {
       walletCreatedByClass: db.prepare(
         `SELECT l.finding_class AS findingClass, count(*) AS n FROM wallet_role r${hasTable(db, 'wallet_role_newest', 'index') ? ' INDEXED BY wallet_role_newest' : ''} JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = 'creator' GROUP BY l.finding_class`,
       ),
-      rolesOfWallet: db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? ORDER BY slot, mint, role'),
+      // newest first (a LIMIT of -1: all of them); walletRoles turns each list oldest first
+      walletRolesOfKind: db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? AND role = ? ORDER BY slot DESC, mint DESC LIMIT ?'),
       insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot, to_slot) VALUES (?, ?, ?, ?)'),
       gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
       gapTotal: db.prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
@@ -790,20 +791,35 @@ export class PublicStore {
           roles.push({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> });
         }
       }
-      const totals: WalletPageRows['totals'] = { creator: 0, buyout: 0, bundled: 0, early: 0 };
-      for (const t of this.s.walletRoleTotals.all(wallet) as { role: WalletRole['role']; n: number }[]) totals[t.role] = t.n;
+      const totals = this.walletRoleTotals(wallet);
       const createdByClass: WalletPageRows['createdByClass'] = {};
       for (const c of this.s.walletCreatedByClass.all(wallet) as { findingClass: FindingClass; n: number }[]) createdByClass[c.findingClass] = c.n;
       return { roles, totals, createdByClass };
     })();
   }
 
-  /** Every role of a wallet across the launches held, oldest slot first. */
-  rolesOfWallet(wallet: string): StoredWalletRole[] {
-    return (this.s.rolesOfWallet.all(wallet) as (Omit<StoredWalletRole, 'detail'> & { detail: string })[]).map((r) => ({
-      ...r,
-      detail: JSON.parse(r.detail) as Record<string, unknown>,
-    }));
+  /**
+   * A wallet's roles across the launches held, for its wallet record: every buyout, and of each
+   * other role (creator, bundled, early) the newest `perRole`; each kind oldest first (slot, then
+   * mint). With every role counted by kind (wallet_role_count, public migration 18), read in the
+   * same transaction.
+   */
+  walletRoles(wallet: string, perRole: number): { roles: StoredWalletRole[]; totals: WalletPageRows['totals'] } {
+    return this.db.transaction(() => {
+      const roles: StoredWalletRole[] = [];
+      for (const role of WALLET_ROLES) {
+        const rows = this.s.walletRolesOfKind.all(wallet, role, role === 'buyout' ? -1 : perRole) as (Omit<StoredWalletRole, 'detail'> & { detail: string })[];
+        for (let i = rows.length - 1; i >= 0; i--) roles.push({ ...rows[i]!, detail: JSON.parse(rows[i]!.detail) as Record<string, unknown> });
+      }
+      return { roles, totals: this.walletRoleTotals(wallet) };
+    })();
+  }
+
+  /** Every role of a wallet counted by kind (0 when none). */
+  private walletRoleTotals(wallet: string): WalletPageRows['totals'] {
+    const totals: WalletPageRows['totals'] = { creator: 0, buyout: 0, bundled: 0, early: 0 };
+    for (const t of this.s.walletRoleTotals.all(wallet) as { role: WalletRole['role']; n: number }[]) totals[t.role] = t.n;
+    return totals;
   }
 
   /**

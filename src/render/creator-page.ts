@@ -4,6 +4,7 @@ import { renderPage } from './shell.ts';
 import { explorerOf, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
 import { after, count, duration, pctOf, quoteAmount, shortAddress, tokenAmount, utc } from './units.ts';
 import type { FindingClass } from '../core/types.ts';
+import { WALLET_LIST_MAX } from '../core/wallet-lists.ts';
 
 /**
  * The creator page `w/{address}.html` of a wallet: every role it played in the launches the archive
@@ -136,7 +137,7 @@ export function renderCreatorPage(wallet: string, data: CreatorPageData, opts: C
   const listed = (rows: CreatorPageRole[], total: number, table: Html, what: string) =>
     html`${table}${
       total > rows.length
-        ? html`<p class="muted small more">The newest ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')} ${what} are listed. Every one is in the archive’s downloads (<a href="/data/">record.db</a>, table <code>wallet_role</code>).</p>`
+        ? html`<p class="muted small more">The newest ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')} ${what} are listed. The API’s wallet record (<code>GET /api/v1/wallet/{address}</code>, with a key) lists the newest ${WALLET_LIST_MAX.toLocaleString('en')}; the bulk download <code>record.db</code> holds every one (table <code>wallet_role</code>).</p>`
         : ''
     }`;
   const body = html`<header class="token">

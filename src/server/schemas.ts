@@ -7,6 +7,7 @@ import type { StatusBody } from './status.ts';
 import type { LaunchListBody } from './launches.ts';
 import type { UsageBody } from './usage.ts';
 import type { WalletBody } from './wallet.ts';
+import { WALLET_LIST_MAX } from '../core/wallet-lists.ts';
 
 /**
  * The zod schemas of every JSON body the API answers: the one description of the responses. The
@@ -231,6 +232,10 @@ const walletShape = {
   created: z.array(WalletAppearance).nullable(),
   bundled: z.array(WalletAppearance).nullable(),
   early: z.array(WalletAppearance).nullable(),
+  counts: z
+    .object({ buyouts: count, created: count, bundled: count, early: count })
+    .nullable()
+    .describe(`every role of the wallet counted by kind; created, bundled and early list at most the newest ${WALLET_LIST_MAX.toLocaleString('en')} (buyouts: all). null when inArchive is false`),
 };
 
 export const WalletData = named(

@@ -1,4 +1,5 @@
 import { instant } from '../core/canonical.ts';
+import { WALLET_LIST_MAX } from '../core/wallet-lists.ts';
 import type { CurveBuyout } from '../core/types.ts';
 import type { StoredAfterwards, StoredWalletRole } from '../db/public-store.ts';
 import { afterwardsOf, type BuyoutAfterwards } from '../core/afterwards.ts';
@@ -40,6 +41,14 @@ export interface WalletAppearance {
   tokens?: string;
 }
 
+/** How many roles of each kind the wallet has in all (its lists hold at most {@link WALLET_LIST_MAX} of each but buyouts). */
+export interface WalletCounts {
+  buyouts: number;
+  created: number;
+  bundled: number;
+  early: number;
+}
+
 /** Body of `GET /api/v1/wallet/{address}` (spec §2.4; docs/api.md "Wallet record"). */
 export interface WalletBody {
   apiVersion: 'v1';
@@ -49,6 +58,7 @@ export interface WalletBody {
   created: WalletAppearance[] | null;
   bundled: WalletAppearance[] | null;
   early: WalletAppearance[] | null;
+  counts: WalletCounts | null;
   coverage: ReturnType<typeof coverageOf>;
   generatedAt: ReturnType<typeof instant>;
   /** Licence text and link, as on every keyed response (spec §1, §2.1). */
@@ -58,10 +68,17 @@ export interface WalletBody {
 /**
  * The wallet record (spec §2.4) from the wallet's roles in the launches held: pure over the rows.
  * A wallet with no role is `inArchive: false` and every other data field is null (not zero, not empty).
- * `afterwards`: the wallet's followed buyouts (buyout_afterwards rows).
+ * `roles`: each kind oldest first (PublicStore.walletRoles: every buyout, the newest
+ * {@link WALLET_LIST_MAX} of the others); `totals`: every role counted by kind (default: those
+ * given); `afterwards`: the wallet's followed buyouts (buyout_afterwards rows).
  */
-export function walletRecord(address: string, roles: StoredWalletRole[], afterwards: StoredAfterwards[] = []): Pick<WalletBody, 'address' | 'inArchive' | 'buyouts' | 'created' | 'bundled' | 'early'> {
-  if (roles.length === 0) return { address, inArchive: false, buyouts: null, created: null, bundled: null, early: null };
+export function walletRecord(
+  address: string,
+  roles: StoredWalletRole[],
+  afterwards: StoredAfterwards[] = [],
+  totals: Record<StoredWalletRole['role'], number> = countRoles(roles),
+): Pick<WalletBody, 'address' | 'inArchive' | 'buyouts' | 'created' | 'bundled' | 'early' | 'counts'> {
+  if (roles.length === 0) return { address, inArchive: false, buyouts: null, created: null, bundled: null, early: null, counts: null };
   const of = (role: StoredWalletRole['role']) => roles.filter((r) => r.role === role);
   const appearance = (r: StoredWalletRole): WalletAppearance => ({ mint: r.mint, signature: r.signature, slot: r.slot, ...(r.detail as object) });
   return {
@@ -87,12 +104,26 @@ export function walletRecord(address: string, roles: StoredWalletRole[], afterwa
     created: of('creator').map((r) => ({ mint: r.mint, signature: r.signature, slot: r.slot })),
     bundled: of('bundled').map(appearance),
     early: of('early').map(appearance),
+    counts: { buyouts: totals.buyout, created: totals.creator, bundled: totals.bundled, early: totals.early },
   };
+}
+
+/** Roles counted by kind. */
+function countRoles(roles: StoredWalletRole[]): Record<StoredWalletRole['role'], number> {
+  const n = { creator: 0, buyout: 0, bundled: 0, early: 0 };
+  for (const r of roles) n[r.role]++;
+  return n;
 }
 
 /** Rendered afterwards of one buyout: only a state read to the end (checkedAtMs > 0) is a fact. */
 function afterwardsFor(row: StoredAfterwards | undefined): BuyoutAfterwards | null {
   return row && row.state !== null && row.checkedAtMs > 0 ? afterwardsOf(row.state, row.checkedAtMs) : null;
+}
+
+/** The wallet record of `address` from the public store (at most {@link WALLET_LIST_MAX} entries a list but buyouts). */
+function walletBody(deps: Pick<Deps, 'publicStore'>, address: string): ReturnType<typeof walletRecord> {
+  const { roles, totals } = deps.publicStore.walletRoles(address, WALLET_LIST_MAX);
+  return walletRecord(address, roles, deps.publicStore.afterwardsOfWallet(address), totals);
 }
 
 /**
@@ -109,7 +140,7 @@ export async function handleWallet(request: Request, deps: Deps, params: { addre
   const usage = admitted.usage;
   const body: WalletBody = {
     apiVersion: 'v1',
-    ...walletRecord(address, deps.publicStore.rolesOfWallet(address), deps.publicStore.afterwardsOfWallet(address)),
+    ...walletBody(deps, address),
     coverage: coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     generatedAt: instant(nowMs),
     license: licenseOf(deps.config),

@@ -53,7 +53,7 @@ describe('afterwards sweep and pool refresh', () => {
       try {
         return new Map(buyouts.map(([mint, t]) => {
           const w = t.curveBuyout!.wallet;
-          const a = walletRecord(w, store.rolesOfWallet(w), store.afterwardsOfWallet(w)).buyouts?.find((b) => b.mint === mint)?.afterwards ?? null;
+          const a = walletRecord(w, store.walletRoles(w, 1000).roles, store.afterwardsOfWallet(w)).buyouts?.find((b) => b.mint === mint)?.afterwards ?? null;
           return [mint, a && { sold: a.sold, soldTokens: a.soldTokens, venues: a.venues, signatures: a.signatures, firstSoldAtMs: a.firstSoldAt?.ms ?? null, lastSoldAtMs: a.lastSoldAt?.ms ?? null, balanceTokens: a.balanceTokens }];
         }));
       } finally {

@@ -11,6 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PublicStore } from '../../src/db/public-store.ts';
 import type { FindingClass } from '../../src/core/types.ts';
 import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../src/render/creator-page.ts';
+import { walletRecord } from '../../src/server/wallet.ts';
+import { WALLET_LIST_MAX } from '../../src/core/wallet-lists.ts';
 import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
 
 let dir: string;
@@ -133,5 +135,23 @@ describe('a wallet page', () => {
       const t = store.walletPage(w, 5).totals;
       for (const k of kinds) expect(t[k]).toBe((counted as { wallet: string; role: string; n: number }[]).find((c) => c.wallet === w && c.role === k)?.n ?? 0);
     }
+  });
+});
+
+describe('a wallet record (GET /api/v1/wallet/{address})', () => {
+  it('holds every buyout and the newest WALLET_LIST_MAX of each other role, each list oldest first, and counts them all', () => {
+    const early = Array.from({ length: WALLET_LIST_MAX + 5 }, (_, i) => ({ slot: 9000 + (i % 700), mint: role('early', 9000 + (i % 700)) }));
+    const buyouts = [1, 2, 3].map((i) => role('buyout', i * 10, 'NOTE'));
+    role('creator', 5);
+    const { roles, totals } = store.walletRoles(wallet, WALLET_LIST_MAX);
+    const record = walletRecord(wallet, roles, [], totals);
+    expect(record.counts).toEqual({ buyouts: 3, created: 1, bundled: 0, early: WALLET_LIST_MAX + 5 });
+    expect(record.buyouts?.map((b) => b.mint)).toEqual(buyouts);
+    expect(record.bundled).toEqual([]);
+    // the newest WALLET_LIST_MAX (slot, then mint), oldest first
+    const oldestFirst = [...early].sort((a, b) => a.slot - b.slot || (a.mint < b.mint ? -1 : 1));
+    expect(record.early?.map((e) => e.mint)).toEqual(oldestFirst.slice(-WALLET_LIST_MAX).map((e) => e.mint));
+    // a wallet never seen: every data field null, counts too
+    expect(walletRecord(randomAddress(), [], [], { creator: 0, buyout: 0, bundled: 0, early: 0 })).toMatchObject({ inArchive: false, counts: null, early: null });
   });
 });
