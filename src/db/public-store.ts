@@ -51,7 +51,6 @@ export interface WalletLaunchRole {
   createdAtMs: number | null;
   name: string | null;
   symbol: string | null;
-  asOfMs: number | null;
   totalSupplyRaw: string | null;
   quoteMint: string | null;
 }
@@ -314,8 +313,7 @@ export class PublicStore {
       walletRolesNewest: db.prepare(`
         SELECT r.mint, r.role, r.signature, r.slot, r.detail, l.finding_class AS findingClass, l.created_at_ms AS createdAtMs,
           json_extract(l.document, '$.name') AS name, json_extract(l.document, '$.symbol') AS symbol,
-          json_extract(l.document, '$.asOf.ms') AS asOfMs, json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw,
-          json_extract(l.document, '$.launch.quoteMint') AS quoteMint
+          json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw, json_extract(l.document, '$.launch.quoteMint') AS quoteMint
         FROM wallet_role r LEFT JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = ? ORDER BY r.slot DESC, r.mint LIMIT ?`),
       // kept counts (public migration 18); a generation of an older schema opened read-only is counted from its rows
       walletRoleTotals: hasTable(db, 'wallet_role_count')
@@ -461,12 +459,14 @@ export class PublicStore {
    * about 185 µs against 65 µs a write, measured on the ingest bench's 500 records). Either way the
    * row ends with the same values, and the change_seq trigger (UPDATE OF sha256) fires the same.
    */
-  putLaunch(doc: LaunchDocument, bondingCurve: string | null, document: string, sha256: string, nowMs: number): void {
+  putLaunch(doc: LaunchDocument, bondingCurve: string | null, document: string, sha256: string, nowMs: number): boolean {
     const row = this.launchRow(doc, bondingCurve, document, sha256, nowMs);
     const held = this.s.launchKeyed.get(doc.mint) as unknown[] | undefined;
-    if (held && KEYED_COLUMNS.every(([, param], i) => held[i] === row[param])) this.s.updateLaunchUnkeyed.run(row);
-    else this.s.upsertLaunch.run(row);
+    const keyedChanged = !held || !KEYED_COLUMNS.every(([, param], i) => held[i] === row[param]);
+    if (keyedChanged) this.s.upsertLaunch.run(row);
+    else this.s.updateLaunchUnkeyed.run(row);
     this.s.addPending.run(doc.mint);
+    return keyedChanged;
   }
 
   /** The column values of a launch row (statement parameters by name), from its document. */
@@ -744,15 +744,19 @@ export class PublicStore {
   }
 
   /**
-   * Replace the wallet roles of one launch (inside the caller's transaction). The creator pages of
-   * the wallets named before and after are marked either way (they show the record's summary); the
-   * rows are rewritten only when the roles differ from those held (after a launch's first 30 s they
-   * rarely do, while every trade rewrites its record).
+   * Replace the wallet roles of one launch (inside the caller's transaction). The rows are rewritten
+   * only when the roles differ from those held (after a launch's first 30 s they rarely do, while
+   * every trade rewrites its record). The creator pages of the wallets named before and after are
+   * marked when the roles differ, or when `summaryChanged` says the launch's summary those pages show
+   * (name, symbol, class, creation time: putLaunch's return) may have: a trade that changes neither
+   * marks none. Marking each named wallet on every write made a busy launch's trades rewrite the
+   * pages of all its early buyers, over and over.
    */
-  putWalletRoles(mint: string, roles: WalletRole[]): void {
+  putWalletRoles(mint: string, roles: WalletRole[], summaryChanged = true): void {
     const held = this.s.rolesOfMint.all(mint) as { wallet: string; role: string; signature: string; slot: number; detail: string }[];
-    for (const w of new Set(held.map((r) => r.wallet))) this.s.markWallet.run(w);
-    for (const w of new Set(roles.map((r) => r.wallet))) this.s.markWallet.run(w);
+    const mark = () => {
+      for (const w of new Set([...held.map((r) => r.wallet), ...roles.map((r) => r.wallet)])) this.s.markWallet.run(w);
+    };
     const rows = roles.map((r) => ({ wallet: r.wallet, role: r.role as string, signature: r.signature, slot: r.slot, detail: JSON.stringify(r.detail) }));
     const next = [...rows]
       .sort((a, b) => (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
@@ -760,7 +764,11 @@ export class PublicStore {
       const n = next[i]!;
       return h.wallet === n.wallet && h.role === n.role && h.signature === n.signature && h.slot === n.slot && h.detail === n.detail;
     });
-    if (same) return;
+    if (same) {
+      if (summaryChanged) mark();
+      return;
+    }
+    mark();
     this.s.deleteRoles.run(mint);
     for (const r of rows) this.s.insertRole.run(r.wallet, mint, r.role, r.signature, r.slot, r.detail);
   }

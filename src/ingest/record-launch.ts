@@ -45,8 +45,9 @@ export function recordLaunch(
   const sha256 = sha256Hex(text);
   const changed = store.launchSha256(mint) !== sha256;
   if (changed) {
-    store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
-    store.putWalletRoles(mint, complete(doc) ? analysis.roles : []);
+    // the wallets' pages show the launch's name, symbol, class and creation time: marked when those may have moved
+    const summaryChanged = store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
+    store.putWalletRoles(mint, complete(doc) ? analysis.roles : [], summaryChanged);
   }
   return { doc, sha256, changed };
 }

@@ -2,19 +2,20 @@ import { html, raw } from 'hono/html';
 import { displayText } from './display-text.ts';
 import { renderPage } from './shell.ts';
 import { explorerOf, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
-import { after, count, duration, pctOf, quoteAmount, shortAddress, tokenAmount, utc } from './units.ts';
+import { count, duration, pctOf, quoteAmount, shortAddress, tokenAmount, utc } from './units.ts';
 import type { FindingClass } from '../core/types.ts';
 import { WALLET_LIST_MAX } from '../core/wallet-lists.ts';
 
 /**
- * The creator page `w/{address}.html` of a wallet: every role it played in the launches the archive
+ * The creator page `w/{address}.html` of a wallet: the roles it played in the launches the archive
  * holds (wallet_role) — the launches it created, the curves it bought out, its bundled and
- * first-30-s buys — each linked to the token page and to the transaction behind it. Written by the
- * collector's publish step when a record naming the wallet changes, and rendered by the server when
- * the file is missing (same template, same bytes). A wallet the archive never saw gets a page that
- * says so (served with 404), not an empty table. Pure: no I/O.
- *
- * Ages are as of each record's `asOf` ("2 d after launch, as of its record"): the page is static.
+ * first-30-s buys, the newest {@link CREATOR_PAGE_ROWS} of each and every one counted — each linked
+ * to the token page and to the transaction behind it. Written by the collector's publish step when
+ * the wallet's roles change or a launch's summary shown here does (name, symbol, class, creation
+ * time: PublicStore.putWalletRoles), and rendered by the server when the file is missing (same
+ * template, same bytes). A wallet the archive never saw gets a page that says so (served with 404),
+ * not an empty table. Nothing on it moves with a launch's trades, so a busy launch does not rewrite
+ * the pages of all its buyers on every trade. Pure: no I/O.
  */
 
 type Html = ReturnType<typeof raw>;
@@ -48,7 +49,6 @@ export interface CreatorPageRole {
   createdAtMs: number | null;
   name: string | null;
   symbol: string | null;
-  asOfMs: number | null;
   totalSupplyRaw: string | null;
   quoteMint: string | null;
 }
@@ -79,11 +79,9 @@ const classCell = (r: CreatorPageRole) =>
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function createdTable(rows: CreatorPageRole[]): Html {
-  return html`<table class="stack wallets" id="created"><thead><tr><th scope="col">Token</th><th scope="col">Class</th><th scope="col">Created</th><th scope="col">Age as of its record</th></tr></thead><tbody>
+  return html`<table class="stack wallets" id="created"><thead><tr><th scope="col">Token</th><th scope="col">Class</th><th scope="col">Created</th></tr></thead><tbody>
 ${rows.map(
-  (r) => html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="Class">${classCell(r)}</td><td data-label="Created">${r.createdAtMs ? utc(r.createdAtMs) : 'unknown — no block time'}</td><td data-label="Age">${
-    r.createdAtMs && r.asOfMs ? after(r.asOfMs, r.createdAtMs) : 'unknown'
-  }</td></tr>`,
+  (r) => html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="Class">${classCell(r)}</td><td data-label="Created">${r.createdAtMs ? utc(r.createdAtMs) : 'unknown — no block time'}</td></tr>`,
 )}
 </tbody></table>` as Html;
 }

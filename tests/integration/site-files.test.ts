@@ -17,6 +17,7 @@ import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts'
 import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
 import { TransactionCache } from '../../src/ingest/tx-cache.ts';
+import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../src/render/creator-page.ts';
 import { FSYNC_EACH_UP_TO, PUBLIC_DIR, settledMarkerPath, sitePaths } from '../../src/ingest/write-site.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
@@ -246,6 +247,30 @@ fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.sl
     expect(reads).toEqual([]);
     expect(pages()).toEqual(fromStore);
     store.close();
+  }, 60_000);
+
+  it('every creator page written equals its render from the records after they changed again: no change a page shows goes unmarked', async () => {
+    // a replay of its own: half of the chain landed, collected; then the rest (later trades rewrite
+    // those records: marks now follow only role and summary changes, tests/unit/wallet-page.test.ts)
+    const own = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+    try {
+      const config = loadConfig({ DATA_DIR: join(tmp, 'creator-pages'), SOLANA_RPC_URL: own.url, COLLECT_START: 'earliest', LOG_LEVEL: 'silent' });
+      const store = new PublicStore(config.publicDbPath);
+      own.advanceTo(creations[Math.floor(creations.length / 2)]!.slot + 1);
+      await collect({ config, store, rpc: createArchiveRpc({ url: own.url }), log: createLogger('silent') }, { once: true });
+      const early = new Map(readdirSync(join(config.siteDir, 'w')).map((f) => [f, readFileSync(join(config.siteDir, 'w', f), 'utf8')]));
+      own.advanceTo(Math.max(...chain.transactions.map((t) => (JSON.parse(t) as { slot: number }).slot)));
+      await collect({ config, store, rpc: createArchiveRpc({ url: own.url }), log: createLogger('silent') }, { once: true });
+      const files = readdirSync(join(config.siteDir, 'w')).filter((f) => f.endsWith('.html'));
+      expect(files.length).toBeGreaterThan(early.size);
+      for (const f of files) {
+        const wallet = f.slice(0, -'.html'.length);
+        expect(readFileSync(join(config.siteDir, 'w', f), 'utf8'), wallet).toBe(renderCreatorPage(wallet, store.walletPage(wallet, CREATOR_PAGE_ROWS), creatorPageOptions(config)));
+      }
+      store.close();
+    } finally {
+      await own.close();
+    }
   }, 60_000);
 
   it('the start after a killed run removes the temporary files a dead writer left; after a clean stop nothing is swept', async () => {

@@ -86,19 +86,49 @@ describe('putWalletRoles', () => {
     store.putWalletRoles('M', [role('W2', 'early', '5'), role('W1', 'creator', '0')]);
     expect(marks()).toEqual({ W1: 0, W2: 0 });
     const first = held(store);
-    // the same roles in another order: rows unchanged, both wallets marked again
+    // the same roles in another order: rows unchanged, both wallets marked again (once each)
     store.putWalletRoles('M', [role('W1', 'creator', '0'), role('W2', 'early', '5')]);
     expect(held(store)).toEqual(first);
-    expect(marks()).toEqual({ W1: 2, W2: 2 });
+    expect(marks()).toEqual({ W1: 1, W2: 1 });
     // a changed detail and a wallet gone: rewritten, and the wallet gone is marked too
     store.putWalletRoles('M', [role('W1', 'creator', '0'), role('W3', 'bundled', '7')]);
     expect(held(store)).toEqual([
       { wallet: 'W1', mint: 'M', role: 'creator', signature: 'sig-W1', slot: 5, detail: '{"tokens":"0"}' },
       { wallet: 'W3', mint: 'M', role: 'bundled', signature: 'sig-W3', slot: 5, detail: '{"tokens":"7"}' },
     ]);
-    expect(marks()).toEqual({ W1: 4, W2: 3, W3: 0 });
+    expect(marks()).toEqual({ W1: 2, W2: 2, W3: 0 });
     store.putWalletRoles('M', [role('W1', 'creator', '1'), role('W3', 'bundled', '7')]);
     expect((held(store)[0] as { detail: string }).detail).toBe('{"tokens":"1"}');
+    store.close();
+  });
+
+  it('marks no page when neither the roles nor the launch summary its pages show changed (a trade), and marks them when either did', () => {
+    const store = new PublicStore(join(dir, 'q.db'));
+    const marks = () => Object.fromEntries(store.pendingWalletPages().map((w) => [w.wallet, w.seq]));
+    const roles = [role('W1', 'creator', '0'), role('W2', 'early', '5')];
+    store.putWalletRoles('M', roles, false); // new roles: marked whatever the summary did
+    expect(marks()).toEqual({ W1: 0, W2: 0 });
+    store.putWalletRoles('M', roles, false);
+    expect(marks()).toEqual({ W1: 0, W2: 0 });
+    store.putWalletRoles('M', roles, true);
+    expect(marks()).toEqual({ W1: 1, W2: 1 });
+    store.putWalletRoles('M', [roles[0]!, role('W2', 'early', '6')], false);
+    expect(marks()).toEqual({ W1: 2, W2: 2 });
+    store.close();
+  });
+
+  it('putLaunch says whether the summary a creator page shows may have changed: a new record, a new class or name, not a later trade', () => {
+    const store = new PublicStore(join(dir, 's.db'));
+    const doc = launchDoc('MintS', 1_790_000_000_000);
+    const write = (d: typeof doc) => {
+      const text = canonicalJson(d);
+      return store.putLaunch(d, null, text, sha256Hex(text), 1);
+    };
+    expect(write(doc)).toBe(true);
+    // a trade: counts, history and asOf move, nothing the page shows
+    expect(write({ ...doc, asOf: instant(1_790_000_900_000), history: { ...doc.history, transactions: 99 }, launch: { ...doc.launch!, curveBuyers: 40 } })).toBe(false);
+    expect(write({ ...doc, finding: { class: 'FINDINGS', label: 'x', why: 'y' } })).toBe(true);
+    expect(write({ ...doc, finding: { class: 'FINDINGS', label: 'x', why: 'y' }, name: 'Renamed' })).toBe(true);
     store.close();
   });
 });

@@ -14,6 +14,9 @@ import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../
 import { walletRecord } from '../../src/server/wallet.ts';
 import { WALLET_LIST_MAX } from '../../src/core/wallet-lists.ts';
 import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
+import { commitLaunch } from '../helpers/committed-launch.ts';
+import { trade, tx } from '../helpers/synthetic-launch.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
 
 let dir: string;
 let store: PublicStore;
@@ -153,5 +156,41 @@ describe('a wallet record (GET /api/v1/wallet/{address})', () => {
     expect(record.early?.map((e) => e.mint)).toEqual(oldestFirst.slice(-WALLET_LIST_MAX).map((e) => e.mint));
     // a wallet never seen: every data field null, counts too
     expect(walletRecord(randomAddress(), [], [], { creator: 0, buyout: 0, bundled: 0, early: 0 })).toMatchObject({ inArchive: false, counts: null, early: null });
+  });
+});
+
+describe('which record writes mark wallet pages', () => {
+  it('a later trade that changes neither the roles nor what the pages show of the launch marks none; a change of class marks its wallets', () => {
+    const { mint, create } = commitLaunch(store, 100);
+    const classOf = () => store.db.prepare('SELECT finding_class FROM launch WHERE mint = ?').pluck().get(mint);
+    const clear = () => store.clearPendingWallets(store.pendingWalletPages());
+    const marked = () => store.pendingWalletPages().map((w) => w.wallet);
+    const creator = store.db.prepare("SELECT wallet FROM wallet_role WHERE mint = ? AND role = 'creator'").pluck().get(mint) as string;
+    expect(marked()).toEqual([creator]);
+    clear();
+    // buys long after the first 30 s (no role): each a record write
+    const blockTime = create.blockTime!;
+    const buy = (slot: number, secondsAfter: number) => {
+      store.db.transaction(() => {
+        store.addTransaction(mint, tx({ slot, blockTime: blockTime + secondsAfter, events: [trade(mint, randomAddress(), true, 10n ** 12n, 10n ** 8n)] }));
+        expect(recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: true, nowMs: (blockTime + secondsAfter) * 1000 }).changed).toBe(true);
+      })();
+    };
+    const before = classOf();
+    buy(400, 120);
+    if (classOf() !== before) {
+      // the class moved (the creator's page shows it): marked
+      expect(marked()).toEqual([creator]);
+      clear();
+    }
+    const settledClass = classOf();
+    buy(700, 240);
+    buy(900, 320);
+    expect(classOf()).toBe(settledClass);
+    expect(marked()).toEqual([]);
+    // the same write with the summary said changed marks them (what putLaunch's answer decides)
+    const held = store.walletRoles(creator, 10).roles.filter((r) => r.mint === mint);
+    store.putWalletRoles(mint, held, true);
+    expect(marked()).toEqual([creator]);
   });
 });
