@@ -175,22 +175,56 @@ ${raw(
 </tbody></table>` as Html;
 }
 
+/**
+ * The most first-30-s buyers the table lists in full rows: a launch that draws attention has
+ * hundreds in its first 30 s (300 made a 386 KB page, each row a card of six lines on a phone).
+ * Past it the table lists the largest (tokens bought in the window) and every buyer follows in a
+ * compact list, folded away (`<details>`): the wallets behind the count stay on the page.
+ */
+export const EARLY_TABLE_ROWS = 25;
+
+/** The `n` largest buyers by tokens bought in the window (ties: the earlier first), kept in their first-buy order. */
+function largestEarly(buyers: ChartSeries['earlyBuyers'], n: number): ChartSeries['earlyBuyers'] {
+  const order = buyers.map((b, i) => ({ i, tokens: BigInt(b.tokens) }));
+  order.sort((a, b) => (a.tokens === b.tokens ? a.i - b.i : a.tokens > b.tokens ? -1 : 1));
+  return order.slice(0, n).sort((a, b) => a.i - b.i).map((o) => buyers[o.i]!);
+}
+
 function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): Html {
   const l = doc.launch;
   const why = unknownWhy(doc);
   if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
   if (!s) return html`<p>Unknown — the launch’s transactions were not given to this page.</p>` as Html;
   if (s.missing) return html`<p>Unknown — ${s.missing}.</p>` as Html;
-  if (!s.earlyBuyers.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
-  return html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
+  const all = s.earlyBuyers;
+  if (!all.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
+  const rows = all.length > EARLY_TABLE_ROWS ? largestEarly(all, EARLY_TABLE_ROWS) : all;
+  const table = html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${raw(
   joinMap(
-    s.earlyBuyers,
+    rows,
     (b) =>
       `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
   ),
 )}
 </tbody></table>` as Html;
+  if (rows === all) return table;
+  const sum = (bs: ChartSeries['earlyBuyers']) => bs.reduce((n, b) => n + BigInt(b.tokens), 0n).toString();
+  const listed = new Set(rows.map((b) => b.wallet));
+  const others = all.filter((b) => !listed.has(b.wallet));
+  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length}, ${pctOf(sum(others), l.totalSupplyRaw)}.</p>
+${table}
+<details id="early-all"><summary>All ${all.length} first-30-s buyers, in the order they bought</summary>
+<ol class="compact">
+${raw(
+  joinMap(
+    all,
+    (b) =>
+      // short: the links' full addresses are in their hrefs (the table's rows carry titles and explorer links too)
+      `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(duration(b.t))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} ·${b.signatures.map((sig) => { const href = ex.tx(sig); return href ? ` <a href="${esc(href)}">${esc(shortAddress(sig))}</a>` : ` <code>${esc(shortAddress(sig))}</code>`; }).join('')}</li>`,
+  ),
+)}
+</ol></details>` as Html;
 }
 
 function buyoutWhen(b: CurveBuyout): string {

@@ -12,6 +12,10 @@ import type { LaunchDocument } from '../../src/core/types.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { buildPageRecords, type PageKind, type PageRecords } from '../helpers/page-records.ts';
 import { freePort } from '../helpers/net.ts';
+import { commitHypedLaunch } from '../helpers/hyped-launch.ts';
+import { writeSiteFiles } from '../../src/ingest/publish.ts';
+import { createLogger } from '../../src/log.ts';
+import { EARLY_TABLE_ROWS } from '../../src/render/token-page.ts';
 
 /**
  * The redesigned token page and the creator page (issue 23) in Debian's chromium with JavaScript
@@ -40,6 +44,9 @@ let serverLog = '';
 const docs = new Map<string, LaunchDocument>();
 /** wallet_role 'early' rows per mint, as the store holds them */
 const earlyRoles = new Map<string, number>();
+/** A launch with {@link HYPED_EARLY} first-30-s buyers (tests/helpers/hyped-launch.ts). */
+let hyped: string;
+const HYPED_EARLY = 300;
 /** every request URL that was not to the server's origin */
 const foreign: string[] = [];
 
@@ -50,6 +57,9 @@ beforeAll(async () => {
   const config = loadConfig({ DATA_DIR: rec.dataDir });
   const store = new PublicStore(config.publicDbPath);
   try {
+    // a launch that drew attention, its page written as the collector writes one
+    hyped = commitHypedLaunch(store, { slot: 500_000, bundled: 4, early: HYPED_EARLY }).mint;
+    writeSiteFiles(store, config, createLogger('silent'));
     // The hostile record: a collected FINDINGS record whose metadata is hostile; its page file is
     // removed, so the server renders it (the fallback render) from the database and launch_tx.
     const m = rec.mints.hostile;
@@ -248,6 +258,30 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
     await ctx.close();
   });
 
+  it(`a launch with ${HYPED_EARLY} first-30-s buyers: the ${EARLY_TABLE_ROWS} largest in the table, every one in the folded list; fits 360 px; no serious axe violation`, async () => {
+    const path = `/t/${hyped}.html`;
+    const shot = await openAndShoot(path, 'token-hyped');
+    expect(shot.status).toBe(200);
+    expect(shot.scrollWidth).toBeLessThanOrEqual(360);
+    expect(await axeViolations(path)).toEqual([]);
+    const ctx = await noScriptContext(360);
+    const page = await ctx.newPage();
+    const res = await page.goto(base + path);
+    const body = await res!.text();
+    expect(await page.locator('#early-table tbody tr').count()).toBe(EARLY_TABLE_ROWS);
+    expect(await page.locator('#early-all li').count()).toBe(HYPED_EARLY);
+    expect(await page.locator('#early-all').getAttribute('open')).toBeNull(); // folded
+    // the table's rows are the largest buys (each early buyer bought a different amount: 1e9 + k·1e8 raw, k < 1,000)
+    expect(await page.locator('#early-shown').innerText()).toContain(`The ${EARLY_TABLE_ROWS} largest of the ${HYPED_EARLY} first-30-s buyers`);
+    const tl = page.locator('#chart-timeline');
+    expect(Number(await tl.getAttribute('data-first30s-wallets'))).toBe(HYPED_EARLY + 4); // the bundled buyers count too
+    // every buyer's wallet page and buy transaction are linked from the list
+    expect(await page.locator('#early-all li a[href^="/w/"]').count()).toBe(HYPED_EARLY);
+    expect(await page.locator('#early-all li a[href^="https://solscan.io/tx/"]').count()).toBe(HYPED_EARLY);
+    expect(Buffer.byteLength(body)).toBeLessThan(200_000);
+    await ctx.close();
+  });
+
   it('the server\'s fallback render gives the same bytes as the page the collector wrote', async () => {
     const mint = rec.mints.v3_migration;
     const file = join(rec.dataDir, 'site', 't', `${mint}.html`);
@@ -259,7 +293,7 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
 });
 
 describe('creator pages', () => {
-  it('a creator\'s page lists its launches with class and age, linked to their token pages; fits 360 px; no serious axe violation', async () => {
+  it('a creator\'s page lists its launches with class and creation time, linked to their token pages; fits 360 px; no serious axe violation', async () => {
     const path = `/w/${rec.creator}.html`;
     const shot = await openAndShoot(path, 'creator');
     expect(shot.status).toBe(200);
@@ -271,7 +305,7 @@ describe('creator pages', () => {
     const created = page.locator('#created tbody tr');
     expect(await created.count()).toBeGreaterThan(0);
     expect(await page.locator(`#created a[href="/t/${rec.mints.FINDINGS}.html"]`).count()).toBe(1);
-    expect(await page.locator('#created').innerText()).toMatch(/after launch|at launch/);
+    expect(await page.locator('#created').innerText()).toMatch(/\d{4}-\d{2}-\d{2}/);
     await ctx.close();
   });
 
