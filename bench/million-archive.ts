@@ -205,6 +205,7 @@ function rowOf(t: Template, v: Vary, document: string, sha256: string, changeSeq
     doc.finding.why,
     t.graduatedAfterMs === null ? null : v.createdMs + t.graduatedAfterMs,
     l.graduated === true && l.graduationConfirmedBy !== 'withdraw' ? 1 : 0,
+    l.graduated === true ? 1 : 0,
     changeSeq,
     changeSeq, // first_change_seq: every record of the archive is a first write (public migration 13)
   ];
@@ -212,7 +213,7 @@ function rowOf(t: Template, v: Vary, document: string, sha256: string, changeSeq
 
 const INSERT_ROW = `INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
   finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
-  name, symbol, finding_label, finding_why, graduated_at_ms, pool_refresh, change_seq, first_change_seq) VALUES (${Array(24).fill('?').join(', ')})`;
+  name, symbol, finding_label, finding_why, graduated_at_ms, pool_refresh, graduated, change_seq, first_change_seq) VALUES (${Array(25).fill('?').join(', ')})`;
 
 /** Real documents of a collected simulated chain (held records that no request would rebuild). */
 async function templates(tmp: string): Promise<Template[]> {

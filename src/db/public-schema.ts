@@ -447,4 +447,29 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 19,
+    name: 'list filters read through their own indexes',
+    sql: `
+      -- GET /api/v1/launches with a filter read the unfiltered order's index and tested each row:
+      -- a class few records have, or none, read the whole archive for one page (class=UNKNOWN over
+      -- 1,000,000 records: ~1.1 s newest first, ~0.8 s in change order, the server's event loop held
+      -- meanwhile); graduated=true parsed every document it passed (about 1 in 100 launches
+      -- graduates). Each filter now has an index in each order, so a page is one index range
+      -- (src/db/launch-list.ts filterIndex); the change-order ones hold the creation slot, which a
+      -- sync from a slot tests. A creator's launches were sorted whole for each page. graduated is
+      -- a column of its own (1: the document's launch.graduated is true), so no index reads the
+      -- document, which putLaunch rewrites in place on every trade (PublicStore KEYED_COLUMNS).
+      -- Filling it fires no trigger (they watch sha256, name, symbol, origin, class, observed).
+      ALTER TABLE launch ADD COLUMN graduated INTEGER NOT NULL DEFAULT 0;
+      UPDATE launch SET graduated = 1 WHERE json_extract(document, '$.launch.graduated') = 1;
+      DROP INDEX launch_creator;
+      CREATE INDEX launch_creator_created ON launch (creator, creation_slot, mint);
+      CREATE INDEX launch_creator_change ON launch (creator, change_seq, creation_slot);
+      CREATE INDEX launch_class_created ON launch (finding_class, creation_slot, mint);
+      CREATE INDEX launch_class_change ON launch (finding_class, change_seq, creation_slot);
+      CREATE INDEX launch_graduated_created ON launch (creation_slot, mint) WHERE graduated = 1;
+      CREATE INDEX launch_graduated_change ON launch (change_seq, creation_slot) WHERE graduated = 1;
+    `,
+  },
 ];

@@ -150,7 +150,7 @@ export interface CoverageReads {
 type LaunchParam =
   | 'mint' | 'bondingCurve' | 'creator' | 'creationSignature' | 'creationSlot' | 'createdAtMs' | 'origin' | 'observedAtLaunch'
   | 'findingClass' | 'cleanAtBirth' | 'settled' | 'methodVersion' | 'document' | 'sha256' | 'updatedAtMs' | 'cohortUnknown'
-  | 'name' | 'symbol' | 'findingLabel' | 'findingWhy' | 'graduatedAtMs' | 'poolRefresh';
+  | 'name' | 'symbol' | 'findingLabel' | 'findingWhy' | 'graduatedAtMs' | 'poolRefresh' | 'graduated';
 
 /**
  * Columns of `launch` that putLaunch compares before it updates a held row in place: every column
@@ -160,7 +160,7 @@ type LaunchParam =
 export const KEYED_COLUMNS: readonly (readonly [string, LaunchParam])[] = [
   ['creator', 'creator'], ['creation_slot', 'creationSlot'], ['created_at_ms', 'createdAtMs'], ['origin', 'origin'],
   ['finding_class', 'findingClass'], ['cohort_unknown', 'cohortUnknown'], ['name', 'name'], ['symbol', 'symbol'],
-  ['graduated_at_ms', 'graduatedAtMs'], ['pool_refresh', 'poolRefresh'],
+  ['graduated_at_ms', 'graduatedAtMs'], ['pool_refresh', 'poolRefresh'], ['graduated', 'graduated'],
 ];
 
 /** The other columns putLaunch writes: in no index, so updated in place when the keyed ones are unchanged. */
@@ -176,6 +176,22 @@ const FUNDER_MEMO_MAX = 100_000;
 /** Whether the database has a table of that name. */
 function hasTable(db: Database.Database, name: string, type: 'table' | 'index' = 'table'): boolean {
   return db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get(type, name) !== undefined;
+}
+
+/**
+ * `db.prepare(sql)`, or, when SQLite refuses it (a read-only database of an older schema), a
+ * stand-in that throws that error when it is run; `raw` and `pluck` give the stand-in back.
+ */
+function prepareOrDefer(db: Database.Database, sql: string): Database.Statement {
+  try {
+    return db.prepare(sql);
+  } catch (err) {
+    const fail = () => {
+      throw err;
+    };
+    const stub: Record<string, unknown> = { run: fail, get: fail, all: fail, iterate: fail, raw: () => stub, pluck: () => stub, expand: () => stub };
+    return stub as unknown as Database.Statement;
+  }
 }
 
 /** The most rows {@link PublicStore.getLaunchBytes} keeps in memory (~2.5 KB a record: ~10 MB). */
@@ -210,140 +226,144 @@ export class PublicStore {
     // and SQLite spills it to a temporary file past 64 KiB, four 16 KB pages: about 14 pwrite calls
     // an upsert on the ingest bench. This connection's queries sort through indexes, with LIMITs.
     if (!opts.readonly) db.pragma('temp_store = MEMORY');
+    // Opened read-only, the database may be a generation of an older schema (not migrated): a
+    // statement naming what it lacks (a later column) is kept as one that throws SQLite's error when
+    // used, so the reads it has still work (PublicStore's write statements are never used there).
+    const prepare = opts.readonly ? (sql: string) => prepareOrDefer(db, sql) : (sql: string) => db.prepare(sql);
     this.s = {
-      getLaunch: db.prepare(
+      getLaunch: prepare(
         'SELECT mint, document, sha256, settled, finding_class AS findingClass, origin, updated_at_ms AS updatedAtMs FROM launch WHERE mint = ?',
       ),
       // raw rows (arrays): getLaunchBytes makes the one object it returns
-      getLaunchBytes: db.prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms FROM launch WHERE mint = ?').raw(),
-      totalChanges: db.prepare('SELECT total_changes()').pluck(),
+      getLaunchBytes: prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms FROM launch WHERE mint = ?').raw(),
+      totalChanges: prepare('SELECT total_changes()').pluck(),
       // the same row of each mint in a JSON array, with its mint first
       getLaunchesBytes: db
         .prepare('SELECT CAST(document AS BLOB), sha256, settled, finding_class, origin, updated_at_ms, mint FROM launch WHERE mint IN (SELECT value FROM json_each(?))')
         .raw(),
-      upsertLaunch: db.prepare(`
+      upsertLaunch: prepare(`
         INSERT INTO launch (mint, bonding_curve, creator, creation_signature, creation_slot, created_at_ms, origin, observed_at_launch,
           finding_class, clean_at_birth, settled, method_version, document, sha256, updated_at_ms, cohort_unknown,
-          name, symbol, finding_label, finding_why, graduated_at_ms, pool_refresh)
+          name, symbol, finding_label, finding_why, graduated_at_ms, pool_refresh, graduated)
         VALUES (@mint, @bondingCurve, @creator, @creationSignature, @creationSlot, @createdAtMs, @origin, @observedAtLaunch,
           @findingClass, @cleanAtBirth, @settled, @methodVersion, @document, @sha256, @updatedAtMs, @cohortUnknown,
-          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs, @poolRefresh)
+          @name, @symbol, @findingLabel, @findingWhy, @graduatedAtMs, @poolRefresh, @graduated)
         ON CONFLICT (mint) DO UPDATE SET bonding_curve = excluded.bonding_curve, creator = excluded.creator,
           creation_signature = excluded.creation_signature, creation_slot = excluded.creation_slot, created_at_ms = excluded.created_at_ms,
           origin = excluded.origin, observed_at_launch = excluded.observed_at_launch, finding_class = excluded.finding_class,
           clean_at_birth = excluded.clean_at_birth, settled = excluded.settled, method_version = excluded.method_version,
           document = excluded.document, sha256 = excluded.sha256, updated_at_ms = excluded.updated_at_ms, cohort_unknown = excluded.cohort_unknown,
           name = excluded.name, symbol = excluded.symbol, finding_label = excluded.finding_label, finding_why = excluded.finding_why,
-          graduated_at_ms = excluded.graduated_at_ms, pool_refresh = excluded.pool_refresh`),
+          graduated_at_ms = excluded.graduated_at_ms, pool_refresh = excluded.pool_refresh, graduated = excluded.graduated`),
       // putLaunch's two forms (see there): the columns that decide the indexes and the FTS index
       // as stored, and an update of the others only
-      launchKeyed: db.prepare(`SELECT ${KEYED_COLUMNS.map((c) => c[0]).join(', ')} FROM launch WHERE mint = ?`).raw(),
-      updateLaunchUnkeyed: db.prepare(`UPDATE launch SET ${UNKEYED_COLUMNS.map(([col, param]) => `${col} = @${param}`).join(', ')} WHERE mint = @mint`),
-      graduatedAfter: db.prepare(
+      launchKeyed: prepare(`SELECT ${KEYED_COLUMNS.map((c) => c[0]).join(', ')} FROM launch WHERE mint = ?`).raw(),
+      updateLaunchUnkeyed: prepare(`UPDATE launch SET ${UNKEYED_COLUMNS.map(([col, param]) => `${col} = @${param}`).join(', ')} WHERE mint = @mint`),
+      graduatedAfter: prepare(
         'SELECT mint FROM launch WHERE pool_refresh = 1 AND mint > ? ORDER BY mint LIMIT ?',
       ).pluck(),
-      cohortUnknownAfter: db.prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
-      getAttempt: db.prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
-      putAttempt: db.prepare(
+      cohortUnknownAfter: prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
+      getAttempt: prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
+      putAttempt: prepare(
         'INSERT INTO wallet_funder_attempt (wallet, reason, page_cap, tx_cap, attempted_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (wallet) DO UPDATE SET reason = excluded.reason, page_cap = excluded.page_cap, tx_cap = excluded.tx_cap, attempted_at_ms = excluded.attempted_at_ms',
       ),
-      deleteAttempt: db.prepare('DELETE FROM wallet_funder_attempt WHERE wallet = ?'),
-      getSha256: db.prepare('SELECT sha256 FROM launch WHERE mint = ?').pluck(),
-      getCreation: db.prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
-      seenUnrecognised: db.prepare(`
+      deleteAttempt: prepare('DELETE FROM wallet_funder_attempt WHERE wallet = ?'),
+      getSha256: prepare('SELECT sha256 FROM launch WHERE mint = ?').pluck(),
+      getCreation: prepare('SELECT creation_slot AS slot, created_at_ms AS createdAtMs FROM launch WHERE mint = ? AND creation_slot IS NOT NULL'),
+      seenUnrecognised: prepare(`
         INSERT INTO unrecognised_seen (program, kind, discriminator, first_signature, first_seen_ms, last_seen_ms, count)
         VALUES (@program, @kind, @discriminator, @signature, @nowMs, @nowMs, 1)
         ON CONFLICT (program, kind, discriminator) DO UPDATE SET last_seen_ms = excluded.last_seen_ms, count = count + 1`),
-      isUnrecognisedKnown: db.prepare('SELECT 1 FROM unrecognised_seen WHERE program = ? AND kind = ? AND discriminator = ?').pluck(),
-      unrecognisedSince: db.prepare(`
+      isUnrecognisedKnown: prepare('SELECT 1 FROM unrecognised_seen WHERE program = ? AND kind = ? AND discriminator = ?').pluck(),
+      unrecognisedSince: prepare(`
         SELECT program, kind, discriminator, count, first_signature AS firstSignature, first_seen_ms AS firstSeenMs, last_seen_ms AS lastSeenMs
         FROM unrecognised_seen WHERE last_seen_ms >= ? ORDER BY last_seen_ms DESC LIMIT 100`),
-      getOrigin: db.prepare('SELECT origin, observed_at_launch AS observedAtLaunch, creation_signature IS NOT NULL AS hasCreation FROM launch WHERE mint = ?'),
-      insertTx: db.prepare(
+      getOrigin: prepare('SELECT origin, observed_at_launch AS observedAtLaunch, creation_signature IS NOT NULL AS hasCreation FROM launch WHERE mint = ?'),
+      insertTx: prepare(
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      txOf: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? AND signature = ?').pluck(),
-      dueBuyouts: db.prepare(`
+      txOf: prepare('SELECT decoded FROM launch_tx WHERE mint = ? AND signature = ?').pluck(),
+      dueBuyouts: prepare(`
         SELECT r.mint, r.wallet, r.signature, a.state FROM wallet_role r
         LEFT JOIN buyout_afterwards a ON a.mint = r.mint AND a.wallet = r.wallet
         WHERE r.role = 'buyout' AND (a.checked_at_ms IS NULL OR (a.state IS NOT NULL AND a.checked_at_ms <= ?))
         ORDER BY COALESCE(a.checked_at_ms, -1), r.mint LIMIT ?`),
-      putAfterwards: db.prepare(
+      putAfterwards: prepare(
         'INSERT INTO buyout_afterwards (mint, wallet, state, reason, checked_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (mint, wallet) DO UPDATE SET state = excluded.state, reason = excluded.reason, checked_at_ms = excluded.checked_at_ms',
       ),
-      afterwardsOfWallet: db.prepare('SELECT mint, state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE wallet = ?'),
-      txsForMint: db.prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
-      countTxForMint: db.prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
-      hasOtherTx: db.prepare('SELECT EXISTS (SELECT 1 FROM launch_tx WHERE mint = ? AND signature <> ?)').pluck(),
-      dataVersion: db.prepare('PRAGMA data_version').pluck(),
-      getCursor: db.prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
-      setCursor: db.prepare(
+      afterwardsOfWallet: prepare('SELECT mint, state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE wallet = ?'),
+      txsForMint: prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
+      countTxForMint: prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
+      hasOtherTx: prepare('SELECT EXISTS (SELECT 1 FROM launch_tx WHERE mint = ? AND signature <> ?)').pluck(),
+      dataVersion: prepare('PRAGMA data_version').pluck(),
+      getCursor: prepare('SELECT signature, slot, updated_at_ms AS updatedAtMs FROM cursor WHERE name = ?'),
+      setCursor: prepare(
         'INSERT INTO cursor (name, signature, slot, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET signature = excluded.signature, slot = excluded.slot, updated_at_ms = excluded.updated_at_ms',
       ),
-      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-      addToMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT) RETURNING value"),
-      insertMetaOnce: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
+      getMeta: prepare('SELECT value FROM meta WHERE key = ?'),
+      setMeta: prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      addToMeta: prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT) RETURNING value"),
+      insertMetaOnce: prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
       // public migration 17's kept counts; a database without them (a generation of an older
       // collector, opened read-only and so not migrated) is counted from the launch table
       countRows: hasTable(db, 'launch_count')
-        ? db.prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, n FROM launch_count WHERE n > 0')
-        : db.prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, count(*) AS n FROM launch GROUP BY origin, finding_class, observed_at_launch'),
-      startRun: db.prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms, start_slot, tip_slot) VALUES (?, ?, ?, ?)'),
-      beat: db.prepare('UPDATE collector_run SET last_beat_ms = ?, tip_slot = COALESCE(?, tip_slot) WHERE id = ?'),
-      stopRun: db.prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
-      addPending: db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
-      listPending: db.prepare('SELECT mint FROM pending_page ORDER BY rowid'),
-      clearPending: db.prepare('DELETE FROM pending_page WHERE mint = ? AND NOT EXISTS (SELECT 1 FROM launch WHERE mint = ? AND sha256 IS NOT ?)'),
-      anyPending: db.prepare('SELECT EXISTS (SELECT 1 FROM pending_page)').pluck(),
-      getFunder: db.prepare('SELECT state, funder, signature, slot FROM wallet_funder WHERE wallet = ?'),
-      putFunder: db.prepare(
+        ? prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, n FROM launch_count WHERE n > 0')
+        : prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, count(*) AS n FROM launch GROUP BY origin, finding_class, observed_at_launch'),
+      startRun: prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms, start_slot, tip_slot) VALUES (?, ?, ?, ?)'),
+      beat: prepare('UPDATE collector_run SET last_beat_ms = ?, tip_slot = COALESCE(?, tip_slot) WHERE id = ?'),
+      stopRun: prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
+      addPending: prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
+      listPending: prepare('SELECT mint FROM pending_page ORDER BY rowid'),
+      clearPending: prepare('DELETE FROM pending_page WHERE mint = ? AND NOT EXISTS (SELECT 1 FROM launch WHERE mint = ? AND sha256 IS NOT ?)'),
+      anyPending: prepare('SELECT EXISTS (SELECT 1 FROM pending_page)').pluck(),
+      getFunder: prepare('SELECT state, funder, signature, slot FROM wallet_funder WHERE wallet = ?'),
+      putFunder: prepare(
         'INSERT INTO wallet_funder (wallet, state, funder, signature, slot, checked_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wallet) DO NOTHING',
       ),
-      deleteRoles: db.prepare('DELETE FROM wallet_role WHERE mint = ?'),
+      deleteRoles: prepare('DELETE FROM wallet_role WHERE mint = ?'),
       // an upsert, not INSERT OR REPLACE: a replaced row fires no delete trigger (recursive_triggers
       // is off), and wallet_role_count's triggers count inserts and deletes (public migration 18)
-      insertRole: db.prepare(
+      insertRole: prepare(
         'INSERT INTO wallet_role (wallet, mint, role, signature, slot, detail) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wallet, mint, role) DO UPDATE SET signature = excluded.signature, slot = excluded.slot, detail = excluded.detail',
       ),
-      rolesOfMint: db.prepare('SELECT wallet, role, signature, slot, detail FROM wallet_role WHERE mint = ? ORDER BY wallet, role'),
-      markWallet: db.prepare('INSERT INTO pending_wallet_page (wallet, seq) VALUES (?, 0) ON CONFLICT (wallet) DO UPDATE SET seq = seq + 1'),
-      listPendingWallets: db.prepare('SELECT wallet, seq FROM pending_wallet_page ORDER BY rowid'),
-      clearPendingWallet: db.prepare('DELETE FROM pending_wallet_page WHERE wallet = ? AND seq = ?'),
-      walletRolesNewest: db.prepare(`
+      rolesOfMint: prepare('SELECT wallet, role, signature, slot, detail FROM wallet_role WHERE mint = ? ORDER BY wallet, role'),
+      markWallet: prepare('INSERT INTO pending_wallet_page (wallet, seq) VALUES (?, 0) ON CONFLICT (wallet) DO UPDATE SET seq = seq + 1'),
+      listPendingWallets: prepare('SELECT wallet, seq FROM pending_wallet_page ORDER BY rowid'),
+      clearPendingWallet: prepare('DELETE FROM pending_wallet_page WHERE wallet = ? AND seq = ?'),
+      walletRolesNewest: prepare(`
         SELECT r.mint, r.role, r.signature, r.slot, r.detail, l.finding_class AS findingClass, l.created_at_ms AS createdAtMs,
           json_extract(l.document, '$.name') AS name, json_extract(l.document, '$.symbol') AS symbol,
           json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw, json_extract(l.document, '$.launch.quoteMint') AS quoteMint
         FROM wallet_role r LEFT JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = ? ORDER BY r.slot DESC, r.mint LIMIT ?`),
       // kept counts (public migration 18); a generation of an older schema opened read-only is counted from its rows
       walletRoleTotals: hasTable(db, 'wallet_role_count')
-        ? db.prepare('SELECT role, n FROM wallet_role_count WHERE wallet = ?')
-        : db.prepare('SELECT role, count(*) AS n FROM wallet_role WHERE wallet = ? GROUP BY role'),
+        ? prepare('SELECT role, n FROM wallet_role_count WHERE wallet = ?')
+        : prepare('SELECT role, count(*) AS n FROM wallet_role WHERE wallet = ? GROUP BY role'),
       // the created launches by class: the (wallet, role) range of wallet_role_newest, not the wallet's
       // whole primary-key range filtered (the planner's choice: ~24 ms for a wallet with 200,000 roles)
-      walletCreatedByClass: db.prepare(
+      walletCreatedByClass: prepare(
         `SELECT l.finding_class AS findingClass, count(*) AS n FROM wallet_role r${hasTable(db, 'wallet_role_newest', 'index') ? ' INDEXED BY wallet_role_newest' : ''} JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = 'creator' GROUP BY l.finding_class`,
       ),
       // newest first (a LIMIT of -1: all of them); walletRoles turns each list oldest first
-      walletRolesOfKind: db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? AND role = ? ORDER BY slot DESC, mint DESC LIMIT ?'),
-      insertGap: db.prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot, to_slot) VALUES (?, ?, ?, ?)'),
-      gaps: db.prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
-      gapTotal: db.prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
-      putUnreadable: db.prepare(`
+      walletRolesOfKind: prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? AND role = ? ORDER BY slot DESC, mint DESC LIMIT ?'),
+      insertGap: prepare('INSERT OR IGNORE INTO coverage_gap (from_ms, to_ms, from_slot, to_slot) VALUES (?, ?, ?, ?)'),
+      gaps: prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
+      gapTotal: prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
+      putUnreadable: prepare(`
         INSERT INTO unreadable_tx (signature, slot, reason, detail, failures, first_failed_at_ms, last_tried_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (signature) DO UPDATE SET reason = excluded.reason, detail = excluded.detail,
           failures = unreadable_tx.failures + excluded.failures, last_tried_at_ms = excluded.last_tried_at_ms`),
-      putUnreadableMint: db.prepare('INSERT OR IGNORE INTO unreadable_tx_mint (mint, signature) VALUES (?, ?)'),
-      deleteUnreadable: db.prepare('DELETE FROM unreadable_tx WHERE signature = ?'),
-      deleteUnreadableMints: db.prepare('DELETE FROM unreadable_tx_mint WHERE signature = ?'),
-      unreadableDue: db.prepare(
+      putUnreadableMint: prepare('INSERT OR IGNORE INTO unreadable_tx_mint (mint, signature) VALUES (?, ?)'),
+      deleteUnreadable: prepare('DELETE FROM unreadable_tx WHERE signature = ?'),
+      deleteUnreadableMints: prepare('DELETE FROM unreadable_tx_mint WHERE signature = ?'),
+      unreadableDue: prepare(
         'SELECT signature, slot, reason, detail, failures, first_failed_at_ms AS firstFailedAtMs, last_tried_at_ms AS lastTriedAtMs FROM unreadable_tx WHERE last_tried_at_ms <= ? ORDER BY last_tried_at_ms, slot LIMIT ?',
       ),
-      unreadableMintsOf: db.prepare('SELECT mint FROM unreadable_tx_mint WHERE signature = ? ORDER BY mint').pluck(),
-      unreadableFor: db.prepare('SELECT signature FROM unreadable_tx_mint WHERE mint = ? ORDER BY signature').pluck(),
-      anyUnreadableFor: db.prepare('SELECT 1 FROM unreadable_tx_mint WHERE mint = ? LIMIT 1').pluck(),
-      countUnreadable: db.prepare('SELECT reason, count(*) AS n FROM unreadable_tx GROUP BY reason ORDER BY reason'),
-      lastRun: db.prepare(
+      unreadableMintsOf: prepare('SELECT mint FROM unreadable_tx_mint WHERE signature = ? ORDER BY mint').pluck(),
+      unreadableFor: prepare('SELECT signature FROM unreadable_tx_mint WHERE mint = ? ORDER BY signature').pluck(),
+      anyUnreadableFor: prepare('SELECT 1 FROM unreadable_tx_mint WHERE mint = ? LIMIT 1').pluck(),
+      countUnreadable: prepare('SELECT reason, count(*) AS n FROM unreadable_tx GROUP BY reason ORDER BY reason'),
+      lastRun: prepare(
         'SELECT id, started_at_ms AS startedAtMs, last_beat_ms AS lastBeatMs, stopped_at_ms AS stoppedAtMs, start_slot AS startSlot, tip_slot AS tipSlot FROM collector_run ORDER BY last_beat_ms DESC, id DESC LIMIT 1',
       ),
     };
@@ -496,6 +516,8 @@ export class PublicStore {
       graduatedAtMs: doc.launch?.graduatedAt?.ms ?? null,
       // the pool refresh's list (migration 12): graduated to a PumpSwap pool, not the Raydium-era withdraw
       poolRefresh: doc.launch?.graduated === true && doc.launch.graduationConfirmedBy !== 'withdraw' ? 1 : 0,
+      // the list's graduated filter (migration 19)
+      graduated: doc.launch?.graduated === true ? 1 : 0,
     };
   }
 

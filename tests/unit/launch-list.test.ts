@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
 import { BLOCK_SEQS, listLaunches, type ListedRecord } from '../../src/db/launch-list.ts';
 import { parseListQuery } from '../../src/server/launches.ts';
+import { launchDoc, putDoc } from '../helpers/launch-doc.ts';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'lpa-list-'))));
@@ -121,6 +122,138 @@ describe('a sync from a slot over long runs of blocks that may hold one', () => 
         expect(listLaunches(db, 'changes', { sinceSlot: 60_000 }, seq ? { order: 'changes', seq } : null, limit).map((r) => r.changeSeq), `seq ${seq} limit ${limit}`).toEqual(want);
       }
     store.close();
+  });
+});
+
+describe('filtered pages (public migration 19)', () => {
+  it('equal the plain query over the table for every filter and order, and a selective filter reads its own index, never a sort', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    const db = store.db;
+    // classes of very different sizes (UNKNOWN rare), about 1 in 20 graduated, a few creators with many launches, some without a slot
+    const classes = ['NO_MARKERS', 'FINDINGS', 'NOTE', 'UNKNOWN'] as const;
+    const n = 3000;
+    const put = db.prepare(
+      `INSERT INTO launch (mint, creator, creation_slot, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms, graduated)
+       VALUES (@mint, @creator, @slot, 'observed', 1, @cls, 0, 'markers-v2', @doc, @sha, 0, json_extract(@doc, '$.launch.graduated') IS 1)
+       ON CONFLICT (mint) DO UPDATE SET sha256 = excluded.sha256, document = excluded.document, finding_class = excluded.finding_class, graduated = excluded.graduated`,
+    );
+    const row = (i: number, v: string) => ({
+      mint: `M${String((i * 7919) % n).padStart(5, '0')}`,
+      creator: i % 10 === 0 ? `C${i % 3}` : `W${i}`,
+      slot: i % 89 === 0 ? null : 1000 + Math.floor(i / 3),
+      cls: classes[i % 41 === 0 ? 3 : i % 3]!,
+      doc: JSON.stringify({ launch: i % 20 === 7 ? { graduated: true } : i % 2 ? { graduated: false } : null }),
+      sha: `${v}${i}`,
+    });
+    db.transaction(() => {
+      for (let i = 0; i < n; i++) put.run(row(i, 'a'));
+      for (let i = 0; i < n; i += 7) put.run(row(i, 'b')); // rewritten: later change sequences
+    })();
+    // launch_count, as the triggers keep it, says UNKNOWN is rare
+    const filters = [{ class: 'UNKNOWN' as const }, { class: 'NOTE' as const }, { graduated: true }, { graduated: false }, { creator: 'C1' }, { creator: 'C1', class: 'UNKNOWN' as const }, { class: 'UNKNOWN' as const, graduated: true }, { class: 'NOTE' as const, graduated: true }];
+    const where = (f: { class?: string; graduated?: boolean; creator?: string }) =>
+      [
+        f.class ? `finding_class = '${f.class}'` : '1',
+        f.creator ? `creator = '${f.creator}'` : '1',
+        f.graduated === undefined ? '1' : f.graduated ? "json_extract(document, '$.launch.graduated') = 1" : "COALESCE(json_extract(document, '$.launch.graduated'), 0) = 0",
+      ].join(' AND ');
+    const mints = (rows: { mint: string }[]) => rows.map((r) => r.mint);
+    for (const f of filters) {
+      const newest = mints(db.prepare(`SELECT mint FROM launch WHERE ${where(f)} ORDER BY creation_slot IS NULL, creation_slot DESC, mint DESC`).all() as { mint: string }[]);
+      expect(newest.length, JSON.stringify(f)).toBeGreaterThan(0);
+      const browsed: string[] = [];
+      let after: { order: 'newest'; slot: number | null; mint: string } | null = null;
+      for (;;) {
+        const page: ListedRecord[] = listLaunches(db, 'newest', f, after, 23);
+        browsed.push(...mints(page));
+        if (page.length < 23) break;
+        after = { order: 'newest', slot: page.at(-1)!.creationSlot, mint: page.at(-1)!.mint };
+      }
+      expect(browsed, JSON.stringify(f)).toEqual(newest);
+      for (const since of [0, 1500])
+        for (const seq of [0, 700, 3100]) {
+          const want = mints(db.prepare(`SELECT mint FROM launch WHERE ${where(f)} AND change_seq > ? ${since ? 'AND creation_slot >= ?' : ''} ORDER BY change_seq LIMIT 31`).all(...(since ? [seq, since] : [seq])) as { mint: string }[]);
+          expect(mints(listLaunches(db, 'changes', { ...f, sinceSlot: since }, seq ? { order: 'changes', seq } : null, 31)), `${JSON.stringify(f)} since ${since} seq ${seq}`).toEqual(want);
+        }
+    }
+    store.close();
+  });
+
+  it('choose their index: a creator\'s, graduated launches\', a rare class\'s, the smaller of graduated and a class; never a sort', () => {
+    let k = 0;
+    // the query plans of the statements one page reads, on a fresh store (statements are prepared once per connection)
+    const planOf = (order: 'newest' | 'changes', f: object) => {
+      const store = new PublicStore(join(dir, `plan-${k++}.db`));
+      const db = store.db;
+      const put = db.prepare(
+        `INSERT INTO launch (mint, creator, creation_slot, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms, graduated)
+         VALUES (?, ?, ?, 'observed', 1, ?, 0, 'markers-v2', ?, ?, 0, ?)`,
+      );
+      db.transaction(() => {
+        // 10 UNKNOWN, 20 NOTE, the rest NO_MARKERS; 10 graduated
+        for (let i = 0; i < 400; i++) put.run(`M${i}`, `W${i % 50}`, 1000 + i, i < 10 ? 'UNKNOWN' : i < 30 ? 'NOTE' : 'NO_MARKERS', JSON.stringify({ launch: { graduated: i % 40 === 0 } }), `s${i}`, i % 40 === 0 ? 1 : 0);
+      })();
+      const plans: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => {
+        if (/^SELECT mint, sha256/.test(sql)) plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ limit: 1, class: 'x', creator: 'x', seq: 0, sinceSlot: 1, slot: 1, mint: 'x', to: 9 }) as { detail: string }[]).map((r) => r.detail).join('; '));
+        return prepare(sql);
+      }) as typeof db.prepare;
+      listLaunches(db, order, f, null, 5);
+      db.prepare = prepare;
+      store.close();
+      expect(plans.length).toBeGreaterThan(0);
+      return plans.join(' | ');
+    };
+    for (const order of ['newest', 'changes'] as const) {
+      const sfx = order === 'newest' ? 'created' : 'change';
+      for (const [f, index] of [
+        [{ creator: 'W3' }, `launch_creator_${sfx}`],
+        [{ creator: 'W3', class: 'UNKNOWN' }, `launch_creator_${sfx}`],
+        [{ graduated: true }, `launch_graduated_${sfx}`],
+        [{ class: 'UNKNOWN' }, `launch_class_${sfx}`],
+        // 10 graduated, 10 UNKNOWN, 20 NOTE: graduated is as small as UNKNOWN and smaller than NOTE
+        [{ class: 'NOTE', graduated: true }, `launch_graduated_${sfx}`],
+        [{ graduated: true, sinceSlot: 1200 }, `launch_graduated_${sfx}`],
+        // from a slot (changes order): a rare class's own range, not the whole block summary's order
+        [{ class: 'UNKNOWN', sinceSlot: 1200 }, `launch_class_${sfx}`],
+      ] as const) {
+        const plan = planOf(order, f);
+        expect(plan, `${order} ${JSON.stringify(f)}`).toContain(index);
+        expect(plan, `${order} ${JSON.stringify(f)}`).not.toContain('TEMP B-TREE');
+      }
+      // a common class: whichever index the planner takes, no sort; from a slot, the block summary's order
+      expect(planOf(order, { class: 'NO_MARKERS' })).not.toContain('TEMP B-TREE');
+    }
+    expect(planOf('changes', { class: 'NO_MARKERS', sinceSlot: 1200 })).toContain('INDEX launch_change');
+  });
+});
+
+describe('the graduated column (public migration 19)', () => {
+  it('is filled from the documents of an archive written before it; an older read-only generation filters on its documents', () => {
+    const path = join(dir, 'public.db');
+    const store = new PublicStore(path);
+    const docs = Array.from({ length: 30 }, (_, i) => {
+      const d = launchDoc(`Mint${String(i).padStart(3, '0')}`, 1_790_000_000_000 + i * 1000);
+      return i % 4 === 0 ? { ...d, launch: { ...d.launch!, graduated: true } } : d;
+    });
+    for (const d of docs) putDoc(store, d);
+    const graduated = docs.filter((d) => d.launch?.graduated).map((d) => d.mint).sort().reverse();
+    const list = (s: PublicStore) => listLaunches(s.db, 'newest', { graduated: true }, null, 100).map((r) => r.mint);
+    expect(list(store)).toEqual(graduated);
+    expect(store.db.prepare('SELECT count(*) FROM launch WHERE graduated = 1').pluck().get()).toBe(graduated.length);
+    // back to schema 18
+    store.db.exec(`DROP INDEX launch_creator_created; DROP INDEX launch_creator_change; DROP INDEX launch_class_created; DROP INDEX launch_class_change;
+      DROP INDEX launch_graduated_created; DROP INDEX launch_graduated_change; CREATE INDEX launch_creator ON launch (creator);
+      ALTER TABLE launch DROP COLUMN graduated; DELETE FROM schema_migrations WHERE version = 19`);
+    store.close();
+    const old = new PublicStore(path, { readonly: true });
+    expect(list(old)).toEqual(graduated);
+    old.close();
+    const migrated = new PublicStore(path);
+    expect(migrated.db.prepare('SELECT mint FROM launch WHERE graduated = 1 ORDER BY mint DESC').pluck().all()).toEqual(graduated);
+    expect(list(migrated)).toEqual(graduated);
+    migrated.close();
   });
 });
 
