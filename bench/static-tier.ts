@@ -101,7 +101,7 @@ export async function benchStaticTier(archive: BenchArchive): Promise<string> {
       ...targets.map((t) => `| ${t.name} | ${t.rps.map(Math.round).join(' / ')} | ${Math.round(median(t.rps))} | ${median(t.p99).toFixed(1)} | ${t.bad} |`),
       '',
       `**Home page through the static tier: ${Math.round(homeRps)} req/s** (issue 23 target ≥ 5,000: ${homeRps >= 5000 ? 'met' : 'NOT met'}). ` +
-        `**Token pages through the static tier = ${ratio.toFixed(1)} × the keyed endpoint's req/s** (median of per-round ratios; issue 26 target ≥ 10 ×: ${ratio >= 10 ? 'met' : 'NOT met'}).`,
+        `**Token pages through the static tier = ${ratio.toFixed(2)} × the keyed endpoint's req/s** (median of per-round ratios; issue 26 target ≥ 10 ×: ${ratio >= 10 ? 'met' : 'NOT met'}).`,
       '',
       `Load average (1, 5, 15 min) at the start of this section: ${loadBefore}; at its end: ${loadAfter} (${cpus().length} cores).`,
     ].join('\n');
