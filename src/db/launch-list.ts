@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FindingClass } from '../core/types.ts';
+import { schemaHas } from './open.ts';
 
 /**
  * Pages of launch records for `GET /api/v1/launches` (the server's list and sync): keyset pages
@@ -74,7 +75,7 @@ export function listLaunches(db: Database.Database, order: 'newest' | 'changes',
   }
   if (filter.graduated !== undefined) {
     // the column of public migration 19; a database before it reads the document
-    if (hasIndex(db, 'launch_graduated_created')) where.push(filter.graduated ? 'graduated = 1' : 'graduated = 0');
+    if (schemaHas(db, 'index', 'launch_graduated_created')) where.push(filter.graduated ? 'graduated = 1' : 'graduated = 0');
     else where.push(filter.graduated ? "json_extract(document, '$.launch.graduated') = 1" : "COALESCE(json_extract(document, '$.launch.graduated'), 0) = 0");
   }
   const select = (w: string[], orderBy: string, index?: string) =>
@@ -140,26 +141,19 @@ const RARE_CLASS_SHARE = 1 / 8;
  */
 function filterIndex(db: Database.Database, order: 'newest' | 'changes', filter: ListFilter): string | undefined {
   const suffix = order === 'newest' ? 'created' : 'change';
-  const pick = (name: string) => (hasIndex(db, name) ? name : undefined);
+  const pick = (name: string) => (schemaHas(db, 'index', name) ? name : undefined);
   if (filter.creator !== undefined) return pick(`launch_creator_${suffix}`);
   // graduated and a class together: the smaller of the two ranges
   const cls = filter.class !== undefined ? classCount(db, filter.class) : null;
-  const graduated = filter.graduated === true && hasIndex(db, `launch_graduated_${suffix}`) ? graduatedCount(db) : null;
+  const graduated = filter.graduated === true && schemaHas(db, 'index', `launch_graduated_${suffix}`) ? graduatedCount(db) : null;
   if (graduated !== null && (cls === null || graduated <= cls.n)) return `launch_graduated_${suffix}`;
   if (cls !== null && cls.n < cls.total * RARE_CLASS_SHARE) return pick(`launch_class_${suffix}`);
   return undefined;
 }
 
-const indexes = new WeakMap<Database.Database, Set<string>>();
-function hasIndex(db: Database.Database, name: string): boolean {
-  let s = indexes.get(db);
-  if (!s) indexes.set(db, (s = new Set(statement(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'launch'").pluck().all() as string[])));
-  return s.has(name);
-}
-
 /** The records in `cls` and in all, from launch_count (public migration 17; without it: 0 of 1, so a class index is used when there is one). */
 function classCount(db: Database.Database, cls: FindingClass): { n: number; total: number } {
-  if (!hasTable(db, 'launch_count')) return { n: 0, total: 1 };
+  if (!schemaHas(db, 'table', 'launch_count')) return { n: 0, total: 1 };
   const rows = statement(db, 'SELECT finding_class AS c, sum(n) AS n FROM launch_count GROUP BY finding_class').all() as { c: string; n: number }[];
   return { n: rows.find((r) => r.c === cls)?.n ?? 0, total: rows.reduce((t, r) => t + r.n, 0) };
 }
@@ -176,15 +170,6 @@ function graduatedCount(db: Database.Database): number {
     graduatedCounts.set(db, c);
   }
   return c.n;
-}
-
-const tables = new WeakMap<Database.Database, Map<string, boolean>>();
-function hasTable(db: Database.Database, name: string): boolean {
-  let m = tables.get(db);
-  if (!m) tables.set(db, (m = new Map()));
-  let has = m.get(name);
-  if (has === undefined) m.set(name, (has = statement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined));
-  return has;
 }
 
 /**

@@ -74,3 +74,20 @@ export function openDatabase(path: string, migrations: Migration[], opts: { read
   }
   return db;
 }
+
+const schemaNames = new WeakMap<Database.Database, Set<string>>();
+
+/**
+ * Whether the database has a table or index of that name, from sqlite_master read once per
+ * connection. Code that chooses its statements by what a database has (a read-only generation of
+ * an older schema is never migrated) asks here; a connection that migrates does so when it opens,
+ * before any question.
+ */
+export function schemaHas(db: Database.Database, type: 'table' | 'index', name: string): boolean {
+  let names = schemaNames.get(db);
+  if (!names) {
+    const rows = db.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'index')").all() as { type: string; name: string }[];
+    schemaNames.set(db, (names = new Set(rows.map((r) => `${r.type}:${r.name}`))));
+  }
+  return names.has(`${type}:${name}`);
+}

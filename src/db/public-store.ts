@@ -3,7 +3,7 @@ import type { CreationAt, DecodedTransaction, FindingClass, LaunchDocument, Orig
 import type { FunderFact, FunderUnknownReason } from '../core/funding.ts';
 import type { AfterwardsState } from '../core/afterwards.ts';
 import type { WalletRole } from '../core/record/build-launch.ts';
-import { openDatabase } from './open.ts';
+import { openDatabase, schemaHas } from './open.ts';
 import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 import { formatLagSamples, keepLagSample, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
@@ -173,10 +173,6 @@ export const UNKEYED_COLUMNS: readonly (readonly [string, LaunchParam])[] = [
 /** Funder facts a store remembers before it starts over (a few hundred bytes each). */
 const FUNDER_MEMO_MAX = 100_000;
 
-/** Whether the database has a table of that name. */
-function hasTable(db: Database.Database, name: string, type: 'table' | 'index' = 'table'): boolean {
-  return db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get(type, name) !== undefined;
-}
 
 /**
  * `db.prepare(sql)`, or, when SQLite refuses it (a read-only database of an older schema), a
@@ -306,7 +302,7 @@ export class PublicStore {
       insertMetaOnce: prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
       // public migration 17's kept counts; a database without them (a generation of an older
       // collector, opened read-only and so not migrated) is counted from the launch table
-      countRows: hasTable(db, 'launch_count')
+      countRows: schemaHas(db, 'table', 'launch_count')
         ? prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, n FROM launch_count WHERE n > 0')
         : prepare('SELECT origin, finding_class AS findingClass, observed_at_launch AS observed, count(*) AS n FROM launch GROUP BY origin, finding_class, observed_at_launch'),
       startRun: prepare('INSERT INTO collector_run (started_at_ms, last_beat_ms, start_slot, tip_slot) VALUES (?, ?, ?, ?)'),
@@ -336,13 +332,13 @@ export class PublicStore {
           json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw, json_extract(l.document, '$.launch.quoteMint') AS quoteMint
         FROM wallet_role r LEFT JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = ? ORDER BY r.slot DESC, r.mint LIMIT ?`),
       // kept counts (public migration 18); a generation of an older schema opened read-only is counted from its rows
-      walletRoleTotals: hasTable(db, 'wallet_role_count')
+      walletRoleTotals: schemaHas(db, 'table', 'wallet_role_count')
         ? prepare('SELECT role, n FROM wallet_role_count WHERE wallet = ?')
         : prepare('SELECT role, count(*) AS n FROM wallet_role WHERE wallet = ? GROUP BY role'),
       // the created launches by class: the (wallet, role) range of wallet_role_newest, not the wallet's
       // whole primary-key range filtered (the planner's choice: ~24 ms for a wallet with 200,000 roles)
       walletCreatedByClass: prepare(
-        `SELECT l.finding_class AS findingClass, count(*) AS n FROM wallet_role r${hasTable(db, 'wallet_role_newest', 'index') ? ' INDEXED BY wallet_role_newest' : ''} JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = 'creator' GROUP BY l.finding_class`,
+        `SELECT l.finding_class AS findingClass, count(*) AS n FROM wallet_role r${schemaHas(db, 'index', 'wallet_role_newest') ? ' INDEXED BY wallet_role_newest' : ''} JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = 'creator' GROUP BY l.finding_class`,
       ),
       // newest first (a LIMIT of -1: all of them); walletRoles turns each list oldest first
       walletRolesOfKind: prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE wallet = ? AND role = ? ORDER BY slot DESC, mint DESC LIMIT ?'),

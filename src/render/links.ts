@@ -86,16 +86,20 @@ export function txLink(ex: Explorer, signature: string, text: string = signature
   return raw(txLinkText(ex, signature, text)) as Html;
 }
 
-/** {@link txLink}'s markup as a string (the same bytes), for tables built as strings. */
-export function txLinkText(ex: Explorer, signature: string, text: string = signature): string {
+/**
+ * {@link txLink}'s markup as a string (the same bytes), for tables built as strings. `compact`: a
+ * bare link (no class, no title: the full signature is in its href), for long lists.
+ */
+export function txLinkText(ex: Explorer, signature: string, text: string = signature, compact = false): string {
   const href = ex.tx(signature);
+  if (compact) return href ? `<a href="${esc(href)}">${esc(text)}</a>` : `<code>${esc(text)}</code>`;
   return href ? `<a class="mono" href="${esc(href)}" title="${esc(signature)}">${esc(text)}</a>` : `<code title="${esc(signature)}">${esc(text)}</code>`;
 }
 
 /** Signatures as {@link txLinkText} links of their short form, one space apart (a table's "Transactions" cell). */
-export function txLinksText(ex: Explorer, signatures: readonly string[], short: (s: string) => string): string {
+export function txLinksText(ex: Explorer, signatures: readonly string[], short: (s: string) => string, compact = false): string {
   let out = '';
-  for (let i = 0; i < signatures.length; i++) out += (i ? ' ' : '') + txLinkText(ex, signatures[i]!, short(signatures[i]!));
+  for (let i = 0; i < signatures.length; i++) out += (i ? ' ' : '') + txLinkText(ex, signatures[i]!, short(signatures[i]!), compact);
   return out;
 }
 

@@ -221,7 +221,7 @@ ${raw(
     all,
     (b) =>
       // short: the links' full addresses are in their hrefs (the table's rows carry titles and explorer links too)
-      `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(duration(b.t))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} ·${b.signatures.map((sig) => { const href = ex.tx(sig); return href ? ` <a href="${esc(href)}">${esc(shortAddress(sig))}</a>` : ` <code>${esc(shortAddress(sig))}</code>`; }).join('')}</li>`,
+      `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(duration(b.t))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} · ${txLinksText(ex, b.signatures, shortAddress, true)}</li>`,
   ),
 )}
 </ol></details>` as Html;
