@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { instant } from '../core/canonical.ts';
 import type { FindingClass, Instant, LaunchDocument } from '../core/types.ts';
 import type Database from 'better-sqlite3';
-import { lastChangeSeq, listLaunches, type ListedRecord, type ListFilter, type ListPosition } from '../db/launch-list.ts';
+import { lastChangeSeq, listedItemsJson, listLaunchKeys, type ListedKey, type ListFilter, type ListPosition } from '../db/launch-list.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, type ErrorCode } from './errors.ts';
 import { CACHE_NONE, addressProblem, joinBytes, jsonTextResponse, licenseOf } from './http.ts';
@@ -145,56 +145,53 @@ export interface LaunchListBody {
 
 /**
  * A page of records for a parsed query, from the public database: the UTF-8 bytes of the JSON of a
- * {@link LaunchListBody}. Each stored document (canonical JSON, src/core/canonical.ts) is copied
- * into the page as the bytes it is stored as, not decoded, parsed or serialised again; the other
+ * {@link LaunchListBody}. The records are copied as SQLite assembles them (listedItemsJson: each
+ * stored canonical document as its bytes, not decoded, parsed or serialised again); the other
  * members in the interface's order.
  */
 export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): Buffer {
-  // one read transaction: the page and the newest change it is measured against are one snapshot
-  const [rows, newest] = pageRead(deps.publicStore.db)(q);
-  const hasMore = rows.length > q.limit;
-  const count = Math.min(rows.length, q.limit);
+  // one read transaction: the page, its records and the newest change it is measured against are one snapshot
+  const [keys, items, newest] = pageRead(deps.publicStore.db)(q);
+  const hasMore = keys.length > q.limit;
+  const count = Math.min(keys.length, q.limit);
   const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
-  const last = count ? rows[count - 1] : undefined;
+  const last = count ? keys[count - 1] : undefined;
   let next: string | null = null;
   if (q.order === 'newest') {
-    if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot, m: last.mint, f });
+    if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot ?? null, m: last.mint, f });
   } else {
     // a sync always continues: from the last record seen, or where it stood (an empty first page: the newest write now)
-    const seq = last ? last.changeSeq : q.after?.order === 'changes' ? q.after.seq : newest;
+    const seq = last ? last.changeSeq! : q.after?.order === 'changes' ? q.after.seq : newest;
     next = encodeCursor({ v: 1, o: 'c', q: seq, f });
   }
   const s = JSON.stringify;
-  // a LaunchListBody, members in its order: texts and each stored document's bytes, joined once
-  const parts: (string | Buffer)[] = [`{"apiVersion":"v1","order":${s(q.order)},"records":[`];
-  for (let i = 0; i < count; i++) {
-    const r = rows[i]!;
-    parts.push(`${i ? '},' : ''}{"mint":${s(r.mint)},"sha256":${s(r.sha256)},"changeSeq":${s(r.changeSeq)},"document":`, documentBytes(r.document));
-  }
-  parts.push(`${count ? '}' : ''}],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`);
-  return joinBytes(parts);
+  // a LaunchListBody, members in its order
+  return joinBytes([
+    `{"apiVersion":"v1","order":${s(q.order)},"records":[`,
+    items,
+    `],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`,
+  ]);
 }
 
-type PageRows = readonly [ListedRecord<Buffer>[], number];
+type PageRows = readonly [ListedKey[], Buffer, number];
 const pageReads = new WeakMap<Database.Database, (q: ListQuery) => PageRows>();
 
 /**
- * The rows of a page (one more than its limit, to tell whether more follow) and, for a sync, the
- * newest change sequence, read in one transaction of `db`: the transaction function is made once
- * per connection (better-sqlite3's `db.transaction` makes a new one on every call otherwise).
+ * The keys of a page's rows (one more than its limit, to tell whether more follow), the JSON of
+ * its records (the first `limit`) and, for a sync, the newest change sequence, read in one
+ * transaction of `db`: the transaction function is made once per connection (better-sqlite3's
+ * `db.transaction` makes a new one on every call otherwise).
  */
 function pageRead(db: Database.Database): (q: ListQuery) => PageRows {
   let read = pageReads.get(db);
   if (!read) {
-    read = db.transaction((q: ListQuery): PageRows => [listLaunches(db, q.order, q.filter, q.after, q.limit + 1, 'bytes'), q.order === 'changes' ? lastChangeSeq(db) : 0]);
+    read = db.transaction((q: ListQuery): PageRows => {
+      const keys = listLaunchKeys(db, q.order, q.filter, q.after, q.limit + 1);
+      return [keys, listedItemsJson(db, keys.slice(0, q.limit).map((k) => k.id)), q.order === 'changes' ? lastChangeSeq(db) : 0];
+    });
     pageReads.set(db, read);
   }
   return read;
-}
-
-/** A stored document as it goes into a page: its bytes when they are a JSON object's (always, as putLaunch writes it), else parsed and serialised. */
-function documentBytes(bytes: Buffer): Buffer | string {
-  return bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d ? bytes : JSON.stringify(JSON.parse(bytes.toString('utf8')) as LaunchDocument);
 }
 
 /**

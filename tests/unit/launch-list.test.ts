@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
-import { BLOCK_SEQS, listLaunches, type ListedRecord } from '../../src/db/launch-list.ts';
+import { BLOCK_SEQS, listedItemsJson, listLaunches, type ListedRecord } from '../../src/db/launch-list.ts';
 import { parseListQuery } from '../../src/server/launches.ts';
 import { launchDoc, putDoc } from '../helpers/launch-doc.ts';
 
@@ -263,5 +263,34 @@ describe('parseListQuery', () => {
     expect(q('')).toEqual({ order: 'newest', filter: {}, after: null, limit: 50 });
     expect(q('since=0&limit=100&class=NOTE')).toEqual({ order: 'changes', filter: { class: 'NOTE', sinceSlot: 0 }, after: null, limit: 100 });
     for (const bad of ['limit=101', 'limit=1.5', 'class=clean', 'graduated=1', 'creator=x', 'since=-1', 'what=1', 'limit=1&limit=2']) expect(q(bad), bad).toMatchObject({ code: expect.stringMatching(/^invalid_(query|cursor)$/) });
+  });
+});
+
+describe('a page\'s records assembled by SQLite (listedItemsJson)', () => {
+  it('are the rows of the ids in their order, each document copied byte for byte, whatever the order read', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    const db = store.db;
+    const names = ['🚀🚀 MOON', 'ドージ', 'שלום \u202e', '<script>alert(1)</script>', '"quoted" \\ back', 'plain'];
+    for (let i = 0; i < 60; i++) putDoc(store, launchDoc(`M${String(i).padStart(3, '0')}`, 1_700_000_000_000 + i * 1000, { name: names[i % names.length]! }), 1_700_000_100_000);
+    const rows = db.prepare('SELECT rowid AS id, mint, sha256, change_seq AS changeSeq, document FROM launch').all() as { id: number; mint: string; sha256: string; changeSeq: number; document: string }[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // what the page held before: each member written by JSON.stringify, the stored text as the document
+    const expected = (ids: number[]) => ids.map((id) => { const r = byId.get(id)!; return `{"mint":${JSON.stringify(r.mint)},"sha256":${JSON.stringify(r.sha256)},"changeSeq":${r.changeSeq},"document":${r.document}}`; }).join(',');
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const orders = [rows.map((r) => r.id), rows.map((r) => r.id).reverse(), [rows[5]!.id], []];
+    for (let k = 0; k < 20; k++) orders.push([...rows.map((r) => r.id)].sort(() => rnd() - 0.5).slice(0, 1 + Math.floor(rnd() * 51)));
+    for (const ids of orders) {
+      const want = expected(ids);
+      expect(listedItemsJson(db, ids).toString('utf8')).toBe(want);
+      expect(listedItemsJson(db, ids, true).toString('utf8')).toBe(want);
+      if (ids.length) expect(JSON.parse(`[${want}]`).map((r: { mint: string }) => r.mint)).toEqual(ids.map((id) => byId.get(id)!.mint));
+    }
+    // a stored document that is not an object's text as it stands: re-serialised, as the page did before
+    db.prepare("UPDATE launch SET document = ' {\"a\": [1, 2]} ' WHERE rowid = ?").run(rows[0]!.id);
+    expect(listedItemsJson(db, [rows[0]!.id]).toString()).toBe(`{"mint":"${rows[0]!.mint}","sha256":"${rows[0]!.sha256}","changeSeq":${rows[0]!.changeSeq},"document":{"a":[1,2]}}`);
+    // a row gone is an error, not a shorter page
+    expect(() => listedItemsJson(db, [rows[1]!.id, 999_999])).toThrow(/1 of 2 listed records are no longer held/);
+    store.close();
   });
 });
