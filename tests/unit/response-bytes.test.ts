@@ -67,6 +67,20 @@ describe('answers as bytes', () => {
     expect(joinBytes([]).length).toBe(0);
   });
 
+  it('joinBytes equals Buffer.concat for runs of texts and buffers of any script, lone surrogates included', () => {
+    const texts = ['', 'a', '{"mint":', 'ドージ', '🚀', 'x\ud800y', '\udc00', 'é'.repeat(50), '"', ',"body":'];
+    let seed = 3;
+    const rnd = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    for (let k = 0; k < 300; k++) {
+      const parts: (string | Buffer)[] = [];
+      for (let i = rnd(12); i > 0; i--) parts.push(rnd(3) ? texts[rnd(texts.length)]! : Buffer.from(texts[rnd(texts.length)]!.repeat(1 + rnd(3))));
+      const want = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+      const got = joinBytes(parts);
+      expect(got.equals(want), JSON.stringify(parts.map((p) => (typeof p === 'string' ? p : `<${p.toString()}>`)))).toBe(true);
+      expect(got.length).toBe(want.length);
+    }
+  });
+
   it('replyResponse sends the bytes a string body would have sent, a lone surrogate included', async () => {
     const text = `{"a":"x\ud800y 🚀 é"}`;
     const res = replyResponse({ status: 200, headers: {}, body: text });
