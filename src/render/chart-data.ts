@@ -114,37 +114,70 @@ function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: 
   return out;
 }
 
+/** The creation transaction as the walk reads it. */
+interface Creation {
+  signature: string;
+  slot: number;
+  blockTime: number | null;
+}
+
 /**
- * The one walk over every held successful transaction (slot order): whether the creation
- * transaction is among them, the transactions of the creation slot and the first window (for
- * `tradesOf`), and the curve's real quote reserves after each trade, to migration, as parallel
- * arrays (time after creation, slot, raw quote), with where they came from and the completion and
- * migration times. No object per trade (inside chartSeries it ran about three times slower).
- * Failed transactions are skipped here; null when the successful ones are not in slot order (the
- * store returns them in order: then this one pass is all, with no filtered copy made first), and
- * the caller walks `successful(txs)` instead — the same transactions in the same order.
+ * The one walk over every held successful transaction (slot order), as a running state: whether
+ * the creation transaction is among them, the transactions of the creation slot and the first
+ * window (for `tradesOf`), and the curve's real quote reserves after each trade, to migration, as
+ * parallel arrays (time after creation, slot, raw quote), with where they came from and the
+ * completion and migration times. No object per trade (inside chartSeries it ran about three
+ * times slower). {@link advance} walks transactions into it; the same list grown by appends (the
+ * collector's transaction cache: src/ingest/tx-cache.ts) is walked on from where it stopped
+ * ({@link resumedWalk}).
  */
-function walk(mint: string, txs: DecodedTransaction[], creation: { signature: string; slot: number; blockTime: number | null }) {
-  const pointT: number[] = [0];
-  const pointSlot: number[] = [creation.slot];
-  const pointQ: (bigint | string)[] = [0n];
-  const windowTxs: DecodedTransaction[] = [];
-  let held = false;
-  let source: 'events' | 'trades' = 'events';
-  let sum = 0n;
-  let completedAt: number | null = null;
-  let migratedAt: number | null = null;
-  let lastQ: bigint | string | null = null;
+interface Walk {
+  mint: string;
+  creation: Creation;
+  /** how many transactions of the list were walked, and the first and last of them: a list that still holds them there is the same list grown */
+  n: number;
+  first: DecodedTransaction | undefined;
+  last: DecodedTransaction | undefined;
+  held: boolean;
+  windowTxs: DecodedTransaction[];
+  pointT: number[];
+  pointSlot: number[];
+  pointQ: (bigint | string)[];
+  source: 'events' | 'trades';
+  sum: bigint;
+  lastQ: bigint | string | null;
+  completedAt: number | null;
+  migratedAt: number | null;
+  prevSlot: number;
+  /** the first window's part of the series, kept while the window holds the same transactions and the record the same creator and supply */
+  window?: { key: string; part: WindowPart };
+}
+
+function newWalk(mint: string, creation: Creation): Walk {
+  return {
+    mint, creation, n: 0, first: undefined, last: undefined, held: false, windowTxs: [], pointT: [0], pointSlot: [creation.slot], pointQ: [0n],
+    source: 'events', sum: 0n, lastQ: null, completedAt: null, migratedAt: null, prevSlot: -Infinity,
+  };
+}
+
+/**
+ * Walk `txs[from…]` into `w`. Failed transactions are skipped; false when the successful ones are
+ * not in slot order (the store returns them in order: then this one pass is all, with no filtered
+ * copy made first), and the caller walks `successful(txs)` instead — the same transactions in the
+ * same order. Indexed loops, and the instructions' cheapest test first: this walk reads every held
+ * transaction at every first render (a 2,000-trade curve), and for-of cost measurably here.
+ */
+function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
+  const { mint, creation } = w;
   const cbt = creation.blockTime;
-  let prevSlot = -Infinity;
-  // indexed loops, and the instructions' cheapest test first: this walk reads every held
-  // transaction at every first render (a 2,000-trade curve), and for-of cost measurably here
+  const { pointT, pointSlot, pointQ, windowTxs } = w;
+  let { held, source, sum, lastQ, completedAt, migratedAt, prevSlot } = w;
   const nTx = txs.length;
-  for (let k = 0; k < nTx; k++) {
+  for (let k = from; k < nTx; k++) {
     const tx = txs[k]!;
     if (tx.err !== null && tx.err !== undefined) continue;
     const slot = tx.slot ?? 0;
-    if (slot < prevSlot) return null;
+    if (slot < prevSlot) return false;
     prevSlot = slot;
     if (!held && tx.signature === creation.signature) held = true;
     const blockTime = tx.blockTime;
@@ -190,7 +223,44 @@ function walk(mint: string, txs: DecodedTransaction[], creation: { signature: st
       }
     }
   }
-  return { held, windowTxs, pointT, pointSlot, pointQ, source, completedAt, migratedAt };
+  Object.assign(w, { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, n: nTx, first: txs[0], last: txs[nTx - 1] });
+  return true;
+}
+
+/** A whole walk of `txs`, or null when they are not in slot order. */
+function walk(mint: string, txs: DecodedTransaction[], creation: Creation): Walk | null {
+  const w = newWalk(mint, creation);
+  return advance(w, txs, 0) ? w : null;
+}
+
+/**
+ * The walk last made of each list of transactions, kept by the list: a list dropped (the
+ * collector's transaction cache lets an idle or evicted mint's list go; the server reads a new list
+ * for each render) takes its walk with it, so the walks held never outgrow the lists held.
+ */
+let walks = new WeakMap<DecodedTransaction[], Walk>();
+
+/**
+ * The walk of `txs`, resumed from the one kept for that list when it has grown by appends since
+ * (the collector's transaction cache appends in place: still the same mint and creation, still
+ * starting with the same first transaction and holding the last one walked where it was): only the
+ * new transactions are read. Else a whole walk, kept for next time. A busy curve's page is written
+ * again after each batch of its trades; each render then reads its new trades, not its whole history.
+ */
+function resumedWalk(mint: string, txs: DecodedTransaction[], creation: Creation): Walk | null {
+  const kept = walks.get(txs);
+  let w: Walk | null;
+  if (
+    kept && kept.mint === mint && txs.length >= kept.n && txs[0] === kept.first && txs[kept.n - 1] === kept.last &&
+    kept.creation.signature === creation.signature && kept.creation.slot === creation.slot && kept.creation.blockTime === creation.blockTime
+  ) {
+    w = txs.length === kept.n || advance(kept, txs, kept.n) ? kept : null;
+  } else {
+    w = walk(mint, txs, creation);
+  }
+  if (w) walks.set(txs, w);
+  else walks.delete(txs);
+  return w;
 }
 
 /** Seconds per slot used only when a blockTime is missing (Solana's target slot time). */
@@ -204,27 +274,59 @@ export const TIMELINE_MAX_BUYS = 100;
  * @param txs every transaction held for the launch (`launch_tx`, any order)
  */
 export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): ChartSeries {
+  return seriesOf(doc, txs, walk);
+}
+
+function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint: string, txs: DecodedTransaction[], creation: Creation) => Walk | null): ChartSeries {
   const l = doc.launch;
   const base = { quoteMint: l?.quoteMint ?? '', totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
   if (!l) return { ...base, missing: 'the creation transaction is not held, so nothing about the launch is charted' };
   if (!doc.history.complete) return { ...base, missing: 'the held history is incomplete, so a chart would leave out trades the archive has not read' };
   const creation = { signature: l.transaction.signature, slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
-  const walked = walk(doc.mint, txs, creation) ?? walk(doc.mint, successful(txs), creation)!;
+  const walked = walkOf(doc.mint, txs, creation) ?? walk(doc.mint, successful(txs), creation)!;
   if (!walked.held) return { ...base, missing: 'the creation transaction is not among the held transactions' };
 
+  // the window's part: the same objects while the window's transactions and the facts it reads are (a resumed walk's)
+  const key = `${walked.windowTxs.length}\n${l.creator}\n${l.totalSupplyRaw}`;
+  let part = walked.window?.key === key ? walked.window.part : undefined;
+  if (!part) {
+    part = windowPart(doc.mint, l.creator, BigInt(l.totalSupplyRaw), creation, walked.windowTxs);
+    walked.window = { key, part };
+  }
+
+  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = walked;
+  const endAt = Math.max(pointT[pointT.length - 1]!, migratedAt ?? 0, completedAt ?? 0);
+  const curveOut = downsample(pointT, pointSlot, pointQ, endAt);
+  return {
+    ...base,
+    missing: null,
+    supply: part.supply,
+    timeline: part.timeline,
+    earlyBuyers: part.earlyBuyers,
+    curve: { points: curveOut, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
+  };
+}
+
+/** The part of the series the first window decides: supply at birth, the buyer timeline, the first-window buyers. */
+interface WindowPart {
+  supply: NonNullable<ChartSeries['supply']>;
+  timeline: NonNullable<ChartSeries['timeline']>;
+  earlyBuyers: EarlyBuyer[];
+}
+
+/** {@link WindowPart} from the transactions of the creation slot and the first window (slot order). */
+function windowPart(mint: string, creator: string, total: bigint, creation: Creation, windowTxs: DecodedTransaction[]): WindowPart {
   const tOf = (x: { slot: number; blockTime: number | null }) =>
     creation.blockTime !== null && x.blockTime !== null ? x.blockTime - creation.blockTime : (x.slot - creation.slot) * SLOT_SECONDS;
-  const creator = l.creator;
   // Supply, timeline and early buyers need only the first window's trades (decoded by tradesOf);
   // the curve reads one field per later trade (a 2,000-trade curve renders in milliseconds).
-  const trades = tradesOf(doc.mint, walked.windowTxs);
+  const trades = tradesOf(mint, windowTxs);
   const outside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
   const bundled = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && t.slot === creation.slot).map((t) => t.wallet));
   const early = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && !bundled.has(t.wallet) && inFirstWindow(creation, t)).map((t) => t.wallet));
   const who = (t: Trade): TimelinePoint['who'] =>
     t.wallet === creator ? 'creator' : bundled.has(t.wallet) ? 'bundled' : early.has(t.wallet) ? 'early' : 'other';
 
-  const total = BigInt(l.totalSupplyRaw);
   const split = (until: (t: Trade) => boolean): SupplySplit => {
     const net = { creator: 0n, bundled: 0n, early: 0n, other: 0n };
     const perWallet = new Map<string, bigint>();
@@ -266,17 +368,7 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
   }
   const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
 
-  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = walked;
-  const endAt = Math.max(pointT[pointT.length - 1]!, migratedAt ?? 0, completedAt ?? 0);
-  const curveOut = downsample(pointT, pointSlot, pointQ, endAt);
-  return {
-    ...base,
-    missing: null,
-    supply,
-    timeline: { points, cutAt100, creationSlotEnd, bundledWallets: bundled.size, first30sWallets },
-    earlyBuyers,
-    curve: { points: curveOut, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
-  };
+  return { supply, timeline: { points, cutAt100, creationSlotEnd, bundledWallets: bundled.size, first30sWallets }, earlyBuyers };
 }
 
 /** How many records' series {@link chartSeriesCached} keeps (the most recently used; ~100 KB each for a long curve). */
@@ -291,7 +383,12 @@ const seriesCache = new Map<string, ChartSeries>();
  * history.transactions and lastSlot included), the transaction count with the first and last
  * signatures, and every document field chartSeries reads — so a caller passing a placeholder
  * sha256 (tests) still cannot get another record's series. The series is shared: callers must not
- * change it. Least recently used entries go past {@link SERIES_CACHE_SIZE}.
+ * change it. Least recently used entries go past {@link SERIES_CACHE_SIZE}. A record not remembered
+ * (a busy curve's next version, after more trades) is computed from its launch's walk resumed
+ * ({@link resumedWalk}: only the trades appended since are read), and its first-window part (supply,
+ * timeline, first-window buyers) is the same objects as the last version's while the window holds
+ * the same transactions: the page's sections drawn from them are remembered by those objects
+ * (charts.ts, token-page.ts). Equal, field for field, to {@link chartSeries} (tests/unit/chart-data.test.ts).
  */
 export function chartSeriesCached(doc: LaunchDocument, sha256: string, txs: DecodedTransaction[]): ChartSeries {
   const l = doc.launch;
@@ -311,13 +408,15 @@ export function chartSeriesCached(doc: LaunchDocument, sha256: string, txs: Deco
     seriesCache.set(key, hit);
     return hit;
   }
-  const s = chartSeries(doc, txs);
+  // a record not remembered: its walk resumed when the list is the one walked before, grown (resumedWalk)
+  const s = seriesOf(doc, txs, resumedWalk);
   seriesCache.set(key, s);
   if (seriesCache.size > SERIES_CACHE_SIZE) seriesCache.delete(seriesCache.keys().next().value!);
   return s;
 }
 
-/** Forget every remembered series (benchmarks measuring a record's first render). */
+/** Forget every remembered series and walk (benchmarks measuring a record's first render). */
 export function clearChartSeriesCache(): void {
   seriesCache.clear();
+  walks = new WeakMap();
 }

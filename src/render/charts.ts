@@ -85,14 +85,55 @@ function supplyCell(split: SupplySplit, k: keyof SupplySplit, pcts: Map<string, 
   return `title="${esc(t.exact)}">${esc(pctText(pcts, split[k], total))} · ${esc(t.text)}`;
 }
 
+/** Markup remembered by the object it was drawn from, with the other values it was drawn from. */
+export interface DrawnSections<K extends object> {
+  memo: WeakMap<K, { inputs: readonly unknown[]; html: Html }>;
+}
+const allDrawn: DrawnSections<object>[] = [];
+
+/** A new memo of drawn sections for {@link remembered} (every one is emptied by {@link forgetDrawnSections}). */
+export function drawnSections<K extends object>(): DrawnSections<K> {
+  const d: DrawnSections<K> = { memo: new WeakMap() };
+  allDrawn.push(d as unknown as DrawnSections<object>);
+  return d;
+}
+
+/** Forget every section drawn (benchmarks measuring a page drawn whole). */
+export function forgetDrawnSections(): void {
+  for (const d of allDrawn) d.memo = new WeakMap();
+}
+
+/**
+ * A section drawn from one of a series' first-window objects (its supply, timeline or first-window
+ * buyers), remembered by that object with the other values it was drawn from: the same object and
+ * the same values (===) give the markup drawn before. chartSeriesCached keeps those objects the same
+ * while the launch's first window holds the same transactions, so a busy curve's page, written again
+ * after each batch of its trades, draws them once. The markup is a function of the object and the
+ * values alone: every part of the section reads nothing else.
+ */
+export function remembered<K extends object>(drawn: DrawnSections<K>, of: K, inputs: readonly unknown[], draw: () => Html): Html {
+  const hit = drawn.memo.get(of);
+  if (hit && hit.inputs.length === inputs.length && hit.inputs.every((v, i) => v === inputs[i])) return hit.html;
+  const html = draw();
+  drawn.memo.set(of, { inputs, html });
+  return html;
+}
+
+const supplyDrawn = drawnSections<NonNullable<ChartSeries['supply']>>();
+const timelineDrawn = drawnSections<NonNullable<ChartSeries['timeline']>>();
+
 /** Supply at birth: two stacked bars (end of the creation slot, at 30 s), shares of total supply. */
 export function supplyChart(s: ChartSeries, name: string): Html {
   if (!s.supply) return missingChart('supply', 'Supply at birth', s.missing);
+  return remembered(supplyDrawn, s.supply, [s.totalSupplyRaw, name], () => drawSupply(s, s.supply!, name));
+}
+
+function drawSupply(s: ChartSeries, supply: NonNullable<ChartSeries['supply']>, name: string): Html {
   const total = BigInt(s.totalSupplyRaw);
   // each share's text once: a value appears in a bar's title, its label and the table
   const pcts = new Map<string, string>();
-  const a = s.supply.atCreationSlot;
-  const b = s.supply.at30s;
+  const a = supply.atCreationSlot;
+  const b = supply.at30s;
   return raw(`<figure class="chart" id="chart-supply" data-chart="supply" data-total-raw="${esc(s.totalSupplyRaw)}" data-creator-raw="${esc(a.creator)}" data-bundled-raw="${esc(a.bundled)}" data-early-raw="${esc(a.early)}" data-other-raw="${esc(a.other)}" data-curve-raw="${esc(a.curve)}" data-creator-30s-raw="${esc(b.creator)}" data-bundled-30s-raw="${esc(b.bundled)}" data-early-30s-raw="${esc(b.early)}" data-other-30s-raw="${esc(b.other)}" data-curve-30s-raw="${esc(b.curve)}">
 <figcaption><h3>Supply at birth</h3> Who held the token supply at the end of the creation slot and 30 s after creation (net of sells); the rest had not been bought.</figcaption>
 ${barSvg('End of the creation slot', a, 'supply-slot', name, pcts, total)}
@@ -119,6 +160,10 @@ const WHO_ROW: Record<TimelinePoint['who'], string> = { creator: 'creator', bund
 export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null): Html {
   const tl = s.timeline;
   if (!tl) return missingChart('timeline', 'Buyer timeline', s.missing);
+  return remembered(timelineDrawn, tl, [s.quoteMint, name, explorer], () => drawTimeline(s, tl, name, explorer));
+}
+
+function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, name: string, explorer: (sig: string) => string | null): Html {
   if (!tl.points.length) {
     return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="0" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="0" data-cut-at-100="false"><figcaption><h3>Buyer timeline</h3></figcaption><p>No trade in the creation slot or the first 30 s.</p></figure>`) as Html;
   }

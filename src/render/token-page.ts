@@ -3,7 +3,7 @@ import { html, htmlValue, joinMap } from './html-tag.ts';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
-import { curveChart, supplyChart, timelineChart } from './charts.ts';
+import { curveChart, drawnSections, remembered, supplyChart, timelineChart } from './charts.ts';
 import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
 import { esc } from './escape.ts';
 import { after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
@@ -198,6 +198,13 @@ function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): H
   if (s.missing) return html`<p>Unknown — ${s.missing}.</p>` as Html;
   const all = s.earlyBuyers;
   if (!all.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
+  return remembered(earlyDrawn, all, [l.totalSupplyRaw, l.quoteMint, ex], () => drawEarly(l, all, ex));
+}
+
+/** The first-30-s tables drawn, by the series' list of first-window buyers (charts.ts `remembered`). */
+const earlyDrawn = drawnSections<ChartSeries['earlyBuyers']>();
+
+function drawEarly(l: LaunchFacts, all: ChartSeries['earlyBuyers'], ex: Explorer): Html {
   const rows = all.length > EARLY_TABLE_ROWS ? largestEarly(all, EARLY_TABLE_ROWS) : all;
   const table = html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${raw(

@@ -96,3 +96,50 @@ describe('chartSeries', () => {
     expect(chartSeriesCached(docOf(txs, false), sha, txs).missing).toMatch(/incomplete/);
   });
 });
+
+describe('a busy curve\'s series, its walk resumed as trades are appended (chartSeriesCached)', () => {
+  it('equals the series computed whole at every step; the first window\'s part stays the same objects once the window is past', () => {
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    const wallets = [A, B, C, 'WalletD111111111111111111111111111111111111', 'WalletE111111111111111111111111111111111111'];
+    const create = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 10n ** 14n, 3n * 10n ** 9n, real(3n * 10n ** 9n))] });
+    let list = [create];
+    let slot = 100;
+    let reserves = 3n * 10n ** 9n;
+    let prev: ReturnType<typeof chartSeries> | null = null;
+    let resumedSteps = 0;
+    let keptWindow = 0;
+    for (let step = 0; step < 240; step++) {
+      const r = rnd(100);
+      if (r < 3 && list.length > 3) {
+        // the cache dropped the mint and read it again: a new array of the same transactions
+        list = [...list];
+      } else if (r < 5) {
+        // a late-arriving transaction of an earlier slot: the walk cannot resume (out of slot order)
+        list.push(tx({ slot: slot - 1 - rnd(3), blockTime: T0 + (slot - 101 - rnd(3)) * 0.4, events: [trade(MINT, wallets[rnd(5)]!, true, 10n ** 11n, 10n ** 7n, real(reserves))] }));
+      } else {
+        slot += step < 40 ? rnd(3) : 1 + rnd(20);
+        const isBuy = rnd(4) !== 0;
+        reserves += isBuy ? 10n ** 8n : -(10n ** 7n);
+        const events = [trade(MINT, rnd(10) === 0 ? CREATOR : wallets[rnd(5)]!, isBuy, 10n ** 11n + BigInt(rnd(1000)), 10n ** 7n, real(reserves))];
+        if (step === 200) events.push(complete(MINT, A));
+        list.push(tx({ slot, blockTime: T0 + (slot - 100) * 0.4, err: rnd(15) === 0 ? { InstructionError: [0, 'Custom'] } : undefined, events: step === 210 ? migration(MINT, 'Pool1111111111111111111111111111111111111') : events }));
+      }
+      const doc = docOf(list);
+      const got = chartSeriesCached(doc, `sha${step}`, list);
+      expect(got, `step ${step}`).toEqual(chartSeries(doc, [...list]));
+      if (prev && got.supply === prev.supply) {
+        keptWindow++;
+        expect(got.timeline).toBe(prev.timeline);
+        expect(got.earlyBuyers).toBe(prev.earlyBuyers);
+      }
+      if (prev && got.curve && prev.curve && got.curve.points.length > 0) resumedSteps++;
+      prev = got;
+      // the collector's cache drops a list that took a transaction out of slot order; the store gives it back sorted
+      if (list.some((t, i) => i > 0 && (t.slot ?? 0) < (list[i - 1]!.slot ?? 0))) list = [...list].sort((a, b) => (a.slot ?? 0) - (b.slot ?? 0));
+    }
+    // the window (30 s = 75 slots of 0.4 s) is passed within the first steps: most steps reuse its part
+    expect(keptWindow, `${keptWindow} steps kept the window part`).toBeGreaterThan(120);
+    expect(resumedSteps).toBeGreaterThan(200);
+  });
+});
