@@ -127,7 +127,7 @@ const RESUME_STEPS = 10;
  * not timed), then those transactions appended one at a time, each followed by a render of the
  * record at that point (its history count and sha256 changed), timed. Median of ROUNDS rounds.
  */
-function resumedRate(doc: LaunchDocument, txs: DecodedTransaction[], config: ReturnType<typeof loadConfig>): number {
+function resumedRate(doc: LaunchDocument, txs: DecodedTransaction[], config: ReturnType<typeof loadConfig>, sink?: { write: (html: string) => void; flush: () => void }): number {
   const base = txs.slice(0, txs.length - RESUME_STEPS);
   const tail = txs.slice(txs.length - RESUME_STEPS);
   const docs = tail.map((t, k) => ({ ...doc, history: { ...doc.history, transactions: base.length + k + 1, lastSlot: t.slot } }));
@@ -144,10 +144,16 @@ function resumedRate(doc: LaunchDocument, txs: DecodedTransaction[], config: Ret
         list.push(tail[k]!);
         const opts = tokenPageOptions(config, `e${episode}-${k}`, list);
         const t0 = performance.now();
-        renderTokenPage(docs[k]!, opts);
+        const html = renderTokenPage(docs[k]!, opts);
+        sink?.write(html);
         ms += performance.now() - t0;
         n++;
       }
+    }
+    if (sink) {
+      const t0 = performance.now();
+      sink.flush();
+      ms += performance.now() - t0;
     }
     return { n, ms };
   };
@@ -215,6 +221,16 @@ export async function benchPages(): Promise<string> {
     // the same record rendered again (the server's fallback until the file is written): the series remembered
     const renderRate = rate(() => renderTokenPage(doc, opts));
     const resumed = resumedRate(doc, txs, config);
+    // the same, each page written the collector's way (SiteWriteBatch: temporary file + rename, one syncfs per SITE_WRITE_CHUNK pages)
+    const resumedBatch = new SiteWriteBatch();
+    let written = 0;
+    const resumedWriteRate = resumedRate(doc, txs, config, {
+      write: (html) => {
+        resumedBatch.write(join(tmp, 'site', 'r', `${written++ % SITE_WRITE_CHUNK}.html`), html);
+        if (written % SITE_WRITE_CHUNK === 0) resumedBatch.commit();
+      },
+      flush: () => resumedBatch.commit(),
+    });
     const series = chartSeries(doc, txs);
     // the HTML drawn whole from a computed series (no section remembered)
     const htmlRate = rate(() => {
@@ -325,6 +341,7 @@ export async function benchPages(): Promise<string> {
       `| the history read from \`launch_tx\` alone (PublicStore.transactionsFor: ${txs.length.toLocaleString('en')} rows, each row's JSON parsed) | ${Math.round(readRate).toLocaleString('en')} reads/s (${Math.round(1e6 / readRate).toLocaleString('en')} µs a read) | — |`,
       `| history read from \`launch_tx\` + first render (each page's way before the publisher took the collector's transaction cache) | ${us(readFirstRate)} | — |`,
       `| history from the collector's transaction cache (held) + first render (the publisher's way now: publish.ts writeSiteFiles \`txs\`) | ${us(cachedFirstRate)} | — |`,
+      `| render again after each trade (the collector's way, as above) + atomic write, durable per chunk: the collector's way (SiteWriteBatch, ${SITE_WRITE_CHUNK} pages a syncfs) | ${Math.round(resumedWriteRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(resumedWriteRate >= 5000)} |`,
       `| render (first) + atomic write (temporary file, fsync, rename), one at a time (writeFileAtomic) | ${Math.round(writeRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(writeRate >= 5000)} |`,
       `| render (first) + atomic write grouped, ${BATCH} pages a batch (writeFilesAtomic: temporary file written, fsynced and renamed, ${WRITE_IN_FLIGHT} files at once, then one fsync of the folder) | ${Math.round(overlapRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(overlapRate >= 5000)} |`,
       `| render (first) + atomic write, durable per chunk: the collector's way (SiteWriteBatch: temporary file + rename per page, then one syncfs — \`sync -f\` — for ${SITE_WRITE_CHUNK} pages) | ${Math.round(chunkRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(chunkRate >= 5000)} |`,
