@@ -36,22 +36,30 @@ export interface ClusterOptions {
   pgUrl?: string;
 }
 
+/** The file that names a folder as a cluster trial's: kept when the trial stops, so the next trial may empty the folder and start again. */
+export const CLUSTER_TRIAL_MARK = 'cluster-trial';
+/** The running trial's pid, removed when it stops. */
+export const CLUSTER_PID_FILE = 'cluster.pid';
+
 /**
  * Take the trial's folder: refuse (DemoError) when another trial (its `cluster.pid`) is running on
- * it, or when it is not empty and not an earlier trial's folder (never delete an archive); else
- * empty it, make it enterable by the `postgres` user (0755), and write our pid.
+ * it, or when it is not empty and not a trial's folder (neither its mark nor a pid file: never
+ * delete an archive); else empty it, make it enterable by the `postgres` user (0755), and write the
+ * mark and our pid. A trial stopped (Ctrl-C, SIGTERM) or killed leaves its folder with the mark, so
+ * `npm run cluster` starts again on it.
  */
-function claimClusterDir(dir: string): void {
-  const pidFile = join(dir, 'cluster.pid');
+export function claimClusterDir(dir: string, isRunning: (pid: number) => boolean = running): void {
+  const pidFile = join(dir, CLUSTER_PID_FILE);
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) throw new DemoError(`another cluster trial (pid ${pid}) is using ${dir}: stop it first`);
-  } else if (existsSync(dir) && readdirSync(dir).length > 0) {
-    throw new DemoError(`${dir} is not empty and holds no earlier cluster trial (no cluster.pid): choose an empty DATA_DIR`);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) throw new DemoError(`another cluster trial (pid ${pid}) is using ${dir}: stop it first`);
+  } else if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(join(dir, CLUSTER_TRIAL_MARK))) {
+    throw new DemoError(`${dir} is not empty and is not a cluster trial's folder (no ${CLUSTER_TRIAL_MARK} file): choose an empty DATA_DIR, or remove this folder if a trial of an earlier version left it`);
   }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
+  writeFileSync(join(dir, CLUSTER_TRIAL_MARK), 'This folder is a trial of `lpa cluster` (npm run cluster): the next trial empties it.\n');
   writeFileSync(pidFile, `${process.pid}\n`);
 }
 
@@ -96,7 +104,7 @@ export async function runCluster(opts: ClusterOptions): Promise<void> {
         log.error({ err: e instanceof Error ? e.message : String(e) }, 'stopping a part of the cluster failed');
       }
     }
-    rmSync(join(dir, 'cluster.pid'), { force: true });
+    rmSync(join(dir, CLUSTER_PID_FILE), { force: true });
   };
   // SIGINT/SIGTERM at any time: abort (startup stops waiting), then stop everything started
   const onSignal = () => ac.abort();

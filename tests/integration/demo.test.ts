@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { freePort, sleep } from '../helpers/net.ts';
@@ -135,5 +135,44 @@ describe('npm run demo', () => {
     d.proc.kill('SIGINT');
     expect(await d.exit).toBe(0);
     expect(d.out()).not.toMatch(/"level":50/);
+  }, 180_000);
+
+  it('run by npm (package.json scripts exec node), stops on a SIGTERM sent to npm: the archive gets it, stops cleanly, and nothing is left serving', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'json' };
+    delete env.PORT;
+    // npm as the operator runs it (a container's `npm start`, a supervisor's stop): its own CLI, by the path npm gave this run when there is one
+    const npmCli = process.env.npm_execpath;
+    const [cmd, args] = npmCli && npmCli.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
+    let out = '';
+    const npm = spawn(cmd, [...args, 'run', '--silent', 'lpa', '--', 'demo', '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    npm.stdout!.on('data', (d) => (out += d));
+    npm.stderr!.on('data', (d) => (out += d));
+    procs.push(npm);
+    dirs.push(join(ROOT, `data/demo-${port}`));
+    const until = Date.now() + 120_000;
+    while (!out.includes('Demo API key (shown once)')) {
+      if (Date.now() > until || npm.exitCode !== null) throw new Error(`demo did not start under npm:\n${out.slice(-3000)}`);
+      await sleep(200);
+    }
+    const exited = new Promise((r) => npm.once('exit', r));
+    npm.kill('SIGTERM');
+    await Promise.race([exited, sleep(30_000)]);
+    const answers = async () => fetch(`http://127.0.0.1:${port}/api/v1/status`).then(() => true, () => false);
+    let stillServing = await answers();
+    for (let i = 0; stillServing && i < 20; i++) {
+      await sleep(500);
+      stillServing = await answers();
+    }
+    if (stillServing) {
+      // the archive was orphaned by npm's exit (a shell between npm and node took the signal): stop it for the next tests
+      spawn('pkill', ['-INT', '-f', `demo --port ${port}`]);
+      await sleep(5_000);
+    }
+    expect(stillServing, 'the demo still answered after npm was sent SIGTERM').toBe(false);
+    expect(out).toContain('demo stopped');
+    // every script that runs the archive hands npm's process to node the same way
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const name of ['start', 'demo', 'cluster', 'lpa']) expect(scripts[name], name).toMatch(/^exec node bin\/lpa\.mjs\b/);
   }, 180_000);
 });
