@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { redactUrlsIn } from '../src/log.ts';
 import { createTransactionReader } from '../src/chain/transaction-reader.ts';
 import { writeSiteFiles } from '../src/ingest/publish.ts';
+import { refreshSiteTemplate } from '../src/ingest/page-backlog.ts';
 import { newMemory, type CollectDeps, type CollectOptions } from './context.ts';
 import { reachChain } from './run/reach-chain.ts';
 import { beginRun, Heartbeat } from './run/heartbeat.ts';
@@ -91,6 +92,7 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
   // mint authority's history, not by waiting for a catch-up that may be minutes behind.
   const scanning = opts.once ? Promise.resolve() : scanCreationsEvery(deps, queue, reader, memory, CREATION_SCAN_MS, watchStop.signal);
   try {
+    refreshSiteTemplate(store, log); // pages written by another template: listed to be written again (src/ingest/page-backlog.ts)
     writeSiteFiles(store, config, log, { txs: memory.txs }); // pages left pending by a crash between commit and write
     for (;;) {
       woken = false;

@@ -2,6 +2,7 @@ import type { Config } from '../../src/config.ts';
 import type { Logger } from '../../src/log.ts';
 import type { PublicStore } from '../../src/db/public-store.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
+import { writeBacklogPages } from '../../src/ingest/page-backlog.ts';
 import type { CollectorMemory } from '../context.ts';
 
 /** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
@@ -28,6 +29,13 @@ export const SITE_WRITE_SPACING = 4;
  */
 export const LIVE_SITE_WRITE_BUDGET_MS = 250;
 
+/**
+ * The cron form's time (ms, from the start of its page pass) for pages listed after a template
+ * change: about 7,000 pages a run at the render and write rates of docs/benchmarks.md, so a
+ * 1,000,000-record archive run every minute has every page in the new template within a few hours.
+ */
+export const ONCE_BACKLOG_MS = 10_000;
+
 /** How long after a page-writing pass that took `lastPassMs` the long-running form may start the next (ms). */
 export function liveSiteWriteWaitMs(lastPassMs: number): number {
   return Math.max(LIVE_SITE_WRITE_MS, SITE_WRITE_SPACING * lastPassMs);
@@ -40,6 +48,8 @@ export function liveSiteWriteWaitMs(lastPassMs: number): number {
 export function writePagesTimed(store: PublicStore, config: Config, log: Logger, memory: CollectorMemory, now: () => number, budgeted = false): void {
   const t0 = performance.now();
   writeSiteFiles(store, config, log, { untilMs: budgeted ? t0 + LIVE_SITE_WRITE_BUDGET_MS : Infinity, txs: memory.txs });
+  // then, with the time left, pages listed after a template change (src/ingest/page-backlog.ts)
+  writeBacklogPages(store, config, t0 + (budgeted ? LIVE_SITE_WRITE_BUDGET_MS : ONCE_BACKLOG_MS), memory.txs);
   memory.sitePassMs = performance.now() - t0;
   memory.siteWrittenMs = now();
 }
@@ -51,5 +61,5 @@ export function pagesDue(once: boolean, memory: CollectorMemory, nowMs: number):
 
 /** How long the long-running form may sleep before pages waiting to be written are due (ms; Infinity: none wait). */
 export function untilPagesDue(store: PublicStore, memory: CollectorMemory, nowMs: number): number {
-  return store.hasPendingPages() ? Math.max(0, memory.siteWrittenMs + liveSiteWriteWaitMs(memory.sitePassMs) - nowMs) : Infinity;
+  return store.hasPendingPages() || store.hasPageBacklog() ? Math.max(0, memory.siteWrittenMs + liveSiteWriteWaitMs(memory.sitePassMs) - nowMs) : Infinity;
 }

@@ -472,4 +472,17 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX launch_graduated_change ON launch (change_seq, creation_slot) WHERE graduated = 1;
     `,
   },
+  {
+    version: 20,
+    name: 'pages to write again after the page template changed',
+    sql: `
+      -- A page on disk was written when its record last changed, by the template of that day: a
+      -- settled record's page never changed again, so a new template (a fix, a redesign) never
+      -- reached it. When the collector starts with another SITE_TEMPLATE_VERSION
+      -- (src/render/site-template.ts) than the one the pages were written by, it lists every
+      -- record's page and every creator page here, and writes them again with the time its page
+      -- passes have left after the pages of records that changed (src/ingest/page-backlog.ts).
+      CREATE TABLE page_backlog (kind TEXT NOT NULL CHECK (kind IN ('token', 'wallet')), key TEXT NOT NULL, UNIQUE (kind, key));
+    `,
+  },
 ];

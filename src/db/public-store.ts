@@ -312,6 +312,12 @@ export class PublicStore {
       listPending: prepare('SELECT mint FROM pending_page ORDER BY rowid'),
       clearPending: prepare('DELETE FROM pending_page WHERE mint = ? AND NOT EXISTS (SELECT 1 FROM launch WHERE mint = ? AND sha256 IS NOT ?)'),
       anyPending: prepare('SELECT EXISTS (SELECT 1 FROM pending_page)').pluck(),
+      // public migration 20: pages to write again after a template change (src/ingest/page-backlog.ts)
+      backlogTokens: prepare("INSERT OR IGNORE INTO page_backlog (kind, key) SELECT 'token', mint FROM launch ORDER BY rowid DESC"),
+      backlogWallets: prepare("INSERT OR IGNORE INTO page_backlog (kind, key) SELECT DISTINCT 'wallet', wallet FROM wallet_role"),
+      backlogChunk: prepare('SELECT rowid AS id, kind, key FROM page_backlog WHERE rowid > ? ORDER BY rowid LIMIT ?'),
+      clearBacklog: prepare('DELETE FROM page_backlog WHERE rowid = ?'),
+      anyBacklog: prepare('SELECT EXISTS (SELECT 1 FROM page_backlog)').pluck(),
       getFunder: prepare('SELECT state, funder, signature, slot FROM wallet_funder WHERE wallet = ?'),
       putFunder: prepare(
         'INSERT INTO wallet_funder (wallet, state, funder, signature, slot, checked_at_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (wallet) DO NOTHING',
@@ -704,6 +710,38 @@ export class PublicStore {
   /** Whether any page is marked to be written. */
   hasPendingPages(): boolean {
     return this.s.anyPending.get() === 1;
+  }
+
+  /**
+   * List every record's page (newest launch first) and every creator page to be written again, and
+   * note `version` as the template the pages are written by (meta `key`), in one transaction.
+   * Returns how many were listed (a page listed already is not listed twice).
+   */
+  backlogAllPages(metaKey: string, version: number): { tokens: number; wallets: number } {
+    return this.transaction(() => {
+      const tokens = this.s.backlogTokens.run().changes;
+      const wallets = this.s.backlogWallets.run().changes;
+      this.setMeta(metaKey, String(version));
+      return { tokens, wallets };
+    });
+  }
+
+  /** Up to `limit` pages of the backlog after `afterId`, oldest listed first: `kind` token (key: a mint) or wallet (key: an address). */
+  pageBacklog(afterId: number, limit: number): { id: number; kind: 'token' | 'wallet'; key: string }[] {
+    return this.s.backlogChunk.all(afterId, limit) as { id: number; kind: 'token' | 'wallet'; key: string }[];
+  }
+
+  /** Take pages written off the backlog, in one transaction. */
+  clearPageBacklog(ids: readonly number[]): void {
+    if (!ids.length) return;
+    this.transaction(() => {
+      for (const id of ids) this.s.clearBacklog.run(id);
+    });
+  }
+
+  /** Whether any page waits in the backlog (false on a database without it: a generation of an older schema). */
+  hasPageBacklog(): boolean {
+    return schemaHas(this.db, 'table', 'page_backlog') && this.s.anyBacklog.get() === 1;
   }
 
   /**

@@ -54,14 +54,9 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
   };
   for (const mint of store.pendingPages()) {
     if (performance.now() >= untilMs) break;
-    const row = store.getLaunch(mint);
+    const row = writeTokenFiles(store, config, batch, mint, txs);
     chunk.set(mint, row?.sha256);
     if (row) {
-      const doc = JSON.parse(row.document) as LaunchDocument;
-      const paths = sitePaths(config.siteDir, mint);
-      if (!row.settled) rmSync(settledMarkerPath(config.siteDir, mint), { force: true }); // before the files: never a cacheable answer for an unsettled one
-      batch.write(paths.document, row.document);
-      batch.write(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, txs ? txs.transactionsFor(store, mint) : store.transactionsFor(mint))));
       if (row.settled) settled.push(mint);
       n++;
     }
@@ -71,6 +66,37 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
   const wallets = writeCreatorPages(store, config, untilMs);
   if (n || wallets) log.debug({ pages: n, creatorPages: wallets }, 'site files written');
   return n;
+}
+
+/**
+ * Put a record's document and token page into `batch` (the page rendered with its launch's
+ * transactions, from `txs` when given); an unsettled record's settled marker is removed first.
+ * Returns the row written, or undefined when no record is held (nothing is written). The caller
+ * writes a settled record's marker once the batch is durable.
+ */
+export function writeTokenFiles(store: PublicStore, config: Config, batch: SiteWriteBatch, mint: string, txs?: TransactionCache): { sha256: string; settled: boolean } | undefined {
+  const row = store.getLaunch(mint);
+  if (!row) return undefined;
+  const doc = JSON.parse(row.document) as LaunchDocument;
+  const paths = sitePaths(config.siteDir, mint);
+  if (!row.settled) rmSync(settledMarkerPath(config.siteDir, mint), { force: true }); // before the files: never a cacheable answer for an unsettled one
+  batch.write(paths.document, row.document);
+  batch.write(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, txs ? txs.transactionsFor(store, mint) : store.transactionsFor(mint))));
+  return { sha256: row.sha256, settled: row.settled };
+}
+
+/**
+ * Put a wallet's creator page into `batch`, or remove it when no record names the wallet any more
+ * (the server then answers its "not seen" page with 404). Returns whether a page was written.
+ */
+export function writeCreatorFiles(store: PublicStore, config: Config, batch: SiteWriteBatch, wallet: string, opts = creatorPageOptions(config)): boolean {
+  const page = store.walletPage(wallet, CREATOR_PAGE_ROWS);
+  if (!page.roles.length) {
+    rmSync(walletPagePath(config.siteDir, wallet), { force: true });
+    return false;
+  }
+  batch.write(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, page, opts));
+  return true;
 }
 
 /**
@@ -94,14 +120,7 @@ export function writeCreatorPages(store: PublicStore, config: Config, untilMs = 
   for (const mark of pending) {
     if (performance.now() >= untilMs) break;
     done.push(mark);
-    const { wallet } = mark;
-    const page = store.walletPage(wallet, CREATOR_PAGE_ROWS);
-    if (!page.roles.length) {
-      rmSync(walletPagePath(config.siteDir, wallet), { force: true });
-    } else {
-      batch.write(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, page, opts));
-      n++;
-    }
+    if (writeCreatorFiles(store, config, batch, mark.wallet, opts)) n++;
     if (done.length >= SITE_WRITE_CHUNK) finish();
   }
   finish();

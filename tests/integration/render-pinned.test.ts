@@ -4,13 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pinnedPages } from '../helpers/pinned-pages.ts';
+import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/site-template.ts';
 
 /**
  * The token page's bytes, pinned (issue 23, page speed): the pages of tests/helpers/pinned-pages.ts
  * (every collected record kind, hostile metadata, the benchmark's 2,000-trade curve, synthetic
  * 2,000-trade curves, documents without transactions) hashed and compared with the sha256 the
  * template gave before its render was optimised. An optimisation must not change a byte; a
- * deliberate change of the page updates this table in its own commit, saying why.
+ * deliberate change of the page updates this table in its own commit, saying why, and raises
+ * SITE_TEMPLATE_VERSION (src/render/site-template.ts: the collector then writes every page on disk
+ * again; the first test below holds the version to this table).
  *
  * The table was generated once from the template as it was, by rendering pinnedPages and printing
  * `[name, sha256(html)]` for each. Regenerated for markers-v4 (methodVersion in the text and the
@@ -52,6 +55,16 @@ beforeAll(async () => {
   pages = await pinnedPages(tmp);
 }, 300_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the page template\'s version (src/render/site-template.ts)', () => {
+  it('names this table of pinned pages: a change of the pages\' bytes raises SITE_TEMPLATE_VERSION, so the collector writes every page on disk again', () => {
+    const tableSha = createHash('sha256').update(PINNED.map(([n, h]) => `${n} ${h}\n`).join('')).digest('hex');
+    expect(
+      SITE_TEMPLATE_PINNED,
+      `the pinned pages changed: raise SITE_TEMPLATE_VERSION (now ${SITE_TEMPLATE_VERSION}) in src/render/site-template.ts and set SITE_TEMPLATE_PINNED to '${tableSha}'`,
+    ).toBe(tableSha);
+  });
+});
 
 describe('the token page template renders the pinned bytes', () => {
   it('renders every pinned page, in order', () => {
