@@ -32,7 +32,7 @@ export function refreshSiteTemplate(store: PublicStore, log: Logger): { tokens: 
   const listed = store.backlogAllPages(SITE_TEMPLATE_META, SITE_TEMPLATE_VERSION);
   if (listed.tokens || listed.wallets) {
     log.info(
-      { from: was ?? 'unnoted', to: SITE_TEMPLATE_VERSION, tokenPages: listed.tokens, creatorPages: listed.wallets },
+      { from: was === undefined ? 'unnoted' : Number.isFinite(Number(was)) ? Number(was) : was, to: SITE_TEMPLATE_VERSION, tokenPages: listed.tokens, creatorPages: listed.wallets },
       'page template changed: every page listed to be written again, after the pages of changed records',
     );
   }
