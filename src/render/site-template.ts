@@ -1,9 +1,10 @@
 /**
  * The version of the static pages' template: the token page, the creator page and the frame they
- * share (src/render/). **Bump it whenever a page's bytes change** — the pinned pages of
- * tests/integration/render-pinned.test.ts then change, and that test fails until
- * {@link SITE_TEMPLATE_PINNED} is the sha256 of their new table (it prints it) and this version
- * has been raised. On its next start the collector compares it with the version the pages on disk
+ * share (src/render/). **Bump it whenever a page's bytes change.** A change that reaches the token
+ * page (its own markup or the frame) changes the pinned pages of
+ * tests/integration/render-pinned.test.ts, and that test fails until {@link SITE_TEMPLATE_PINNED}
+ * is the sha256 of their new table (it prints it) and this version has been raised; a change to the
+ * creator page alone changes no pinned page: raise the version by hand. On its next start the collector compares it with the version the pages on disk
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
