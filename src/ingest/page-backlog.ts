@@ -3,8 +3,8 @@ import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
 import { creatorPageOptions } from '../render/creator-page.ts';
 import { SITE_TEMPLATE_META, SITE_TEMPLATE_VERSION } from '../render/site-template.ts';
-import { SITE_WRITE_CHUNK, writeCreatorFiles, writeTokenFiles } from './publish.ts';
-import { SiteWriteBatch, settledMarkerPath } from './write-site.ts';
+import { SITE_WRITE_CHUNK, commitWithMarkers, writeCreatorFiles, writeTokenFiles } from './publish.ts';
+import { SiteWriteBatch } from './write-site.ts';
 import type { TransactionCache } from './tx-cache.ts';
 
 /**
@@ -66,9 +66,7 @@ export function writeBacklogPages(store: PublicStore, config: Config, untilMs: n
         if (row) n++;
       } else if (writeCreatorFiles(store, config, batch, page.key, opts)) n++;
     }
-    batch.commit(); // pages durable
-    for (const mint of settled) batch.write(settledMarkerPath(config.siteDir, mint), '');
-    batch.commit(); // then their markers
+    commitWithMarkers(batch, config, settled);
     store.clearPageBacklog(done);
     after = chunk[chunk.length - 1]!.id;
   }

@@ -45,9 +45,7 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
   let chunk = new Map<string, string | undefined>();
   let settled: string[] = [];
   const finish = () => {
-    batch.commit(); // pages and documents durable
-    for (const mint of settled) batch.write(settledMarkerPath(config.siteDir, mint), '');
-    batch.commit(); // then their markers
+    commitWithMarkers(batch, config, settled);
     if (chunk.size) store.clearPending(chunk);
     chunk = new Map();
     settled = [];
@@ -66,6 +64,17 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
   const wallets = writeCreatorPages(store, config, untilMs);
   if (n || wallets) log.debug({ pages: n, creatorPages: wallets }, 'site files written');
   return n;
+}
+
+/**
+ * Make a chunk's files durable, then the settled markers of its settled records (`settled`: their
+ * mints), durable in turn: no power loss leaves a marker over a page that did not reach the disk.
+ * The caller clears the chunk's marks (or backlog entries) only after this.
+ */
+export function commitWithMarkers(batch: SiteWriteBatch, config: Config, settled: readonly string[]): void {
+  batch.commit(); // pages and documents durable
+  for (const mint of settled) batch.write(settledMarkerPath(config.siteDir, mint), '');
+  batch.commit(); // then their markers
 }
 
 /**
