@@ -15,23 +15,27 @@ import { ROW_COLUMNS, type ListRow } from './lists.ts';
  * gets new rowids: after one, `INSERT INTO launch_fts (launch_fts) VALUES ('rebuild')`.
  */
 
-type Statements = ReturnType<typeof prepare>;
+type Statements = ReturnType<typeof prepare> & { search: (terms: readonly string[], limit: number, symbol?: string) => ListRow[] };
 const cache = new WeakMap<Database.Database, Statements>();
 
 function prepare(db: Database.Database) {
   return {
-    // exact symbol first (case-insensitive), newest first
-    bySymbol: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch WHERE symbol = ? COLLATE NOCASE ORDER BY rowid DESC LIMIT ?`),
+    // exact symbol (case-insensitive), newest first: index launch_symbol alone (its entries carry the rowid)
+    bySymbol: db.prepare('SELECT rowid FROM launch WHERE symbol = ? COLLATE NOCASE ORDER BY rowid DESC LIMIT ?').pluck(),
     // every term a prefix of a word of the name or the symbol; newest rows first (rowid order streams: no ranking of every match)
-    byPrefix: db.prepare(`SELECT ${ROW_COLUMNS} FROM launch_fts JOIN launch ON launch.rowid = launch_fts.rowid
-      WHERE launch_fts MATCH ? ORDER BY launch_fts.rowid DESC LIMIT ?`),
+    byPrefix: db.prepare('SELECT rowid FROM launch_fts WHERE launch_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
+    // the rows of a JSON array of rowids, in the array's order
+    rows: db.prepare(`SELECT ${ROW_COLUMNS} FROM json_each(?) j JOIN launch ON launch.rowid = j.value ORDER BY j.key`),
     isCreator: db.prepare('SELECT 1 FROM launch WHERE creator = ? LIMIT 1').pluck(),
   };
 }
 
 function statements(db: Database.Database): Statements {
   let s = cache.get(db);
-  if (!s) cache.set(db, (s = prepare(db)));
+  if (!s) {
+    const p = prepare(db);
+    cache.set(db, (s = { ...p, search: db.transaction((terms: readonly string[], limit: number, symbol?: string) => search(p, terms, limit, symbol)) }));
+  }
   return s;
 }
 
@@ -52,16 +56,25 @@ export function ftsQuery(terms: readonly string[]): string {
  */
 export function searchByText(db: Database.Database, terms: readonly string[], limit: number, symbol?: string): ListRow[] {
   if (terms.length === 0 && symbol === undefined) return [];
-  const s = statements(db);
-  const out: ListRow[] = [];
-  const seen = new Set<string>();
-  const add = (rows: ListRow[]) => {
-    for (const r of rows) if (!seen.has(r.mint) && out.length < limit) (seen.add(r.mint), out.push(r));
+  return statements(db).search(terms, limit, symbol);
+}
+
+/**
+ * {@link searchByText} in one read transaction: the matches' rowids first (indexes only), then the
+ * rows of those kept, each read once (over 1,000,000 records a symbol prefix's search took ~440 µs
+ * when each query read its matches' rows, ~280 this way: an exact symbol is also a prefix match, and
+ * its row was read twice).
+ */
+function search(s: ReturnType<typeof prepare>, terms: readonly string[], limit: number, symbol?: string): ListRow[] {
+  const ids: number[] = [];
+  const seen = new Set<number>();
+  const add = (found: number[]) => {
+    for (const id of found) if (!seen.has(id) && ids.length < limit) (seen.add(id), ids.push(id));
   };
-  if (symbol !== undefined) add(s.bySymbol.all(symbol, limit) as ListRow[]);
-  if (terms.length === 1 && out.length < limit) add(s.bySymbol.all(terms[0], limit) as ListRow[]);
-  if (terms.length > 0 && out.length < limit) add(s.byPrefix.all(ftsQuery(terms), limit) as ListRow[]);
-  return out;
+  if (symbol !== undefined) add(s.bySymbol.all(symbol, limit) as number[]);
+  if (terms.length === 1 && ids.length < limit) add(s.bySymbol.all(terms[0], limit) as number[]);
+  if (terms.length > 0 && ids.length < limit) add(s.byPrefix.all(ftsQuery(terms), limit) as number[]);
+  return ids.length === 0 ? [] : (s.rows.all(JSON.stringify(ids)) as ListRow[]);
 }
 
 /** Whether any record held names `address` as its creator. */

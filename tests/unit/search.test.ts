@@ -85,6 +85,11 @@ describe('search over the store', () => {
     expect(searchByText(store.db, ['pepe', 'th'], 50).map((r) => r.name)).toEqual(['Pepe the Frog']);
     expect(searchByText(store.db, ['NEAR'], 50)).toHaveLength(1);
     expect(searchByText(store.db, ['script'], 50)).toHaveLength(1);
+    // exact symbols stay first when a prefix match is newer, each record once, cut at the limit
+    putDoc(store, launchDoc(randomAddress(), T0 + 6000, { name: 'Pepega', symbol: 'PPG' }));
+    expect(searchByText(store.db, ['pepe'], 50).map((r) => r.name)).toEqual(['Frogger', 'Pepe the Frog', 'Pepega']);
+    expect(searchByText(store.db, ['pepe'], 2).map((r) => r.name)).toEqual(['Frogger', 'Pepe the Frog']);
+    expect(searchByText(store.db, ['pep'], 2).map((r) => r.name)).toEqual(['Pepega', 'Frogger']);
   });
 
   it('finds a symbol of one emoji exactly, which no word search can', () => {
