@@ -144,6 +144,14 @@ http {
     uwsgi_temp_path ${run}/uwsgi;
     scgi_temp_path ${run}/scgi;
     client_max_body_size 64k; # the server's largest route limit (/billing/webhook)
+    # the pages and the stylesheet sent from disk, compressed for a client that asks, as the API nodes
+    # compress theirs (src/server/compress.ts: they answer what is proxied, so it is passed on as it is;
+    # a document, /d/{mint}, keeps its bytes and ETag); nginx makes a compressed answer's ETag weak
+    gzip on;
+    gzip_comp_level 5;
+    gzip_min_length 1024;
+    gzip_types text/css; # text/html is always included
+    gzip_vary on;
     open_file_cache max=20000 inactive=30s;
     open_file_cache_valid 1s;
     open_file_cache_errors on; # a file's absence is kept too (a page's settled marker is looked up on every request): a page or marker the collector writes is seen within open_file_cache_valid; until then the API answers, or the page goes out no-store

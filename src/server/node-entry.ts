@@ -1,7 +1,8 @@
 /**
  * The server's entry (`dist/server/entry.mjs`). The app is built in @astrojs/node's middleware
  * mode and hosted here in a plain node:http server: the front door and the timeouts (front-door.ts),
- * the site's written pages and the stylesheet (static-door.ts), then Astro's app handler for every
+ * the site's written pages and the stylesheet (static-door.ts), compression when the client asks
+ * (compress.ts), then Astro's app handler for every
  * other request. The adapter's standalone server would first look every request up as a file of
  * the build's client folder (an `lstat`, then `send`'s `stat` on the thread pool) before Astro:
  * that folder holds only the stylesheet, which the static door answers, so the lookup only cost
@@ -18,6 +19,7 @@ import { createApp } from 'astro/app/entrypoint';
 import { astroHost, type NodeHandler } from './astro-host.ts';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
+import { compressWhenAsked } from './compress.ts';
 import { currentDeps, getDeps } from './deps.ts';
 import { closeFeedOf } from './stream.ts';
 import { ConfigError } from '../config.ts';
@@ -34,6 +36,7 @@ export function start(): { server: { server: Server } } {
   if (options.mode === 'standalone') {
     const started = startAdapterServer();
     serveSitePagesFirst(started.server.server, CLIENT_DIR);
+    compressWhenAsked(started.server.server);
     hardenServer(started.server.server);
     endStreamsOnSignal(started.server.server);
     return started;
@@ -53,6 +56,7 @@ export function start(): { server: { server: Server } } {
     void appHandler(req, res);
   });
   serveSitePagesFirst(server, CLIENT_DIR);
+  compressWhenAsked(server);
   hardenServer(server);
   endStreamsOnSignal(server);
   const port = process.env.PORT ? Number(process.env.PORT) : (options.port ?? 8080);

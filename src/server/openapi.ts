@@ -438,10 +438,19 @@ const STATIC_ETAG: Json = {
   required: true,
 };
 
+/** The ETag of a page (HTML): the sha256 of its bytes, made weak when the page is sent compressed (src/server/compress.ts). */
+const PAGE_ETAG: Json = {
+  description: 'Entity tag: the sha256 (hex) of the page\'s bytes; weak (`W/"…"`) when the page is sent compressed (`Content-Encoding`). Send it back in If-None-Match for a 304 (compared weakly).',
+  schema: { type: 'string', pattern: '^(W/)?"[0-9a-f]{64}"$' },
+  required: true,
+};
+
 function operationObject(op: Operation): Json {
+  const page = op.success.some((s) => s.media === 'text/html' && s.headers?.includes('ETag'));
   const headersOf = (names: HeaderName[] = []) => {
     const h = headersOfNames(names);
-    return op.staticTier && h && 'ETag' in h ? { ...h, ETag: STATIC_ETAG } : h;
+    if (!h || !('ETag' in h)) return h;
+    return op.staticTier ? { ...h, ETag: STATIC_ETAG } : page ? { ...h, ETag: PAGE_ETAG } : h;
   };
   const responses: Record<string, Json> = {};
   for (const s of op.success) {

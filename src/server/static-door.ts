@@ -4,6 +4,7 @@ import { getDeps } from './deps.ts';
 import { corsHeaders, ifNoneMatch, pageHeaders } from './http.ts';
 import { CACHE_LISTS, CACHE_METHODOLOGY, siteFileCacheOf } from './site-pages.ts';
 import { CACHE_ASSET } from '../cache-rules.ts';
+import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedCopy } from './compress.ts';
 
 /**
  * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`,
@@ -58,16 +59,23 @@ function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | u
   const nowMs = deps.now();
   const hit = cache.get(join(deps.config.siteDir, file.rel), nowMs) ?? (file.asset && clientDir ? cache.get(join(clientDir, file.rel), nowMs) : null);
   if (!hit) return false;
+  // a client that asks gets the file's compressed copy, made once per version (compress.ts), its ETag weak
+  const encoding = hit.body.length >= MIN_COMPRESSED_BYTES ? chosenEncoding(req) : null;
+  const etag = encoding ? `W/${hit.etag}` : hit.etag;
+  const body = encoding ? compressedCopy(hit.body, encoding) : hit.body;
+  const negotiated = { Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}) };
   // an asset gets what the adapter sent for it (Content-Type, Cache-Control), and what nginx sends: no page or CORS headers
-  const headers = file.asset ? { 'Content-Type': file.asset.contentType, ETag: hit.etag, 'Cache-Control': file.cacheControl } : { ...HEADERS, ETag: hit.etag, 'Cache-Control': file.cacheControl };
+  const headers = file.asset ? { 'Content-Type': file.asset.contentType, ETag: etag, 'Cache-Control': file.cacheControl } : { ...HEADERS, ETag: etag, 'Cache-Control': file.cacheControl };
   const inm = req.headers['if-none-match'];
   if (inm && ifNoneMatch(new Request('http://x/', { headers: { 'If-None-Match': inm } }), hit.etag)) {
-    res.writeHead(304, { ETag: hit.etag, 'Cache-Control': file.cacheControl, ...(file.asset ? {} : corsHeaders()) });
+    // the tag in the form the client holds (compress.ts weakenCompressedEtag does the same for the routes)
+    const held = inm.includes(`W/${hit.etag}`) ? `W/${hit.etag}` : hit.etag;
+    res.writeHead(304, { ETag: held, 'Cache-Control': file.cacheControl, Vary: 'Accept-Encoding', ...(file.asset ? {} : corsHeaders()) });
     res.end();
     return true;
   }
-  res.writeHead(200, { ...headers, 'Content-Length': String(hit.body.length) });
-  res.end(req.method === 'HEAD' ? undefined : hit.body);
+  res.writeHead(200, { ...headers, ...negotiated, 'Content-Length': String(body.length) });
+  res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }
 

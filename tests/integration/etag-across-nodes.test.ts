@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
@@ -16,7 +15,7 @@ import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { ENTRY, startApiNode, type ApiNode } from '../helpers/api-node.ts';
-import { sleep } from '../helpers/net.ts';
+import { rawGet, sleep } from '../helpers/net.ts';
 
 let tmp: string;
 let otherBuild: string;
@@ -56,18 +55,7 @@ afterAll(async () => {
 });
 
 /** A plain GET as a CDN or nginx sends it (fetch adds `Cache-Control: no-cache` to a conditional request). */
-function get(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((ok, fail) => {
-    const req = request(base + path, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', fail);
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const get = (base: string, path: string, headers: Record<string, string> = {}) => rawGet(base + path, headers);
 
 describe('ETags across server processes over one archive', () => {
   const paths = () => ['/', '/lists/latest/1.html', '/status.html', '/methodology.html', `/t/${mint}.html`, `/d/${mint}`, `/w/${creator}.html`, '/site.css'];

@@ -20,6 +20,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { startApiNode, type ApiNode } from '../helpers/api-node.ts';
 import { NGINX, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { rawGet } from '../helpers/net.ts';
 
 let tmp: string;
 let rpc: ReplayRpc;
@@ -86,8 +87,8 @@ describe('the same path through nginx and through the server', () => {
       const pick = (r: Response) => ({ status: r.status, cacheControl: r.headers.get('cache-control'), contentType: r.headers.get('content-type'), csp: r.headers.get('content-security-policy'), cors: r.headers.get('access-control-allow-origin') });
       expect(pick(viaNginx), path).toEqual(pick(viaNode));
       if (viaNode.status !== 200) continue;
-      // sent by nginx from disk, not passed to a node: nginx's own ETag form and a Last-Modified the server never sends
-      expect([viaNginx.headers.get('etag'), viaNginx.headers.get('last-modified')], `${path} from disk`).toEqual([expect.stringMatching(/^"[0-9a-f]+-[0-9a-f]+"$/), expect.any(String)]);
+      // sent by nginx from disk, not passed to a node: nginx's own ETag form (weak when gzipped: fetch asks) and a Last-Modified the server never sends
+      expect([viaNginx.headers.get('etag'), viaNginx.headers.get('last-modified')], `${path} from disk`).toEqual([expect.stringMatching(/^(W\/)?"[0-9a-f]+-[0-9a-f]+"$/), expect.any(String)]);
       if (!path.startsWith('/status.html') && path !== '/') expect(b.equals(a), `${path} bytes`).toBe(true); // home and status: rendered from facts of the moment when not written
       const tiers = [[nodes[0]!.base, viaNode], [nginx.base, viaNginx]] as const;
       for (const [base, res] of tiers) {
@@ -105,6 +106,22 @@ describe('the same path through nginx and through the server', () => {
       const [s, u] = await Promise.all([fetch(`${nginx.base}/t/${settledMint}.html`), fetch(`${nginx.base}/t/${unsettledMint}.html`)]);
       await Promise.all([s.arrayBuffer(), u.arrayBuffer()]);
       expect([s.headers.get('cache-control'), u.headers.get('cache-control')]).toEqual(['max-age=3600, stale-while-revalidate=86400', 'no-store']);
+    }
+  });
+
+  it('compresses the same answers as the server when asked: pages and the stylesheet, never a document', async () => {
+    const raw = async (url: string, headers: Record<string, string>) => {
+      const r = await rawGet(url, headers);
+      return { status: r.status, encoding: r.headers['content-encoding'], vary: r.headers.vary as string | undefined, etag: r.headers.etag as string | undefined };
+    };
+    for (const path of [`/t/${unsettledMint}.html`, '/lists/latest/1.html', '/methodology.html', '/site.css', `/d/${unsettledMint}`]) {
+      const [viaNode, viaNginx] = [await raw(nodes[0]!.base + path, { 'Accept-Encoding': 'gzip' }), await raw(nginx.base + path, { 'Accept-Encoding': 'gzip' })];
+      const compressed = !path.startsWith('/d/');
+      expect([viaNode.status, viaNode.encoding, viaNginx.status, viaNginx.encoding], path).toEqual([200, compressed ? 'gzip' : undefined, 200, compressed ? 'gzip' : undefined]);
+      if (compressed) for (const r of [viaNode, viaNginx]) expect([r.vary, r.etag?.startsWith('W/')], path).toEqual([expect.stringMatching(/accept-encoding/i), true]);
+      // without asking: the bytes as written, each tier's strong tag
+      const plain = await raw(nginx.base + path, {});
+      expect([plain.encoding, plain.etag?.startsWith('"')], path).toEqual([undefined, true]);
     }
   });
 
