@@ -115,3 +115,52 @@ describe('Retry-After', () => {
     expect(retryAfterMs(new Error('x'), now)).toBeNull();
   });
 });
+
+describe('a keep-alive socket the server closed under a request', () => {
+  /** 'second': the server drops each connection when its second request arrives (an idle timeout racing the reuse); 'all': every request. */
+  let mode: 'second' | 'all' = 'second';
+  let connections = 0;
+  let seen = 0;
+  let racing: Server;
+  let racingUrl: string;
+
+  beforeAll(async () => {
+    racing = createServer();
+    racing.on('connection', (socket) => {
+      connections++;
+      let onThis = 0;
+      socket.on('data', () => {
+        onThis++;
+        seen++;
+        if (mode === 'all' || onThis === 2) socket.destroy(); // closed before any answer: ECONNRESET at the client
+      });
+    });
+    racing.on('request', (req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":7}'));
+    });
+    await new Promise<void>((r) => racing.listen(0, '127.0.0.1', r));
+    racingUrl = `http://127.0.0.1:${(racing.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => (racing.closeAllConnections(), racing.close(() => r()))));
+
+  const payload = { jsonrpc: '2.0', id: 1, method: 'getSlot', params: [] };
+
+  it('is sent again at once on a new socket: no retry, no error', async () => {
+    mode = 'second';
+    [connections, seen] = [0, 0];
+    const reasons: string[] = [];
+    const t = createRetryingTransport({ url: racingUrl, baseDelayMs: 1, onRetry: (i) => reasons.push(i.reason) }, createNodeHttpTransport({ url: racingUrl, fromJson: (x) => parseRpcJson(x) }));
+    for (let i = 0; i < 3; i++) expect(await t({ payload })).toEqual({ jsonrpc: '2.0', id: 1, result: 7 });
+    // the second and third calls each met a dropped socket and went out again on a new one
+    expect({ reasons, connections, seen }).toEqual({ reasons: [], connections: 3, seen: 5 });
+  });
+
+  it('a new socket reset is the provider\'s error: thrown to the retrying transport, not sent again silently', async () => {
+    mode = 'all';
+    [connections, seen] = [0, 0];
+    const bare = createNodeHttpTransport({ url: racingUrl, fromJson: (x) => parseRpcJson(x) });
+    await expect(bare({ payload })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect({ connections, seen }).toEqual({ connections: 1, seen: 1 });
+  });
+});
