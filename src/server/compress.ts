@@ -91,10 +91,10 @@ export type ContentEncoding = (typeof ENCODINGS)[number];
  * q-values, then br before gzip), or null for the bytes as they are (no `Accept-Encoding`, only
  * `identity`, or every encoding refused).
  */
-export function chosenEncoding(req: IncomingMessage): ContentEncoding | null {
+export function chosenEncoding(req: Pick<IncomingMessage, 'headers'>): ContentEncoding | null {
   if (!req.headers['accept-encoding']) return null;
   // negotiator 0.6.4's second argument (the preferred order), which its types do not declare
-  const negotiator = new Negotiator(req) as unknown as { encoding(available: string[], preferred: string[]): string | undefined };
+  const negotiator = new Negotiator(req as IncomingMessage) as unknown as { encoding(available: string[], preferred: string[]): string | undefined };
   const e = negotiator.encoding([...ENCODINGS, 'identity'], [...ENCODINGS]);
   return e === 'br' || e === 'gzip' ? e : null;
 }
@@ -114,4 +114,25 @@ export function compressedCopy(body: Buffer, encoding: ContentEncoding): Buffer 
     encoding === 'br'
       ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: KEPT_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
       : gzipSync(body, { level: 9 }));
+}
+
+/** Pages' compressed copies kept by their ETag at most (~6 KB each in brotli: ~6 MB). */
+export const KEPT_PAGES = 1_024;
+const byEtag = new Map<string, Partial<Record<ContentEncoding, Buffer>>>();
+
+/**
+ * A page's bytes compressed in `encoding`, kept by its ETag (the sha256 of the bytes: the same tag is
+ * the same page) for the pages the routes read from disk or render (`/t/{mint}.html`,
+ * `/w/{address}.html`), at most {@link KEPT_PAGES} (the least recently used dropped first).
+ */
+export function compressedPage(etag: string, body: string | Buffer, encoding: ContentEncoding): Buffer {
+  let kept = byEtag.get(etag);
+  if (kept) {
+    byEtag.delete(etag); // most recently used last
+    byEtag.set(etag, kept);
+  } else {
+    byEtag.set(etag, (kept = {}));
+    if (byEtag.size > KEPT_PAGES) byEtag.delete(byEtag.keys().next().value!);
+  }
+  return (kept[encoding] ??= compressedCopy(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, encoding));
 }

@@ -7,6 +7,7 @@ import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage, renderUnknown
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
 import { CACHE_NONE, CACHE_SETTLED, corsHeaders, etagOf, ifNoneMatch, isAddressParam, notModified, pageHeaders } from './http.ts';
+import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedPage } from './compress.ts';
 
 /**
  * The public, keyless files of a mint (spec §4): `/t/{mint}.html` (token page) and `/d/{mint}`
@@ -29,13 +30,17 @@ function serve(request: Request, body: string, contentType: string, settled: boo
   const etag = etagOf(sha256Hex(body));
   const cacheControl = settled ? CACHE_SETTLED : CACHE_NONE;
   if (ifNoneMatch(request, etag)) return notModified(etag, cacheControl);
-  return new Response(body, {
+  const page = contentType.startsWith('text/html');
+  // a page for a client that asks: its compressed copy kept by its tag (compress.ts), not compressed per answer
+  const encoding = page && body.length >= MIN_COMPRESSED_BYTES ? chosenEncoding({ headers: { 'accept-encoding': request.headers.get('accept-encoding') ?? undefined } }) : null;
+  return new Response(encoding ? (compressedPage(etag, body, encoding) as Uint8Array<ArrayBuffer>) : body, {
     status: 200,
     headers: {
-      ...(contentType.startsWith('text/html') ? pageHeaders() : { 'X-Content-Type-Options': 'nosniff' }),
+      ...(page ? pageHeaders() : { 'X-Content-Type-Options': 'nosniff' }),
       'Content-Type': contentType,
-      ETag: etag,
+      ETag: encoding ? `W/${etag}` : etag,
       'Cache-Control': cacheControl,
+      ...(encoding ? { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' } : {}),
       ...corsHeaders(),
     },
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { chosenEncoding, compressedCopy } from '../../src/server/compress.ts';
+import { KEPT_PAGES, chosenEncoding, compressedCopy, compressedPage } from '../../src/server/compress.ts';
 
 const asking = (acceptEncoding?: string) => ({ headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }) as IncomingMessage;
 
@@ -33,5 +33,19 @@ describe('compressedCopy', () => {
     const br2 = compressedCopy(next, 'br');
     expect(br2).not.toBe(br);
     expect(brotliDecompressSync(br2).equals(next)).toBe(true);
+  });
+});
+
+describe('compressedPage', () => {
+  it('keeps a page\'s copy by its ETag, drops the least recently used past KEPT_PAGES', () => {
+    const body = `<!doctype html>${'<p>first-30-s buyers</p>'.repeat(200)}`;
+    const a = compressedPage('"a"', body, 'gzip');
+    expect(gunzipSync(a).toString()).toBe(body);
+    expect(compressedPage('"a"', 'ignored: same tag, same page', 'gzip')).toBe(a);
+    for (let i = 0; i < KEPT_PAGES; i++) compressedPage(`"p${i}"`, 'x'.repeat(1100), 'gzip');
+    // "a" was the least recently used: made again from the bytes given now
+    expect(gunzipSync(compressedPage('"a"', body.replace('first', 'second'), 'gzip')).toString()).toContain('second-30-s');
+    expect(compressedPage(`"p${KEPT_PAGES - 1}"`, 'not read', 'gzip')).toBeInstanceOf(Buffer);
+    expect(gunzipSync(compressedPage(`"p${KEPT_PAGES - 1}"`, 'not read', 'gzip')).toString()).toBe('x'.repeat(1100));
   });
 });
