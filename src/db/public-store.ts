@@ -310,6 +310,7 @@ export class PublicStore {
       stopRun: prepare('UPDATE collector_run SET last_beat_ms = ?, stopped_at_ms = ? WHERE id = ?'),
       addPending: prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)'),
       listPending: prepare('SELECT mint FROM pending_page ORDER BY rowid'),
+      listPendingAfter: prepare('SELECT rowid AS id, mint FROM pending_page WHERE rowid > ? ORDER BY rowid LIMIT ?'),
       clearPending: prepare('DELETE FROM pending_page WHERE mint = ? AND NOT EXISTS (SELECT 1 FROM launch WHERE mint = ? AND sha256 IS NOT ?)'),
       anyPending: prepare('SELECT EXISTS (SELECT 1 FROM pending_page)').pluck(),
       // public migration 20: pages to write again after a template change (src/ingest/page-backlog.ts)
@@ -331,6 +332,7 @@ export class PublicStore {
       rolesOfMint: prepare('SELECT wallet, role, signature, slot, detail FROM wallet_role WHERE mint = ? ORDER BY wallet, role'),
       markWallet: prepare('INSERT INTO pending_wallet_page (wallet, seq) VALUES (?, 0) ON CONFLICT (wallet) DO UPDATE SET seq = seq + 1'),
       listPendingWallets: prepare('SELECT wallet, seq FROM pending_wallet_page ORDER BY rowid'),
+      listPendingWalletsAfter: prepare('SELECT rowid AS id, wallet, seq FROM pending_wallet_page WHERE rowid > ? ORDER BY rowid LIMIT ?'),
       clearPendingWallet: prepare('DELETE FROM pending_wallet_page WHERE wallet = ? AND seq = ?'),
       walletRolesNewest: prepare(`
         SELECT r.mint, r.role, r.signature, r.slot, r.detail, l.finding_class AS findingClass, l.created_at_ms AS createdAtMs,
@@ -707,6 +709,15 @@ export class PublicStore {
     return (this.s.listPending.all() as { mint: string }[]).map((r) => r.mint);
   }
 
+  /**
+   * Up to `limit` of the {@link pendingPages} marks, oldest first, after the mark `afterId` (0: from
+   * the first): a publish pass reads them a page at a time, so a pass that stops at its time budget
+   * does not read every mark (100,000s after an upgrade marks every page).
+   */
+  pendingPagesAfter(afterId: number, limit: number): { id: number; mint: string }[] {
+    return this.s.listPendingAfter.all(afterId, limit) as { id: number; mint: string }[];
+  }
+
   /** Whether any page is marked to be written. */
   hasPendingPages(): boolean {
     return this.s.anyPending.get() === 1;
@@ -832,6 +843,11 @@ export class PublicStore {
   /** Wallets whose creator page is to be (re)written, the longest marked first, with the mark's sequence number (for {@link clearPendingWallets}). */
   pendingWalletPages(): { wallet: string; seq: number }[] {
     return this.s.listPendingWallets.all() as { wallet: string; seq: number }[];
+  }
+
+  /** Up to `limit` of the {@link pendingWalletPages} marks, oldest first, after the mark `afterId` (0: from the first); as {@link pendingPagesAfter}. */
+  pendingWalletPagesAfter(afterId: number, limit: number): { id: number; wallet: string; seq: number }[] {
+    return this.s.listPendingWalletsAfter.all(afterId, limit) as { id: number; wallet: string; seq: number }[];
   }
 
   /** Clear the marks of creator pages written, unless marked again since they were read (seq changed). */

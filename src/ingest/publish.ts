@@ -37,7 +37,27 @@ export const SITE_WRITE_CHUNK = 256;
  * 2,000-trade curve (3.1 MB of JSON), some 25 times the page's render, on every rewrite of a busy
  * curve's page (bench/pages.ts "read" figures).
  */
-export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, opts: { untilMs?: number; txs?: TransactionCache } = {}): number {
+/** Marks read at once by a publish pass ({@link pendingMarks}): a 250 ms pass writes a few hundred pages at most. */
+export const MARKS_READ = 4 * SITE_WRITE_CHUNK;
+
+/**
+ * The marks of `read` (oldest first), read `size` at a time as they are taken: a pass that stops
+ * early (its time budget) has read one page of them, not every mark. A mark added during the pass
+ * after the last one read is taken too; one cleared and added again keeps its place or comes next pass.
+ */
+function* pendingMarks<T extends { id: number }>(read: (afterId: number, limit: number) => T[], size = MARKS_READ): Generator<T> {
+  let after = 0;
+  for (;;) {
+    const marks = read(after, size);
+    for (const m of marks) {
+      after = m.id;
+      yield m;
+    }
+    if (marks.length < size) return;
+  }
+}
+
+export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, opts: { untilMs?: number; txs?: TransactionCache; marksRead?: number } = {}): number {
   const untilMs = opts.untilMs ?? Infinity;
   const txs = opts.txs;
   let n = 0;
@@ -50,7 +70,7 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
     chunk = new Map();
     settled = [];
   };
-  for (const mint of store.pendingPages()) {
+  for (const { mint } of pendingMarks((after, limit) => store.pendingPagesAfter(after, limit), opts.marksRead)) {
     if (performance.now() >= untilMs) break;
     const row = writeTokenFiles(store, config, batch, mint, txs);
     chunk.set(mint, row?.sha256);
@@ -61,7 +81,7 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
     if (chunk.size >= SITE_WRITE_CHUNK) finish();
   }
   finish();
-  const wallets = writeCreatorPages(store, config, untilMs);
+  const wallets = writeCreatorPages(store, config, untilMs, opts.marksRead);
   if (n || wallets) log.debug({ pages: n, creatorPages: wallets }, 'site files written');
   return n;
 }
@@ -114,13 +134,13 @@ export function writeCreatorFiles(store: PublicStore, config: Config, batch: Sit
  * cleared, unless set again meanwhile, once the pages of their chunk are durable (as in {@link writeSiteFiles}). Returns how many pages were written. `untilMs` as in
  * {@link writeSiteFiles}: past it no further page is started and the remaining marks stay.
  */
-export function writeCreatorPages(store: PublicStore, config: Config, untilMs = Infinity): number {
-  const pending = store.pendingWalletPages();
-  if (!pending.length) return 0;
+export function writeCreatorPages(store: PublicStore, config: Config, untilMs = Infinity, marksRead = MARKS_READ): number {
+  if (!store.pendingWalletPagesAfter(0, 1).length) return 0;
+  const pending = pendingMarks((after, limit) => store.pendingWalletPagesAfter(after, limit), marksRead);
   const opts = creatorPageOptions(config);
   const batch = new SiteWriteBatch();
   let n = 0;
-  let done: typeof pending = [];
+  let done: { wallet: string; seq: number }[] = [];
   const finish = () => {
     batch.commit();
     if (done.length) store.clearPendingWallets(done);

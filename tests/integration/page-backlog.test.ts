@@ -76,15 +76,15 @@ describe('pages written by another template', () => {
     expect(store.hasPendingPages()).toBe(false);
     expect(untilPagesDue(store, now, 0)).toBeLessThan(Infinity);
 
-    // passes of a few milliseconds each make progress until the backlog is empty
+    // passes of a few milliseconds each make progress until the backlog is empty (on a loaded machine a
+    // pass may find its time gone before its first page: the cap, not each pass, proves progress)
     let passes = 0;
     let written = 0;
     while (store.hasPageBacklog()) {
-      const n = writeBacklogPages(store, config, performance.now() + 2);
-      expect(n, `pass ${passes}`).toBeGreaterThan(0);
-      written += n;
+      written += writeBacklogPages(store, config, performance.now() + 2);
       if (++passes > 500) throw new Error('the backlog does not empty: pages written are not taken off it');
     }
+    expect(passes).toBeGreaterThan(1); // a pass of 2 ms did not write all 60
     expect(written).toBe(60);
     for (const m of mints) {
       expect(readFileSync(sitePaths(config.siteDir, m).page, 'utf8')).toBe(tokenPage(m));

@@ -195,13 +195,25 @@ fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.sl
     store.db.prepare('INSERT OR IGNORE INTO pending_page (mint) VALUES (?)').run(marked[0]); // marked again: keeps its place
     expect(store.pendingPages()).toEqual(marked);
     for (const m of mints) rmSync(sitePaths(config.siteDir, m).document, { force: true });
-    // a time already past: nothing is written, every mark stays
-    expect(writeSiteFiles(store, config, createLogger('silent'), { untilMs: performance.now() - 1 })).toBe(0);
+    // the marks a pass reads, a page (marksRead) at a time
+    const read: number[] = [];
+    const readMarks = store.pendingPagesAfter.bind(store);
+    store.pendingPagesAfter = (after, limit) => {
+      const marks = readMarks(after, limit);
+      read.push(marks.length);
+      return marks;
+    };
+    // a time already past: nothing is written, every mark stays, and only the first page of marks was read
+    expect(writeSiteFiles(store, config, createLogger('silent'), { untilMs: performance.now() - 1, marksRead: 2 })).toBe(0);
+    expect(read).toEqual([2]);
     expect(store.pendingPages()).toEqual(marked);
     for (const m of mints) expect(existsSync(sitePaths(config.siteDir, m).document)).toBe(false);
-    // unbounded: all of them
-    expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(3);
+    // unbounded, two marks a read: all of them, oldest first
+    read.length = 0;
+    expect(writeSiteFiles(store, config, createLogger('silent'), { marksRead: 2 })).toBe(3);
+    expect(read).toEqual([2, 1]);
     expect(store.pendingPages()).toEqual([]);
+    for (const m of mints) expect(existsSync(sitePaths(config.siteDir, m).document)).toBe(true);
     store.close();
   }, 60_000);
 
