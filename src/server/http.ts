@@ -38,6 +38,8 @@ export function pageHeaders(): Record<string, string> {
     'Content-Security-Policy': PAGE_CSP,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
+    // a page is sent compressed to a client that asks (compress.ts): a cache keeps the two apart, also when it fetched the plain one first
+    Vary: 'Accept-Encoding',
   };
 }
 
