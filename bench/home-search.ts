@@ -11,7 +11,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
@@ -22,6 +21,7 @@ import { answerSearch } from '../src/server/search.ts';
 import { publishLists } from '../collector/publish/lists.ts';
 import { compare, comparisonTable, cpuMicros, loadRound, median, ratioOf, startServer, type ServerUnderTest } from './load.ts';
 import { ROOT } from './setup.ts';
+import { rawGet } from '../tests/helpers/net.ts';
 import { WORDS, linkArchiveInto, millionArchive, rng, type MillionArchive } from './million-archive.ts';
 
 const RECORDS = Number(process.env.BENCH_HOME_RECORDS ?? 1_000_000);
@@ -145,17 +145,9 @@ export async function benchHomeSearch(): Promise<string> {
     // the home page for a client that asks for compression (a browser): the kept brotli copy (src/server/compress.ts), alternating with the plain answer
     log('bench: home/search: GET / compressed');
     const ASKING = { 'Accept-Encoding': 'br, gzip' };
-    const sentBytes = await new Promise<{ plain: number; compressed: number; encoding: string }>((ok, fail) => {
-      const one = (headers: Record<string, string>) =>
-        new Promise<{ n: number; encoding: string }>((done, err) => {
-          httpGet(`${astro.url}/`, { headers }, (res) => { // node:http: fetch would decode, and hide the bytes sent
-            let n = 0;
-            res.on('data', (c: Buffer) => (n += c.length));
-            res.on('end', () => done({ n, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
-          }).on('error', err);
-        });
-      Promise.all([one({}), one(ASKING)]).then(([a, b]) => ok({ plain: a.n, compressed: b.n, encoding: b.encoding }), fail);
-    });
+    // node:http, which neither asks for nor decodes an encoding: fetch would hide the bytes sent
+    const [plainAnswer, askedAnswer] = [await rawGet(`${astro.url}/`), await rawGet(`${astro.url}/`, ASKING)];
+    const sentBytes = { plain: plainAnswer.body.length, compressed: askedAnswer.body.length, encoding: String(askedAnswer.headers['content-encoding'] ?? 'identity') };
     const zRounds: { plain: number[]; compressed: number[]; cpuPlain: number[]; cpuCompressed: number[] } = { plain: [], compressed: [], cpuPlain: [], cpuCompressed: [] };
     await loadRound(astro, '/', ASKING, CONNECTIONS, 2);
     for (let i = 0; i < ROUNDS; i++) {

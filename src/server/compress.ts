@@ -58,8 +58,17 @@ const middleware = compression({
 function weakenCompressedEtag(req: IncomingMessage, res: ServerResponse): void {
   const etag = res.getHeader('ETag');
   if (typeof etag !== 'string' || !etag.startsWith('"')) return;
+  if (res.getHeader('Content-Encoding')) res.setHeader('ETag', `W/${etag}`);
+  else if (res.statusCode === 304) res.setHeader('ETag', tagAsHeld(etag, req.headers['if-none-match']));
+}
+
+/**
+ * The strong `etag` in the form a revalidating client holds it: weak when its If-None-Match names the
+ * weak form (it holds the compressed answer), else as it is. What a 304 carries (here and static-door.ts).
+ */
+export function tagAsHeld(etag: string, ifNoneMatch: string | undefined): string {
   const weak = `W/${etag}`;
-  if (res.getHeader('Content-Encoding') || (res.statusCode === 304 && String(req.headers['if-none-match'] ?? '').includes(weak))) res.setHeader('ETag', weak);
+  return ifNoneMatch?.includes(weak) ? weak : etag;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -103,6 +112,13 @@ export function chosenEncoding(req: Pick<IncomingMessage, 'headers'>): ContentEn
 const KEPT_BROTLI_QUALITY = 6;
 const copies = new WeakMap<Buffer, Partial<Record<ContentEncoding, Buffer>>>();
 
+/** `body` compressed in `encoding` (brotli at {@link KEPT_BROTLI_QUALITY}, gzip at level 9): what the kept copies hold. */
+function compress(body: Buffer, encoding: ContentEncoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: KEPT_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipSync(body, { level: 9 });
+}
+
 /**
  * `body` compressed in `encoding`, made on first use and kept as long as `body` is (a WeakMap keyed
  * by the Buffer: the site-file cache holds one Buffer per file version, so a rewritten file gets new copies).
@@ -110,10 +126,7 @@ const copies = new WeakMap<Buffer, Partial<Record<ContentEncoding, Buffer>>>();
 export function compressedCopy(body: Buffer, encoding: ContentEncoding): Buffer {
   let kept = copies.get(body);
   if (!kept) copies.set(body, (kept = {}));
-  return (kept[encoding] ??=
-    encoding === 'br'
-      ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: KEPT_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : gzipSync(body, { level: 9 }));
+  return (kept[encoding] ??= compress(body, encoding));
 }
 
 /** Pages' compressed copies kept by their ETag at most (~6 KB each in brotli: ~6 MB). */
@@ -134,5 +147,5 @@ export function compressedPage(etag: string, body: string | Buffer, encoding: Co
     byEtag.set(etag, (kept = {}));
     if (byEtag.size > KEPT_PAGES) byEtag.delete(byEtag.keys().next().value!);
   }
-  return (kept[encoding] ??= compressedCopy(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, encoding));
+  return (kept[encoding] ??= compress(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, encoding));
 }

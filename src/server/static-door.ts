@@ -4,7 +4,7 @@ import { getDeps } from './deps.ts';
 import { corsHeaders, ifNoneMatch, pageHeaders } from './http.ts';
 import { CACHE_LISTS, CACHE_METHODOLOGY, siteFileCacheOf } from './site-pages.ts';
 import { CACHE_ASSET } from '../cache-rules.ts';
-import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedCopy } from './compress.ts';
+import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedCopy, tagAsHeld } from './compress.ts';
 
 /**
  * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`,
@@ -68,9 +68,7 @@ function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | u
   const headers = file.asset ? { 'Content-Type': file.asset.contentType, ETag: etag, 'Cache-Control': file.cacheControl } : { ...HEADERS, ETag: etag, 'Cache-Control': file.cacheControl };
   const inm = req.headers['if-none-match'];
   if (inm && ifNoneMatch(new Request('http://x/', { headers: { 'If-None-Match': inm } }), hit.etag)) {
-    // the tag in the form the client holds (compress.ts weakenCompressedEtag does the same for the routes)
-    const held = inm.includes(`W/${hit.etag}`) ? `W/${hit.etag}` : hit.etag;
-    res.writeHead(304, { ETag: held, 'Cache-Control': file.cacheControl, Vary: 'Accept-Encoding', ...(file.asset ? {} : corsHeaders()) });
+    res.writeHead(304, { ETag: tagAsHeld(hit.etag, inm), 'Cache-Control': file.cacheControl, Vary: 'Accept-Encoding', ...(file.asset ? {} : corsHeaders()) });
     res.end();
     return true;
   }
