@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/net.ts';
+import { freePort, sleep } from '../helpers/net.ts';
 import { SERVER_ENTRY, startServerProcess } from '../helpers/processes.ts';
 
 /**
@@ -20,6 +20,8 @@ describe('server start (dist/server/entry.mjs)', () => {
     const port = String(await freePort());
     const s = await startServerProcess({ ...base, PORT: port });
     try {
+      // the line is written once listening, and may reach this process after the first answer does (a loaded machine)
+      for (const t0 = Date.now(); !s.log().includes('server listening') && Date.now() - t0 < 10_000; ) await sleep(50);
       const lines = s.log().split('\n').filter((l) => l.includes('server listening'));
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, name: 'server', msg: 'server listening', url: `http://127.0.0.1:${port}` });
