@@ -13,6 +13,7 @@ import { HISTORY_CHECK_MS } from './enrich/launch-states.ts';
 import { refreshDownloads } from './publish/downloads.ts';
 import { listsWrittenAtMs, publishLists } from './publish/lists.ts';
 import { publishGeneration } from './publish/generations.ts';
+import { SEARCH_INDEX_MERGED_META, SEARCH_INDEX_MERGE_MS, mergeSearchIndex } from './publish/search-index.ts';
 import { readGenerationManifest } from '../src/generations.ts';
 
 /**
@@ -104,5 +105,18 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
       failed: 'bulk downloads could not be written; the previous ones stay served',
     },
     ...generations,
+    {
+      // the search index merged into one segment (src/db/search-index.ts): a search over many segments
+      // costs several times one over a single one; step by step, alongside the next passes; last, so the downloads
+      // and generations, one background job at a time like it, are not held back by it
+      name: 'search index merge', setting: null, intervalMs: SEARCH_INDEX_MERGE_MS, lastRunMs: metaMs(SEARCH_INDEX_MERGED_META),
+      run: async () => {
+        const m = await mergeSearchIndex(store, now, { signal });
+        if (m.steps > 1) log.info({ segmentsBefore: m.segmentsBefore, segmentsAfter: m.segmentsAfter, steps: m.steps, finished: m.finished }, 'search index merged');
+        return 0; // no record changed
+      },
+      background: true,
+      failed: 'the search index could not be merged; searches stay correct, and it is tried again at the next pass',
+    },
   ];
 }

@@ -19,6 +19,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { walletRecord } from '../../src/server/wallet.ts';
 import { statusBody } from '../../src/facts/status.ts';
 import { loadConfig } from '../../src/config.ts';
+import { JOBS_META, parseJobs } from '../../src/core/jobs.ts';
 
 let tmp: string;
 let chain: SimulatedChain;
@@ -105,7 +106,10 @@ describe('afterwards sweep and pool refresh', () => {
     // the status endpoint says when the periodic jobs last ran
     const store = new PublicStore(join(dataDir, 'public.db'));
     const periodic = statusBody({ publicStore: store, config: loadConfig({ DATA_DIR: dataDir }) }, clock).collector.periodic;
+    // the search index merge (hourly) ran once, at the first run, after the pass that wrote the records
+    const merge = parseJobs(store.getMeta(JOBS_META))?.find((j) => j.name === 'search index merge');
     store.close();
+    expect(merge).toEqual({ name: 'search index merge', setting: null, intervalMs: 3_600_000, lastRunMs: clock - 23 * 60_000 });
     expect(periodic.afterwardsSweep?.ms).toBe(clock);
     expect(periodic.poolRefresh?.ms).toBe(clock);
     expect(periodic.funderSweep?.ms).toBe(clock);
