@@ -111,7 +111,11 @@ export function parseListQuery(search: URLSearchParams): ListQuery | Refusal {
   }
   if (cursorText === null) return { order: 'newest', filter, after: null, limit };
   const c = decodeCursor(cursorText);
-  if (!c) return { code: 'invalid_cursor' };
+  if (!c) {
+    if (since === null) return { code: 'invalid_cursor' };
+    const shown = since.length > 40 ? `${since.slice(0, 40)}…` : since;
+    return { code: 'invalid_cursor', message: `since takes a slot (a whole number of at most 15 digits) or the cursor of a sync page; "${shown}" is neither. Nothing was looked up.` };
+  }
   if (since !== null && c.o !== 'c') return bad('since takes a slot or the cursor of a sync page; this cursor is of a browsing page.');
   for (const k of ['class', 'graduated', 'creator'] as const) {
     if (filter[k] !== undefined && filter[k] !== c.f[k]) return bad(`${k} differs from the cursor's (a cursor keeps the filters of the first page; leave them out or repeat them).`);

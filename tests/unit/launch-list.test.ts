@@ -263,6 +263,10 @@ describe('parseListQuery', () => {
     expect(q('')).toEqual({ order: 'newest', filter: {}, after: null, limit: 50 });
     expect(q('since=0&limit=100&class=NOTE')).toEqual({ order: 'changes', filter: { class: 'NOTE', sinceSlot: 0 }, after: null, limit: 100 });
     for (const bad of ['limit=101', 'limit=1.5', 'class=clean', 'graduated=1', 'creator=x', 'since=-1', 'what=1', 'limit=1&limit=2']) expect(q(bad), bad).toMatchObject({ code: expect.stringMatching(/^invalid_(query|cursor)$/) });
+    // a since neither a slot nor a sync cursor: the message names since, not a cursor the caller never sent
+    expect(q('since=99999999999999999999999')).toEqual({ code: 'invalid_cursor', message: expect.stringMatching(/^since takes a slot .*"99999999999999999999999" is neither\. Nothing was looked up\.$/) });
+    expect(q(`since=${'9'.repeat(60)}`)).toMatchObject({ message: expect.stringContaining(`"${'9'.repeat(40)}…"`) });
+    expect(q('cursor=abc')).toEqual({ code: 'invalid_cursor' });
   });
 });
 
