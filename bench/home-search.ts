@@ -161,7 +161,7 @@ export async function benchHomeSearch(): Promise<string> {
     return [
       '## Home page and search (issue 23)',
       '',
-      `The shared archive of bench/million-archive.ts: ${RECORDS.toLocaleString('en-US')} records (real documents of a collected simulated chain with mint, creator, name and symbol changed; names and symbols of 1–3 words from a list of ${WORDS.length} memecoin words, some non-Latin; one launch every 2 s), ${insertS ? `built in ${insertS.toFixed(0)} s this run` : 'reused from its cache (.bench/archive/)'}. The collector's publisher (collector/publish/lists.ts) wrote the home, list and status pages over it in ${publishMs.toFixed(0)} ms.`,
+      `The shared archive of bench/million-archive.ts: ${RECORDS.toLocaleString('en-US')} records (real documents of a collected simulated chain with mint, creator, name and symbol changed; names and symbols of 1–3 words from a list of ${WORDS.length} memecoin words, some non-Latin; one launch every 2 s; its search index merged into one segment, as the collector's search index merge leaves it: collector/publish/search-index.ts), ${insertS ? `built in ${insertS.toFixed(0)} s this run` : 'reused from its cache (.bench/archive/)'}. The collector's publisher (collector/publish/lists.ts) wrote the home, list and status pages over it in ${publishMs.toFixed(0)} ms.`,
       '',
       `**Search** (${qs.length.toLocaleString('en-US')} distinct queries: word prefixes of 1–4 characters, whole words, two words, symbols, held mints, unheld addresses; answers ${Object.entries(statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}):`,
       '',

@@ -106,9 +106,9 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
     },
     ...generations,
     {
-      // the search index merged into one segment (src/db/search-index.ts): a search over many segments
-      // costs several times one over a single one; step by step, alongside the next passes; last, so the downloads
-      // and generations, one background job at a time like it, are not held back by it
+      // the search index merged into one segment when worth it (src/db/search-index.ts): a search over many
+      // large segments costs several times one over a single one; step by step, alongside the next passes; last,
+      // so the downloads and generations, one background job at a time like it, are not held back by it
       name: 'search index merge', setting: null, intervalMs: SEARCH_INDEX_MERGE_MS, lastRunMs: metaMs(SEARCH_INDEX_MERGED_META),
       run: async () => {
         const m = await mergeSearchIndex(store, now, { signal });

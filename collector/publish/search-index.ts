@@ -6,9 +6,9 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { PublicStore } from '../../src/db/public-store.ts';
-import { mergeSearchIndexStep, searchIndexSegments } from '../../src/db/search-index.ts';
+import { mergeSearchIndexStep, searchIndexSegments, searchIndexShape, worthMerging } from '../../src/db/search-index.ts';
 
-/** How often the whole index is merged again: what an hour of new records adds is a few small segments, cheap to search. */
+/** How often the index's shape is looked at (and, when worth it, the whole index merged again). */
 export const SEARCH_INDEX_MERGE_MS = 3_600_000;
 /** Pages of merged index written by one step (one write transaction of a few milliseconds). */
 export const MERGE_STEP_PAGES = 16;
@@ -24,16 +24,17 @@ export interface SearchIndexMerge {
 }
 
 /**
- * Merge the search index of `store` into one segment, step by step; nothing is written when it is
- * one segment already. Stops between steps when `signal` aborts (the merge begun is kept in the
+ * Merge the search index of `store` into one segment, step by step, when that is worth its writes
+ * (src/db/search-index.ts `worthMerging`: not for the few small segments since the last merge). Stops between steps when `signal` aborts (the merge begun is kept in the
  * index and goes on at the next run). Records the end in meta {@link SEARCH_INDEX_MERGED_META}
  * (`nowMs()` when it finished).
  * Errors: a step's SQLite error is thrown (that step rolled back; the steps before it stay).
  */
 export async function mergeSearchIndex(store: PublicStore, nowMs: () => number, opts: { signal?: AbortSignal; stepPages?: number } = {}): Promise<SearchIndexMerge> {
-  const segmentsBefore = searchIndexSegments(store.db);
+  const shape = searchIndexShape(store.db);
+  const segmentsBefore = shape.segments;
   let steps = 0;
-  let finished = segmentsBefore <= 1;
+  let finished = !worthMerging(shape);
   while (!finished) {
     if (opts.signal?.aborted) break;
     const worked = mergeSearchIndexStep(store.db, opts.stepPages ?? MERGE_STEP_PAGES, steps === 0);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { searchByText } from '../../src/db/search.ts';
-import { mergeSearchIndexStep, searchIndexSegments } from '../../src/db/search-index.ts';
+import { MERGE_ABOVE_SEGMENTS, mergeSearchIndexStep, searchIndexSegments, searchIndexShape, worthMerging } from '../../src/db/search-index.ts';
 import { SEARCH_INDEX_MERGED_META, mergeSearchIndex } from '../../collector/publish/search-index.ts';
 import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
 
@@ -124,6 +124,45 @@ describe('merging the search index', () => {
     expect(rest.finished).toBe(true);
     expect(searchIndexSegments(merged.db)).toBe(1);
     expect(answers(merged)).toEqual(answers(control));
+  });
+
+  it('leaves the few small segments written since a merge until they are worth one', async () => {
+    // small FTS5 pages (a setting kept in the index): the 300 records' merged segment spans many, as a large archive's does
+    merged.db.exec("INSERT INTO launch_fts (launch_fts, rank) VALUES ('pgsz', 64)");
+    await mergeSearchIndex(merged, () => T0);
+    const largest = searchIndexShape(merged.db).pages[0]!;
+    // records written one by one: a small segment each, merged again only once they hold an eighth of
+    // the largest's pages (or there are more than MERGE_ABOVE_SEGMENTS)
+    let waited = 0;
+    for (;;) {
+      add(1);
+      const shape = searchIndexShape(merged.db);
+      if (worthMerging(shape)) break;
+      waited++;
+      const m = await mergeSearchIndex(merged, () => T0 + waited);
+      expect(m).toEqual({ segmentsBefore: shape.segments, segmentsAfter: shape.segments, steps: 0, finished: true });
+      expect(merged.getMeta(SEARCH_INDEX_MERGED_META)).toBe(String(T0 + waited)); // looked at: the interval starts again
+      if (waited > 100) throw new Error('never worth a merge');
+    }
+    expect(waited).toBeGreaterThan(0);
+    const shape = searchIndexShape(merged.db);
+    expect(shape.pages[0]).toBe(largest);
+    expect(answers(merged)).toEqual(answers(control));
+    const m = await mergeSearchIndex(merged, () => T0);
+    expect(m).toMatchObject({ segmentsBefore: shape.segments, segmentsAfter: 1, finished: true });
+    expect(answers(merged)).toEqual(answers(control));
+  });
+
+  it('weighs a merge by the segments besides the largest, and by their count', () => {
+    expect(worthMerging({ segments: 0, pages: [] })).toBe(false);
+    expect(worthMerging({ segments: 1, pages: [5000] })).toBe(false);
+    expect(worthMerging({ segments: 3, pages: [5000, 400, 200] })).toBe(false); // 600 < 625
+    expect(worthMerging({ segments: 3, pages: [5000, 425, 200] })).toBe(true); // 625: an eighth
+    expect(worthMerging({ segments: 13, pages: [2233, 2228, 1096, 1091, 1089, 653, 351, 350, 349, 348, 100, 99, 24] })).toBe(true); // a bulk build's
+    const many = Array.from({ length: MERGE_ABOVE_SEGMENTS + 1 }, (_, i) => (i === 0 ? 100_000 : 1));
+    expect(worthMerging({ segments: many.length, pages: many })).toBe(true);
+    const fewer = many.slice(0, MERGE_ABOVE_SEGMENTS);
+    expect(worthMerging({ segments: fewer.length, pages: fewer })).toBe(false);
   });
 
   it('refuses a step of no pages', () => {
