@@ -16,10 +16,11 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { renderTokenPage, tokenPageOptions, type TokenPageOptions } from '../../src/render/token-page.ts';
+import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../src/render/creator-page.ts';
 import { clearChartSeriesCache } from '../../src/render/chart-data.ts';
 import { USDC_MINT } from '../../src/render/units.ts';
 import { longCurve } from '../../bench/pages.ts';
-import { buildPageRecords, type PageKind } from './page-records.ts';
+import { buildPageRecords, type PageKind, type PageRecords } from './page-records.ts';
 import { launchDoc } from './launch-doc.ts';
 import { complete, createEvent, migration, trade, tx } from './synthetic-launch.ts';
 
@@ -81,12 +82,12 @@ export interface PinnedInput {
  * The inputs of every pinned page, in a fixed order. `tmp` is a scratch folder (two simulated
  * chains are collected into it).
  */
-export async function pinnedInputs(tmp: string): Promise<PinnedInput[]> {
+export async function pinnedInputs(tmp: string, records?: PageRecords): Promise<PinnedInput[]> {
   const out: PinnedInput[] = [];
   const render = (name: string, doc: LaunchDocument, opts: TokenPageOptions) => out.push({ name, doc, opts });
 
   // the collected records, each with its transactions, as the collector's publish step renders them
-  const rec = await buildPageRecords(join(tmp, 'records'));
+  const rec = records ?? (await buildPageRecords(join(tmp, 'records')));
   const config = loadConfig({ DATA_DIR: rec.dataDir, LOG_LEVEL: 'silent' });
   const store = new PublicStore(config.publicDbPath);
   try {
@@ -151,10 +152,37 @@ export async function pinnedInputs(tmp: string): Promise<PinnedInput[]> {
   return out;
 }
 
-/** Every pinned page, `[name, html]`, in a fixed order; the chart-series cache is cleared before each render. */
+/**
+ * Every pinned page, `[name, html]`, in a fixed order: the token pages of {@link pinnedInputs} (the
+ * chart-series cache cleared before each render), then creator pages of the collected records'
+ * wallets as the collector writes them (src/ingest/publish.ts writeCreatorFiles: PublicStore.walletPage
+ * and renderCreatorPage), so a change to the creator page alone also changes the pinned bytes.
+ */
 export async function pinnedPages(tmp: string): Promise<[string, string][]> {
-  return (await pinnedInputs(tmp)).map(({ name, doc, opts }) => {
+  const rec = await buildPageRecords(join(tmp, 'records'));
+  const pages: [string, string][] = (await pinnedInputs(tmp, rec)).map(({ name, doc, opts }) => {
     clearChartSeriesCache();
     return [name, renderTokenPage(doc, opts)];
   });
+  return [...pages, ...pinnedCreatorPages(rec)];
+}
+
+/** The creator pages of the collected records (tests/helpers/page-records.ts): a FINDINGS record's creator (also as the demo shows it) and its bundled buyer. */
+function pinnedCreatorPages(rec: PageRecords): [string, string][] {
+  const config = loadConfig({ DATA_DIR: rec.dataDir, LOG_LEVEL: 'silent' });
+  const store = new PublicStore(config.publicDbPath);
+  try {
+    const page = (wallet: string, demo = false) => {
+      const data = store.walletPage(wallet, CREATOR_PAGE_ROWS);
+      if (!data.roles.length) throw new Error(`no roles for ${wallet}`);
+      return renderCreatorPage(wallet, data, creatorPageOptions(demo ? { ...config, DEMO: true, CONTACT_EMAIL: 'reports@archive.example' } : config));
+    };
+    return [
+      ['creator/FINDINGS-creator', page(rec.creator)],
+      ['creator/FINDINGS-bundled-buyer', page(rec.bundledWallet)],
+      ['creator/FINDINGS-creator-demo', page(rec.creator, true)],
+    ];
+  } finally {
+    store.close();
+  }
 }
