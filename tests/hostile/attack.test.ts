@@ -255,6 +255,8 @@ const matrix = () => [
   // no Stripe-Signature: 400 invalid_signature
   { target: '/billing/webhook', spec: ROUTES.webhook, keyed: false, ok: 400 },
   { target: '/no/such/page', spec: ROUTES.unknown, keyed: false, ok: 404 },
+  // the path of Astro's own error route: this app's 404 page, not Astro's default one (src/pages/404.ts)
+  { target: '/404', spec: ROUTES.unknown, keyed: false, ok: 404 },
 ];
 
 async function matrixRound(record: boolean): Promise<void> {
