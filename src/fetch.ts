@@ -18,6 +18,8 @@
  * Measured effect: docs/benchmarks.md ("Where the time goes").
  */
 import { FetchState, astro, pages } from 'astro/fetch';
+import { noSuchPath, optionsAnswer } from './server/methods.ts';
+import { ROUTES } from './server/routes.ts';
 
 const API_PREFIX = '/api/';
 // Astro checks once, after the first request, which pipeline stages the fetch handler used and warns
@@ -42,6 +44,14 @@ function memoizePageMap(manifest: unknown): void {
   }
 }
 
+/**
+ * Astro's own endpoints, which this app does not use: its image service (`/_image`, registered for
+ * every server build) and server islands (`/_server-islands/{name}`, for every build with an
+ * adapter). They answered outside this app's rules (a bare 400, no CSP, no CORS); each now answers
+ * as any path no route serves (`[...path].ts`).
+ */
+const ASTRO_INTERNAL = /^\/(?:_image|_server-islands)(?:\/|$)/;
+
 /** Whether the URL's path ends in two slashes or more (Astro's trailing-slash stage reads the raw URL: FetchState's pathname has them collapsed). */
 function endsInSlashes(url: string): boolean {
   const q = url.indexOf('?');
@@ -51,6 +61,7 @@ function endsInSlashes(url: string): boolean {
 export default {
   fetch(request: Request): Promise<Response> {
     const state = new FetchState(request);
+    if (ASTRO_INTERNAL.test(state.pathname)) return Promise.resolve(request.method === 'OPTIONS' ? optionsAnswer(ROUTES.unknown) : noSuchPath(ROUTES.unknown));
     memoizePageMap((state as unknown as { manifest?: unknown }).manifest);
     if (firstRequest || !(state.pathname.startsWith(API_PREFIX) || (request.method === 'GET' && !endsInSlashes(request.url)))) {
       firstRequest = false;

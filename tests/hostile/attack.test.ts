@@ -257,6 +257,9 @@ const matrix = () => [
   { target: '/no/such/page', spec: ROUTES.unknown, keyed: false, ok: 404 },
   // the path of Astro's own error route: this app's 404 page, not Astro's default one (src/pages/404.ts)
   { target: '/404', spec: ROUTES.unknown, keyed: false, ok: 404 },
+  // Astro's own endpoints, which this app does not use (its image service, server islands): any path no route serves (src/fetch.ts)
+  { target: '/_image?href=%2Fsite.css&w=10&f=webp', spec: ROUTES.unknown, keyed: false, ok: 404 },
+  { target: '/_server-islands/Island', spec: ROUTES.unknown, keyed: false, ok: 404 },
 ];
 
 async function matrixRound(record: boolean): Promise<void> {
