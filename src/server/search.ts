@@ -106,6 +106,8 @@ interface Answer {
   status: number;
   body: string | null;
   location?: string;
+  /** `body` in UTF-8, made when first answered (a cached answer is not encoded again at each hit) */
+  bytes?: Buffer;
 }
 
 /** Least-recently-used cache of answers by search text, each kept `ttlMs`. */
@@ -160,14 +162,16 @@ export function answerSearch(q: string | null, deps: Pick<Deps, 'publicStore' | 
 
 /**
  * The Response of an answer. A page goes as its UTF-8 bytes (a BytesResponse, written to the socket
- * as they are): a Response made with the text would check it for lone surrogates and encode it
- * again through its stream, ~5 % of a search's CPU for its ~30 KB (a lone surrogate becomes U+FFFD
- * either way).
+ * as they are), encoded once per answer and kept with it in the cache: a Response made with the text
+ * would check it for lone surrogates and encode it again through its stream, ~5 % of a search's CPU
+ * for its ~30 KB (a lone surrogate becomes U+FFFD either way).
  */
 function respond(a: Answer, cacheControl: string): Response {
   const headers: Record<string, string> = { ...pageHeaders(), 'Cache-Control': cacheControl, ...corsHeaders() };
   if (a.location) headers.Location = a.location;
-  return a.body === null ? new Response(null, { status: a.status, headers }) : new BytesResponse(Buffer.from(a.body, 'utf8'), { status: a.status, headers });
+  if (a.body === null) return new Response(null, { status: a.status, headers });
+  a.bytes ??= Buffer.from(a.body, 'utf8');
+  return new BytesResponse(a.bytes, { status: a.status, headers });
 }
 
 /** `GET /search?q=`: see the module comment. `clientAddress`: the socket's address (Astro's `clientAddress`). */

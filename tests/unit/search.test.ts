@@ -10,6 +10,7 @@ import { ftsQuery, isCreator, searchByText } from '../../src/db/search.ts';
 import { listCount, listRows } from '../../src/db/lists.ts';
 import { AnswerCache, NOT_AN_ADDRESS_HINT, SearchLimiter, answerSearch, handleSearch, parseSearch } from '../../src/server/search.ts';
 import type { Deps } from '../../src/server/deps.ts';
+import { BytesResponse } from '../../src/server/bytes-response.ts';
 import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
 
 /** Search (issue 23): input reading, the FTS5 query, the answers, the per-caller limit and the cache. */
@@ -158,6 +159,18 @@ describe('search over the store', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(handleSearch(req('pep'), d, { clientAddress: '10.0.0.2' }).status).toBe(200);
+  });
+
+  it('answers a cached search with the bytes of its first answer, encoded once', async () => {
+    const d = { ...deps(), log: undefined } as unknown as Deps;
+    const req = () => new Request(`http://x/search?q=${encodeURIComponent('pep ドージ')}`);
+    const first = handleSearch(req(), d, { clientAddress: '10.0.0.3' }) as BytesResponse;
+    const again = handleSearch(req(), d, { clientAddress: '10.0.0.4' }) as BytesResponse;
+    expect(first).toBeInstanceOf(BytesResponse);
+    expect(again.untouchedBytes).toBe(first.untouchedBytes); // the same Buffer: not encoded again
+    const text = await again.text();
+    expect(text).toBe(answerSearch('pep ドージ', d).body);
+    expect(Buffer.byteLength(text, 'utf8')).toBe(first.untouchedBytes!.length);
   });
 });
 
