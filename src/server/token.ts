@@ -48,6 +48,8 @@ export interface RecordFields {
   head: string;
   /** `,"license":…}`: the license member and the record's closing brace */
   tail: string;
+  /** `head` and `tail` in UTF-8, made once for every record answered with these fields (a batch's hundred) */
+  bytes?: { head: Buffer; tail: Buffer };
 }
 
 /** The {@link RecordFields} of an answer at `nowMs`; `coverage`: the archive's coverage when the caller has read it already. */
@@ -68,15 +70,17 @@ function mayNeedRebuild(row: StoredLaunch<Buffer>): boolean {
 
 /**
  * The 200 body of a held record as pieces to join (joinBytes): the stored document without its
- * closing brace (a view, not a copy), then the fields and the brace as text — the stored text with
- * the response's fields spliced after it (its first member is `"apiVersion":"v1"`). A document of
+ * closing brace (a view, not a copy), then the fields (their shared text encoded once per `f`, the
+ * source URL as text) and the brace — the stored text with the response's fields spliced after it
+ * (its first member is `"apiVersion":"v1"`). A document of
  * another form (none is stored) is parsed and serialised with the fields instead.
  */
 export function recordBodyParts(row: StoredLaunch<Buffer>, baseUrl: string, f: RecordFields): (Buffer | string)[] {
   const doc = row.document;
   const source = sourceUrl(baseUrl, row.mint);
   if (doc.length > V1_PREFIX.length && doc[doc.length - 1] === 0x7d && V1_PREFIX.compare(doc, 0, V1_PREFIX.length) === 0) {
-    return [doc.subarray(0, doc.length - 1), `${f.head}${JSON.stringify(source)}${f.tail}`];
+    const b = (f.bytes ??= { head: Buffer.from(f.head, 'utf8'), tail: Buffer.from(f.tail, 'utf8') });
+    return [doc.subarray(0, doc.length - 1), b.head, JSON.stringify(source), b.tail];
   }
   const fields = { coverage: f.coverage, generatedAt: f.generatedAt, source, license: f.license };
   return [doc.subarray(0, V1_PREFIX.length).equals(V1_PREFIX) ? withFieldsBytes(doc, fields) : JSON.stringify({ ...(JSON.parse(doc.toString('utf8')) as LaunchDocument), apiVersion: 'v1', ...fields })];
