@@ -43,5 +43,5 @@ export async function mergeSearchIndex(store: PublicStore, nowMs: () => number, 
     else await yieldToLoop();
   }
   if (finished) store.setMeta(SEARCH_INDEX_MERGED_META, String(nowMs()));
-  return { segmentsBefore, segmentsAfter: searchIndexSegments(store.db), steps, finished };
+  return { segmentsBefore, segmentsAfter: steps === 0 ? segmentsBefore : searchIndexSegments(store.db), steps, finished };
 }

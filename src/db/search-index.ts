@@ -25,7 +25,6 @@ function prepare(db: Database.Database) {
     // goes on with a merge already started (or merges a level holding `usermerge` segments)
     merge: db.prepare("INSERT INTO launch_fts (launch_fts, rank) VALUES ('merge', ?)"),
     totalChanges: db.prepare('SELECT total_changes()').pluck(),
-    segments: db.prepare('SELECT count(DISTINCT segid) FROM launch_fts_idx').pluck(),
     pagesBySegment: db.prepare('SELECT count(*) FROM launch_fts_idx GROUP BY segid').pluck(),
   };
 }
@@ -38,7 +37,7 @@ function prepared(db: Database.Database): ReturnType<typeof prepare> {
 
 /** How many segments (b-trees) the search index has now; 0 for an empty index. Reads `launch_fts_idx` (a row per leaf page where a term begins: thousands, not records). */
 export function searchIndexSegments(db: Database.Database): number {
-  return prepared(db).segments.get() as number;
+  return searchIndexShape(db).segments;
 }
 
 /** The search index's segments by size, largest first: `pages`, each one's leaf pages where a term begins (FTS5's `%_idx` holds a row for each; a page of one long list of records only has none), a measure of its size. */
