@@ -8,7 +8,7 @@
  * - `/t/{mint}.html` and `/d/{mint}` (`d/{mint}.json`): the settled rule — `max-age=3600,
  *   stale-while-revalidate=86400` while the marker `settled/{mint}` exists (src/ingest/publish.ts
  *   writes it), else `no-store`;
- * - `/w/{address}.html`: `no-store`; `/site.css`: `public, max-age=0`.
+ * - `/w/{address}.html`: `no-store`; `/site.css`, `/favicon.ico`, `/robots.txt` (public/'s assets): `public, max-age=0`.
  * A file not there (not written yet, or a mint not held) goes to the API nodes, which render the
  * same page from the database or answer the 404 page, exactly as without nginx.
  *
@@ -107,6 +107,8 @@ export function nginxConfig(options: NginxOptions): string {
     block('location = /methodology.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),
     block('location ~ "^/lists/(latest|graduated|findings)/[1-9][0-9]{0,3}\\.html$"', fromDisk(pageHeaders(CACHE_LISTS))),
     block('location = /site.css', [`add_header Cache-Control ${q(CACHE_ASSET)};`, 'try_files /site.css @api;']),
+    block('location = /favicon.ico', [`add_header Cache-Control ${q(CACHE_ASSET)};`, 'try_files /favicon.ico @api;']),
+    block('location = /robots.txt', [`add_header Cache-Control ${q(CACHE_ASSET)};`, 'try_files /robots.txt @api;']),
     block(`location ~ "^/w/${MINT_RE}\\.html$"`, fromDisk(pageHeaders(CACHE_NONE))),
     // a settled record's page and document: rewritten to the internal locations below, which send the settled rule
     block(`location ~ "^/t/(?<mint>${MINT_RE})\\.html$"`, ['if (-f $document_root/settled/$mint) { rewrite ^ /_settled/t/$mint.html last; }', ...fromDisk(pageHeaders(CACHE_NONE))]),
@@ -128,10 +130,12 @@ http {
         text/html html;
         text/css css;
         application/json json;
+        text/plain txt;
+        image/x-icon ico;
     }
     default_type application/octet-stream;
     charset utf-8;
-    charset_types text/css application/json; # text/html is always included
+    charset_types text/css application/json text/plain; # text/html is always included
     server_tokens off;
     sendfile on;
     tcp_nopush on;

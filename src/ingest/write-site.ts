@@ -16,7 +16,7 @@ let tmpCounter = 0;
  * first open finds it missing. Errors: the file system's (ENOSPC, EACCES, …), after the temporary
  * file is removed.
  */
-export function writeFileAtomic(path: string, content: string): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array): void {
   replaceFile(path, content, true);
 }
 
@@ -24,7 +24,7 @@ export function writeFileAtomic(path: string, content: string): void {
  * `content` written to a temporary file beside `path` (its folder created when missing), fsynced
  * when `fsync`, then renamed over `path`; on a failure the temporary file is removed and the error thrown.
  */
-function replaceFile(path: string, content: string, fsync: boolean): void {
+function replaceFile(path: string, content: string | Uint8Array, fsync: boolean): void {
   const dir = dirname(path);
   const tmp = join(dir, `${TMP_PREFIX}${(tmpCounter++).toString(36)}.tmp`);
   let fd: number;
@@ -37,7 +37,8 @@ function replaceFile(path: string, content: string, fsync: boolean): void {
   }
   try {
     try {
-      writeFileSync(fd, content, 'utf8');
+      if (typeof content === 'string') writeFileSync(fd, content, 'utf8');
+      else writeFileSync(fd, content);
       if (fsync) fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -286,26 +287,29 @@ export function walletPagePath(siteDir: string, address: string): string {
 /** The project's static assets (`public/`): the site's stylesheet, served by the server from there. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
-/** The assets every static page links (shell.ts `STYLESHEET_PATH`), relative to `public/` and the site folder. */
-export const SITE_ASSETS = ['site.css'] as const;
+/**
+ * The site's assets, relative to `public/` and the site folder: the stylesheet every static page
+ * links (shell.ts `STYLESHEET_PATH`), the icon browsers ask for at `/favicon.ico`, and `/robots.txt`.
+ */
+export const SITE_ASSETS = ['site.css', 'favicon.ico', 'robots.txt'] as const;
 
 /**
  * Copy the site's assets from `public/` into the site folder (`site.css` beside `t/` and `d/`),
- * atomically and only when the content differs, so the static files a CDN serves from the site
- * folder are styled like the server's. Returns how many files were written. Errors: the file
+ * byte for byte, atomically and only when the content differs, so the static files a CDN serves
+ * from the site folder are styled like the server's. Returns how many files were written. Errors: the file
  * system's (a missing `public/` file is a broken install and throws ENOENT).
  */
 export function writeSiteAssets(siteDir: string, publicDir = PUBLIC_DIR): number {
   let n = 0;
   for (const name of SITE_ASSETS) {
-    const content = readFileSync(join(publicDir, name), 'utf8');
-    let current: string | null = null;
+    const content = readFileSync(join(publicDir, name));
+    let current: Buffer | null = null;
     try {
-      current = readFileSync(join(siteDir, name), 'utf8');
+      current = readFileSync(join(siteDir, name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    if (current === content) continue;
+    if (current?.equals(content)) continue;
     writeFileAtomic(join(siteDir, name), content);
     n++;
   }

@@ -14,8 +14,9 @@ import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedCopy, tagAsHeld } from 
  * Same bytes and headers as the routes of site-pages.ts, which answer everything this does not:
  * a file not written yet (their rendered fallback), a query string, a method other than GET/HEAD.
  *
- * Also the stylesheet `/site.css`: the collector's copy in the site folder (the file nginx's
- * static tier sends), else the build's copy (`dist/client/`). Its ETag is the sha256 of the bytes
+ * Also the assets of `public/` (write-site.ts SITE_ASSETS: the stylesheet `/site.css`, `/favicon.ico`,
+ * `/robots.txt`): the collector's copy in the site folder (the file nginx's static tier sends), else
+ * the build's copy (`dist/client/`). Its ETag is the sha256 of the bytes
  * like every written file's, not the adapter's `W/"<size>-<mtime>"`, which differs between two
  * builds of the same tree (two nodes, or `npm start` rebuilding before a restart) and so missed
  * every revalidation a CDN sent to another node.
@@ -28,14 +29,24 @@ const LIST_PAGE = /^\/lists\/(latest|graduated|findings)\/[1-9][0-9]{0,3}\.html$
 export interface StaticSiteFile {
   rel: string;
   cacheControl: string;
-  /** An asset of `public/` (write-site.ts SITE_ASSETS): its own Content-Type, no page headers, also found in the build's client folder. */
-  asset?: { contentType: string };
+  /**
+   * An asset of `public/` (write-site.ts SITE_ASSETS): its own Content-Type, no page headers, also
+   * found in the build's client folder; `compress: false` for bytes already compressed (the icon's PNGs).
+   */
+  asset?: { contentType: string; compress?: false };
 }
+
+/** The assets of `public/` by request target: the same files and types as nginx's static tier (collector/cluster/nginx-config.ts). */
+const ASSETS: Record<string, StaticSiteFile> = {
+  '/site.css': { rel: 'site.css', cacheControl: CACHE_ASSET, asset: { contentType: 'text/css; charset=utf-8' } },
+  '/favicon.ico': { rel: 'favicon.ico', cacheControl: CACHE_ASSET, asset: { contentType: 'image/x-icon', compress: false } },
+  '/robots.txt': { rel: 'robots.txt', cacheControl: CACHE_ASSET, asset: { contentType: 'text/plain; charset=utf-8' } },
+};
 
 /** The file under the site folder and the Cache-Control of a raw request target, or null when the routes answer it. */
 export function staticSiteFile(target: string): StaticSiteFile | null {
   if (target === '/') return { rel: 'index.html', cacheControl: CACHE_LISTS };
-  if (target === '/site.css') return { rel: 'site.css', cacheControl: CACHE_ASSET, asset: { contentType: 'text/css; charset=utf-8' } };
+  if (Object.hasOwn(ASSETS, target)) return ASSETS[target]!;
   if (target === '/status.html') return { rel: 'status.html', cacheControl: CACHE_LISTS };
   if (target === '/methodology.html') return { rel: 'methodology.html', cacheControl: CACHE_METHODOLOGY };
   if (LIST_PAGE.test(target)) return { rel: target.slice(1), cacheControl: CACHE_LISTS };
@@ -60,7 +71,7 @@ function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | u
   const hit = cache.get(join(deps.config.siteDir, file.rel), nowMs) ?? (file.asset && clientDir ? cache.get(join(clientDir, file.rel), nowMs) : null);
   if (!hit) return false;
   // a client that asks gets the file's compressed copy, made once per version (compress.ts), its ETag weak
-  const encoding = hit.body.length >= MIN_COMPRESSED_BYTES ? chosenEncoding(req) : null;
+  const encoding = hit.body.length >= MIN_COMPRESSED_BYTES && file.asset?.compress !== false ? chosenEncoding(req) : null;
   const etag = encoding ? `W/${hit.etag}` : hit.etag;
   const body = encoding ? compressedCopy(hit.body, encoding) : hit.body;
   const negotiated = { Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}) };

@@ -18,7 +18,7 @@ import { collect, LIVE_SITE_WRITE_MS } from '../../collector/collect.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
 import { TransactionCache } from '../../src/ingest/tx-cache.ts';
 import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../src/render/creator-page.ts';
-import { FSYNC_EACH_UP_TO, PUBLIC_DIR, settledMarkerPath, sitePaths } from '../../src/ingest/write-site.ts';
+import { FSYNC_EACH_UP_TO, PUBLIC_DIR, SITE_ASSETS, settledMarkerPath, sitePaths } from '../../src/ingest/write-site.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
@@ -98,8 +98,9 @@ describe('static pages and documents', () => {
       expect(readFileSync(page(r.mint), 'utf8'), r.mint).toBe(r.document);
       expect(existsSync(sitePaths(config.siteDir, r.mint).page)).toBe(true);
     }
-    // the pages' stylesheet sits beside them, as in public/, for a CDN serving the site folder
-    expect(readFileSync(join(config.siteDir, 'site.css'), 'utf8')).toBe(readFileSync(join(PUBLIC_DIR, 'site.css'), 'utf8'));
+    // the pages' stylesheet, the icon and robots.txt sit beside them, byte for byte as in public/, for a CDN serving the site folder
+    expect(SITE_ASSETS).toEqual(['site.css', 'favicon.ico', 'robots.txt']);
+    for (const name of SITE_ASSETS) expect(readFileSync(join(config.siteDir, name)).equals(readFileSync(join(PUBLIC_DIR, name))), name).toBe(true);
     store.close();
   }, 60_000);
 

@@ -69,6 +69,8 @@ describe('the same path through nginx and through the server', () => {
     '/status.html',
     '/methodology.html',
     '/site.css',
+    '/favicon.ico',
+    '/robots.txt',
     `/t/${address()}.html`, // a mint not held: the 404 page (nginx passes it to a node)
     `/w/${address()}.html`, // a wallet never seen: 404
     `/d/${address()}`, // 404 not_found (JSON)
@@ -109,14 +111,14 @@ describe('the same path through nginx and through the server', () => {
     }
   });
 
-  it('compresses the same answers as the server when asked: pages and the stylesheet, never a document', async () => {
+  it('compresses the same answers as the server when asked: pages and the stylesheet, never a document or the icon', async () => {
     const raw = async (url: string, headers: Record<string, string>) => {
       const r = await rawGet(url, headers);
       return { status: r.status, encoding: r.headers['content-encoding'], vary: r.headers.vary as string | undefined, etag: r.headers.etag as string | undefined };
     };
-    for (const path of [`/t/${unsettledMint}.html`, '/lists/latest/1.html', '/methodology.html', '/site.css', `/d/${unsettledMint}`]) {
+    for (const path of [`/t/${unsettledMint}.html`, '/lists/latest/1.html', '/methodology.html', '/site.css', `/d/${unsettledMint}`, '/favicon.ico']) {
       const [viaNode, viaNginx] = [await raw(nodes[0]!.base + path, { 'Accept-Encoding': 'gzip' }), await raw(nginx.base + path, { 'Accept-Encoding': 'gzip' })];
-      const compressed = !path.startsWith('/d/');
+      const compressed = !path.startsWith('/d/') && path !== '/favicon.ico'; // the icon's PNGs are compressed already
       expect([viaNode.status, viaNode.encoding, viaNginx.status, viaNginx.encoding], path).toEqual([200, compressed ? 'gzip' : undefined, 200, compressed ? 'gzip' : undefined]);
       if (compressed) for (const r of [viaNode, viaNginx]) expect([r.vary, r.etag?.startsWith('W/')], path).toEqual([expect.stringMatching(/accept-encoding/i), true]);
       // without asking: the bytes as written, each tier's strong tag

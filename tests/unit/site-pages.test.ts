@@ -102,6 +102,8 @@ describe('site pages', () => {
     expect(staticSiteFile('/lists/latest/3.html')?.rel).toBe('lists/latest/3.html');
     expect(staticSiteFile('/methodology.html')?.cacheControl).toBe('max-age=300');
     expect(staticSiteFile('/site.css')).toEqual({ rel: 'site.css', cacheControl: 'public, max-age=0', asset: { contentType: 'text/css; charset=utf-8' } });
-    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html/', '/search', '/site.css?v=1']) expect(staticSiteFile(t)).toBeNull();
+    expect(staticSiteFile('/favicon.ico')).toEqual({ rel: 'favicon.ico', cacheControl: 'public, max-age=0', asset: { contentType: 'image/x-icon', compress: false } });
+    expect(staticSiteFile('/robots.txt')).toEqual({ rel: 'robots.txt', cacheControl: 'public, max-age=0', asset: { contentType: 'text/plain; charset=utf-8' } });
+    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html/', '/search', '/site.css?v=1', '/favicon.ico/', '/robots.txt?x', '/constructor', '/toString']) expect(staticSiteFile(t)).toBeNull();
   });
 });
