@@ -30,9 +30,12 @@ export const STYLESHEET_PATH = '/site.css';
  */
 export const PAGE_CSP = ["default-src 'none'", "style-src 'self'", "img-src 'self' data:", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
 
-/** The banner of every demo page (config DEMO): the record is of a replayed, mostly simulated chain. */
+/**
+ * The banner of every demo page (config DEMO): the records are of a replayed, mostly simulated
+ * chain. Worded for any page (home, lists, search, a token or creator page), not one record.
+ */
 export const DEMO_BANNER =
-  'Demo data: this record was built from a simulated chain (and a few real mainnet transactions) replayed offline by npm run demo. It is not a record of a mainnet launch.';
+  'Demo data: the records on this site were built from a simulated chain (and a few real mainnet transactions) replayed offline by npm run demo. None is a record of a mainnet launch.';
 
 /** What a page says about itself in its head. */
 export interface PageMeta {
