@@ -30,6 +30,7 @@ export type CurveBuyout = {
   quoteSpent: string;
   quoteMint: string;
   tokens: string;
+  /** fee + creator_fee of its events, raw quote units (the buyback fee is a part of fee; markers-v2 to v4 added it again) */
   fees?: string;
   curvePart?: {
     tokens: string;

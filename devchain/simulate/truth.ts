@@ -14,7 +14,7 @@ import type { TxSpec } from './transactions.ts';
 export interface BuyoutPart {
   tokens: string;
   quoteSpent: string;
-  /** fee + creator_fee + buyback_fee */
+  /** fee + creator_fee (buyback_fee is a part of fee) */
   fees: string;
 }
 
@@ -131,8 +131,8 @@ interface TradeFact {
 }
 
 const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : typeof v === 'number' ? BigInt(v) : 0n);
-/** fee + creator_fee + buyback_fee of an event (absent fields count 0). */
-const feesOf = (f: Record<string, unknown>): bigint => big(f.fee) + big(f.creator_fee) + big(f.buyback_fee);
+/** fee + creator_fee of an event (absent fields count 0): buyback_fee is a part of fee (markers-v5). */
+const feesOf = (f: Record<string, unknown>): bigint => big(f.fee) + big(f.creator_fee);
 const JITO = new Set<string>(JITO_TIP_ACCOUNTS);
 const MIGRATE_V2_DISC = 'bbcb121fceedfe29';
 const V3_IX = new Set(['buy_v3', 'buy_exact_quote_in_v3', 'sell_v3']);

@@ -150,7 +150,7 @@ export interface CurveBuyout {
   quoteMint: string;
   /** raw token units the wallet bought in the completing transaction (curve part + pool part) */
   tokens: string;
-  /** fees the wallet paid on those buys (fee + creator_fee + buyback_fee of both parts), raw quote units (markers-v2) */
+  /** fees the wallet paid on those buys (fee + creator_fee of both parts; buyback_fee is a part of fee: markers-v5), raw quote units (markers-v2) */
   fees: string;
   /** the curve part: the wallet's TradeEvents in the completing transaction (markers-v2) */
   curvePart: BuyoutPart;

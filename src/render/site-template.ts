@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 1;
+export const SITE_TEMPLATE_VERSION = 2;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = '04d43a15524fd42c3353fb41e02497805a44cf2941a92dfb3a3a69064b9b22a0';
+export const SITE_TEMPLATE_PINNED = '9a81ed393df8439880a6f8497b7a627e7e4fb50ca789b9d0d5b00841f81231fa';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

@@ -68,7 +68,7 @@ const buyoutFields = {
 export const CurveBuyout = named(
   'CurveBuyout',
   'Who took the curve: the wallet whose buy completed it. `fees`, `curvePart`, `poolPart` are markers-v2 (absent in a markers-v1 document).',
-  z.object({ wallet: address, ...buyoutFields, fees: rawAmount.optional(), curvePart: BuyoutPart.optional(), poolPart: PoolPart.nullable().optional() }),
+  z.object({ wallet: address, ...buyoutFields, fees: rawAmount.optional().describe('fee + creator_fee of its events, raw quote units (the buyback fee is a part of fee; markers-v2 to v4 added it again)'), curvePart: BuyoutPart.optional(), poolPart: PoolPart.nullable().optional() }),
 );
 
 export const BundledBuy = named(

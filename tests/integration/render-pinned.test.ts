@@ -24,34 +24,36 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * were added later, as the template rendered them then (no byte of any page changed, so the version
  * stayed): until then a change to the creator page alone changed no pin, and the pages on disk kept
  * the old one unless someone raised the version by hand.
+ * Regenerated for markers-v5 and the demo banner worded for every page (version 2): a line diff
+ * against the pages before showed only the methodVersion text, the document's sha256 and the banner.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '74e2f699ff11c2bf74c3f9c4cf151d28230209fcde3d62bed8032429e47cc262'],
-  ['records/FINDINGS-no-transactions', '86a843b2dd8aaeddcd79030c7cf52049d5839a171dd967f831e161e02cfa49e6'],
-  ['records/NOTE', '0b69e28eb610ffec932b0d62536657c6eb147dbb47fcd70f81829b99ca942686'],
-  ['records/NO_MARKERS', '385cf51c8c2c32c88a71703bc72f863ae61fb1994998c39cbea48fffe47746b2'],
-  ['records/UNKNOWN', '432a3db60be462b2a8e31b831259d262cf668a15b52cae65fa9a40b962ec612f'],
-  ['records/UNKNOWN_NO_CREATION', 'a05fdb685f46cf1e161c4ece4b0fbc805c22831e77003b9f3dfd7c7c4bdccfba'],
-  ['records/graduated', '82f56e07ae01d805a93d87066481c038ce58fb217c1e8fd1698ff9b941aa6bed'],
-  ['records/hostile', '600e47ea8c6861d17a245ed279dde984de9b9b88ed2affbeacee39411c4f906d'],
-  ['records/hostile-metadata', '672f6fe4e80d9bef1558a3047047d4d9901196d8be8811042112ab4b7d3d3872'],
-  ['records/hostile-metadata-demo', 'e0920800aefd99a3d118fb8affc9af0cca518e4943622643382dbb28513ea5c2'],
-  ['records/rebuilt', '6efdf1eeb3e401da6547d6dea911b9deb71dae05aea771e33d7ad1cf6989fc8f'],
-  ['records/v3_migration', '20fcc16dd0f12e87b5e13511b561c94e3959fc4748ed9219f8b505bc5635b387'],
-  ['bench/long-curve', '631826c026f1ba6c969a812b959ac6997375b0dff155b136eea231d342df2d54'],
-  ['bench/long-curve-hostile', '0812f75be45f8e4676befb7383aab3da6113cc63530685354dd5c5750cd4f69e'],
-  ['synthetic/events-graduated', '6efd3cef76a6998bdc05fadc48376482d050eecd064e2378d6f08ef99a204dbd'],
-  ['synthetic/trades-sum', 'c6b079bdd726d4ac8b5fd0a452582de8118b174448f4d1e67f9a5f2bc35ddc10'],
-  ['synthetic/usdc-graduated', 'f150c15358ced8c3da37ea8a11105f2d85350e46eef42e4e2910c7d5d8df20ef'],
-  ['synthetic/short', '1fb2d0f472eb1e3b6f72656e8c580f224d91f3e2ff56c395cf13e6208309ac06'],
+  ['records/FINDINGS', '74460857acf1bbbf6bb770aa1d6e12441cfb6c3df97a749753056580681ec384'],
+  ['records/FINDINGS-no-transactions', 'df7bcb027bbba06402e0332dc89cf3c5e4e5b3ba80e70f4242de6360836dfe98'],
+  ['records/NOTE', '901747fd3dfd983abdbb530ba06dd737425819e217715b35ea77586307bca8f6'],
+  ['records/NO_MARKERS', 'f0ddb954afab0b600ccc67d3981e93baa674199e3465856808cc64e13b86d581'],
+  ['records/UNKNOWN', 'f8d2a6dded64dc326fc928303be6b1283123fd13c5b31a12d2f3288983eb53d9'],
+  ['records/UNKNOWN_NO_CREATION', '3ce508f1d0ee6bfd76b7c42bd633b231df494b7fdf8505ad8c54f83eb725a0a1'],
+  ['records/graduated', '060cd1d4b202cfbe2808535d141e2693dcd256de84f6318244e496ace384fe02'],
+  ['records/hostile', '5a296a26d7b9058ca6dea9e381c0955ed2a53c364b088cb81a42b84a5291ee14'],
+  ['records/hostile-metadata', '896a301f1830a84ddf1960e1dc2e211d974b7aa93600b3c67a26c7b42ffd8d49'],
+  ['records/hostile-metadata-demo', '26ccd8314210100c7a4a7e7e22f3124e23f6cc2d45499f4e2b2cd0ed781c6a98'],
+  ['records/rebuilt', 'b5cd79fb6d377f340d25974ab584d27bffc303e3fbaf079a75265f7b6fec6ad0'],
+  ['records/v3_migration', '57181f03459e2012137ac60afa0819ec2294da01be4fafbec417ebf4a02c802d'],
+  ['bench/long-curve', 'b8da84c068fcdccfcb27a491d9cf5ac03fef0576b98f3b9b37c1f5a63ac79957'],
+  ['bench/long-curve-hostile', 'ed9d366f91c357971f02e4d1fe08123db19db6ec7d91e9349840e464c4ebe2bc'],
+  ['synthetic/events-graduated', 'ec2976cce7ad97a93589a11c64adfd8406c58a5ba9f15ad3291864ddf0172985'],
+  ['synthetic/trades-sum', 'c5a67e9067ebb5ea572aac1a6eba54765867f60970e1af9a4ccca8ebbca47035'],
+  ['synthetic/usdc-graduated', 'aaeb2c52340949fcdb2f3da4dcf9e37dc15abee560709d10a4216c8b7b2d46d1'],
+  ['synthetic/short', 'e4459d5661171382d2771823e8d147baa755586c7e25caf6d6f7ac744dab6226'],
   ['doc/no-markers', 'c2712cf26d8cf52234f1d88a9acc6cf2a4069d119cd2c5079837a41ac2d334a0'],
   ['doc/hostile', 'a81e4e0ae132ddce25c83e7305e75c0bafb6565bbc187c66143743143eb5a28d'],
   ['doc/unknown-no-launch', '6b7e6bf1c061a5b72b866caa73a0873449bcb8d7a7b3fcb6e72c72bd84445249'],
   ['doc/graduated-pool', '1352bf87fa10f95bffa21f054c8655a295b4c5b2844dd003a2c2c6e94721887a'],
   ['creator/FINDINGS-creator', '75423f082301fec8dadedad519ae69f38b825a70d680e1d7d485bd0ab8c8623e'],
   ['creator/FINDINGS-bundled-buyer', 'ef44f41fccda2e8e3895ebf59c757c8b0dd9b3e42da3d39b5ecc5c9d976d4397'],
-  ['creator/FINDINGS-creator-demo', 'a9e919af9a184eeea22f97c6a72cff7dc118095120683d917913aa67cfe70207'],
+  ['creator/FINDINGS-creator-demo', '1e793041d2a24c812d5bd98679737819d5f70c8a8ab24feb4053191e44929479'],
 ];
 
 let tmp: string;

@@ -47,7 +47,8 @@ const reserves = (vT: bigint, vQ: bigint, rT: bigint, rQ: bigint) => ({
 describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuyEvent)', () => {
   it('the buyer total is the TradeEvent plus the PostCompleteBuyEvent, with both parts shown', () => {
     const c = creation();
-    const fees = { fee: '9500000', creator_fee: '3000000', buyback_fee: '500000' };
+    // buyback_fee is the part of fee the buyback recipient gets (half here, as on mainnet): not added again (markers-v5)
+    const fees = { fee: '10000000', creator_fee: '3000000', buyback_fee: '5000000' };
     const taker = tx({
       slot: 2000,
       blockTime: T0 + 600,
@@ -57,9 +58,9 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
         postComplete(A, {
           base_out: '20000000000000',
           quote_in: '6000000000',
-          fee: '570000',
+          fee: '600000',
           creator_fee: '180000',
-          buyback_fee: '30000',
+          buyback_fee: '300000',
           pool_base_reserves_before: '206900000000000',
           pool_quote_reserves_before: '79000000000',
           pool_base_reserves_after: '186900000000000',
@@ -68,13 +69,13 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
       ],
     });
     const d = doc([c, taker]);
-    expect(d.methodVersion).toBe('markers-v4');
+    expect(d.methodVersion).toBe('markers-v5');
     expect(d.curveBuyout).toMatchObject({
       wallet: A,
       signature: taker.signature,
       tokens: '720000000000000', // 700e12 + 20e12
       quoteSpent: '86000000000', // 80 SOL + 6 SOL
-      fees: '13780000', // 13,000,000 on the curve part + 780,000 on the pool part
+      fees: '13780000', // 13,000,000 on the curve part + 780,000 on the pool part (fee + creator_fee each; the buyback inside fee)
       curvePart: { tokens: '700000000000000', quoteSpent: '80000000000', fees: '13000000' },
       poolPart: {
         tokens: '20000000000000',

@@ -82,7 +82,7 @@ const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
- * nothing). Pure. Definitions: docs/methodology.md (markers-v4; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
+ * nothing). Pure. Definitions: docs/methodology.md (markers-v5; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
  *
  * @param mint the launch's mint (base58)
  * @param txs every transaction held that touched the launch's bonding curve or mint
@@ -209,16 +209,16 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   let graduationTx: TxRef | undefined;
   let confirmedBy: LaunchFacts['graduationConfirmedBy'] = null;
   for (const tx of ok) {
-    const mig = tx.events.find(
+    // this mint's migration events only: one transaction may migrate several curves (markers-v5)
+    const migs = tx.events.filter(
       (e) =>
         (e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
         (e.name === 'CreatePoolEvent' && str(e.fields.base_mint) === mint),
     );
-    if (mig) {
-      const poolEv = tx.events.find((e) => e.name === 'CompletePumpAmmMigrationEvent' || e.name === 'CreatePoolEvent');
+    if (migs.length > 0) {
       graduationTx = ref(tx);
       confirmedBy = 'migration_event';
-      graduation = { signature: tx.signature, slot: tx.slot, venue: 'pumpswap', pool: str(poolEv?.fields.pool) ?? null };
+      graduation = { signature: tx.signature, slot: tx.slot, venue: 'pumpswap', pool: migs.map((e) => str(e.fields.pool)).find((p) => p !== undefined) ?? null };
       break;
     }
     const withdraw = tx.instructions.find((i) => i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === mint);

@@ -71,8 +71,15 @@ export function isSolQuote(quoteMint: string | undefined): boolean {
   return quoteMint === undefined || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT;
 }
 
-/** fee + creator_fee + buyback_fee of a TradeEvent or PostCompleteBuyEvent (absent fields of older layouts count 0). */
-const feesOf = (f: Record<string, DecodedValue>): bigint => big(f.fee) + big(f.creator_fee) + big(f.buyback_fee);
+/**
+ * The fees a TradeEvent or PostCompleteBuyEvent charged, in its quote's raw units: `fee + creator_fee`
+ * (absent fields of older layouts count 0). `buyback_fee` is not added: it is the part of `fee` paid
+ * to the buyback recipient, as the balances of real trades show (markers-v5; docs/methodology.md
+ * "The buyback fee is part of fee"): in `2Sh2zTmn…` (buy_exact_quote_in_v2, 2026-10-08) the buyer
+ * paid exactly `sol_amount + fee + creator_fee` = 1,000,000,000 lamports, and `fee` 9,382,717 is what
+ * the fee recipient (4,691,359) and the buyback recipient (`buyback_fee` 4,691,358) received.
+ */
+const feesOf = (f: Record<string, DecodedValue>): bigint => big(f.fee) + big(f.creator_fee);
 
 /**
  * The curve trades of `mint` (TradeEvents, any instruction: buy/sell v1–v3, `multi_hop_curve_swap`
