@@ -1,6 +1,5 @@
 import type PQueue from 'p-queue';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
-import { readManifest } from '../src/downloads.ts';
 import { FunderBudget } from '../src/ingest/funding.ts';
 import { jobDeps, type CollectDeps, type CollectorMemory } from './context.ts';
 import type { Job } from './scheduler.ts';
@@ -10,7 +9,7 @@ import { sweepUnknownCohorts } from './enrich/funder-sweep.ts';
 import { sweepBuyoutAfterwards } from './enrich/afterwards.ts';
 import { refreshPools } from './enrich/pool-refresh.ts';
 import { HISTORY_CHECK_MS } from './enrich/launch-states.ts';
-import { refreshDownloads } from './publish/downloads.ts';
+import { downloadsDueNow, refreshDownloads } from './publish/downloads.ts';
 import { listsWrittenAtMs, publishLists } from './publish/lists.ts';
 import { publishGeneration } from './publish/generations.ts';
 import { SEARCH_INDEX_MERGED_META, SEARCH_INDEX_MERGE_MS, mergeSearchIndex } from './publish/search-index.ts';
@@ -96,7 +95,7 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
       // The bulk downloads take a while on a large archive: the long-running form writes them
       // alongside the next catch-ups (one at a time); the cron form waits for them before it exits.
       name: 'downloads', setting: 'DOWNLOADS_INTERVAL_MS', intervalMs: config.DOWNLOADS_INTERVAL_MS, lastRunMs: metaMs('downloads_written_ms'),
-      isDue: (nowMs) => readManifest(config.dataDir) === null || nowMs - Number(store.getMeta('downloads_written_ms') ?? 0) >= config.DOWNLOADS_INTERVAL_MS,
+      isDue: (nowMs) => downloadsDueNow(store, config.dataDir, config.DOWNLOADS_INTERVAL_MS, nowMs),
       run: async () => {
         await refreshDownloads(deps);
         return 0;

@@ -103,17 +103,51 @@ export async function writeDownloads(store: PublicStore, dataDir: string, nowMs:
   }
 }
 
+/** How soon after the last downloads an archive that has more than doubled since gets new ones (ms). */
+export const DOWNLOADS_GROWTH_MS = 60_000;
+
 /**
- * Rewrite the bulk downloads (spec §4; writeDownloads) when none exist yet or the last were
- * written DOWNLOADS_INTERVAL_MS ago or more (kept in meta across cron runs).
+ * Whether the bulk downloads are due (pure): none written yet; or the last written `intervalMs`
+ * (DOWNLOADS_INTERVAL_MS) ago or more; or the archive holds more than twice the records it held
+ * then and {@link DOWNLOADS_GROWTH_MS} have passed — so a young archive's files follow it (a first
+ * collection writes them at 0 records and would otherwise serve an empty `documents.ndjson.gz` for an
+ * hour while it fills), and a large one's stay on the interval. The doubling bounds the extra writes
+ * to less than the size of the last. `recordsThen`: null when not recorded (files of an earlier version).
+ * @example downloadsDue({ hasFiles: true, nowMs: 120_000, lastMs: 0, recordsThen: 0, recordsNow: 190, intervalMs: 3_600_000 }) // true
+ */
+export function downloadsDue(a: { hasFiles: boolean; nowMs: number; lastMs: number; recordsThen: number | null; recordsNow: number; intervalMs: number }): boolean {
+  if (!a.hasFiles || a.nowMs - a.lastMs >= a.intervalMs) return true;
+  return a.recordsThen !== null && a.recordsNow > 2 * a.recordsThen && a.nowMs - a.lastMs >= DOWNLOADS_GROWTH_MS;
+}
+
+const DOWNLOADS_WRITTEN_META = 'downloads_written_ms';
+const DOWNLOADS_RECORDS_META = 'downloads_records';
+
+/** {@link downloadsDue} for this archive now (its meta, its manifest and its record count). */
+export function downloadsDueNow(store: PublicStore, dataDir: string, intervalMs: number, nowMs: number): boolean {
+  const then = store.getMeta(DOWNLOADS_RECORDS_META);
+  return downloadsDue({
+    hasFiles: readManifest(dataDir) !== null,
+    nowMs,
+    lastMs: Number(store.getMeta(DOWNLOADS_WRITTEN_META) ?? 0),
+    recordsThen: then === undefined ? null : Number(then),
+    recordsNow: store.counts().records,
+    intervalMs,
+  });
+}
+
+/**
+ * Rewrite the bulk downloads (spec §4; writeDownloads) when {@link downloadsDueNow} says so (the
+ * time and record count of the last kept in meta across cron runs).
  */
 export async function refreshDownloads(deps: CollectDeps): Promise<void> {
   const { store, config, log } = deps;
   const now = deps.now ?? Date.now;
-  const last = Number(store.getMeta('downloads_written_ms') ?? 0);
-  if (readManifest(config.dataDir) !== null && now() - last < config.DOWNLOADS_INTERVAL_MS) return;
+  if (!downloadsDueNow(store, config.dataDir, config.DOWNLOADS_INTERVAL_MS, now())) return;
   const t0 = Date.now();
+  const records = store.counts().records; // counted before the snapshot: the files hold at least these
   const m = await writeDownloads(store, config.dataDir, now());
-  store.setMeta('downloads_written_ms', String(now()));
+  store.setMeta(DOWNLOADS_WRITTEN_META, String(now()));
+  store.setMeta(DOWNLOADS_RECORDS_META, String(records));
   log.info({ ms: Date.now() - t0, recordDbBytes: m.files['record.db']?.bytes, documentsBytes: m.files['documents.ndjson.gz']?.bytes }, 'bulk downloads written');
 }

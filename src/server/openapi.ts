@@ -445,6 +445,9 @@ const PAGE_ETAG: Json = {
   required: true,
 };
 
+/** Error statuses a counted keyed request can get after its key was checked and counted: they carry the rate-limit fields. */
+const AFTER_ADMISSION = new Set([404, 429, 500, 503]);
+
 function operationObject(op: Operation): Json {
   const page = op.success.some((s) => s.media === 'text/html' && s.headers?.includes('ETag'));
   const headersOf = (names: HeaderName[] = []) => {
@@ -460,7 +463,9 @@ function operationObject(op: Operation): Json {
       ...(s.schema ? { content: { [s.media ?? 'application/json']: { schema: jsonSchemaOf(s.schema) } } } : s.media ? { content: { [s.media]: {} } } : {}),
     };
   }
-  if (op.notModified) responses['304'] = { description: 'Not modified: the If-None-Match ETag still matches (no body).', headers: withGeneration(headersOf(['ETag', 'Cache-Control'])) };
+  // a keyed request that is counted carries the rate-limit fields on every answer after the key check (a 304, a 404 finding, a 503), not only on a 429
+  const counted = op.keyed && op.counted !== false;
+  if (op.notModified) responses['304'] = { description: 'Not modified: the If-None-Match ETag still matches (no body).', headers: withGeneration(headersOf(['ETag', 'Cache-Control', ...(counted ? RATE : [])])) };
   // `unavailable` (in GENERIC_ERRORS) answers every operation when a node cannot reach the private
   // state (cluster mode) or has no generation yet; it always carries Retry-After
   const errors = [...new Set([...op.errors, ...GENERIC_ERRORS])];
@@ -469,7 +474,8 @@ function operationObject(op: Operation): Json {
   for (const code of errors) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     const retry = codes.some((c) => retryAfter.includes(c));
-    const rated = op.keyed && op.counted !== false && codes.some((c) => c === 'quota_exceeded' || c === 'rate_limited');
+    // answers after the key check and the count (a 404 finding, 429, a 500, a 503); 400, 401, 408 and 431 come before it
+    const rated = counted && AFTER_ADMISSION.has(status);
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),
       headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),

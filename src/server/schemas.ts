@@ -117,7 +117,7 @@ export const LaunchFacts = named(
     graduationCheck: z.object({ checkedAt: Instant, curveComplete: z.boolean().nullable(), poolFound: z.boolean(), pool: address.nullable() }).nullable(),
     graduationConfirmedBy: z.enum(['migration_event', 'pool', 'withdraw']).nullable(),
     graduatedAt: Instant.nullable(),
-    secondsToGraduate: z.number().nullable(),
+    secondsToGraduate: z.number().int().nullable(),
     graduation: z.object({ signature: signature.nullable(), slot: count.nullable(), venue: z.enum(['pumpswap', 'raydium']), pool: address.nullable() }).nullable(),
     transaction: z.object({ signature, slot: count }),
   }),

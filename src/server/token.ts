@@ -170,7 +170,7 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
     const headers = { ...(answer.code === 'rate_limited' ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS) };
     return errorReply(answer.code, { nowMs, headers });
   }
-  return inProgress(deps, mint, answer, nowMs, rate);
+  return inProgress(deps, mint, answer, nowMs, rate, REBUILD_WHY.notHeld);
 }
 
 /**
@@ -184,18 +184,24 @@ async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAdd
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
   // the held record proves its curve existed (its transactions touched it): no chain read here
   const answer: RebuildAnswer = (await deps.rebuilds.existing(mint, caller)) ?? (await deps.rebuilds.start(mint, caller));
-  return answer.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate) : null;
+  return answer.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate, REBUILD_WHY.held) : null;
 }
 
+/** `finding.why` of a 202: a mint the archive does not hold, or a record it holds without its complete history. */
+const REBUILD_WHY = {
+  notHeld: 'The archive did not watch this launch; it is being reconstructed from its complete chain history. Until then its provenance is unknown, not clean.',
+  held: 'The archive holds only part of this launch\'s history; it is being reconstructed from its complete chain history. Until then its provenance is unknown, not clean.',
+} as const;
+
 /** The 202 answer of a rebuild queued or running (docs/api.md "Rebuilds"). */
-function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { kind: 'in_progress' }>, nowMs: number, rate: Record<string, string>): Reply {
+function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { kind: 'in_progress' }>, nowMs: number, rate: Record<string, string>, why: string): Reply {
   const body = {
     apiVersion: 'v1',
     mint,
     finding: {
       class: 'UNKNOWN',
       label: 'Rebuild in progress',
-      why: 'The archive did not watch this launch; it is being reconstructed from its complete chain history. Until then its provenance is unknown, not clean.',
+      why,
     },
     cleanAtBirth: null,
     rebuild: answer.view,

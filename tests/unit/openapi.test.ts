@@ -38,6 +38,9 @@ describe('the OpenAPI document (generated from the zod schemas, the route table 
     expect(Object.keys(token.responses).sort()).toEqual(['200', '202', '304', '400', '401', '404', '408', '429', '431', '500', '503']);
     expect(token.responses['429'].content['application/json'].schema.allOf[1].properties.error.enum).toEqual(['quota_exceeded', 'rate_limited']);
     expect(Object.keys(token.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'RateLimit', 'RateLimit-Policy']));
+    // after the key check and the count every answer carries the rate-limit fields (the server sends them); before it none does
+    for (const status of ['304', '404', '429', '503']) expect(Object.keys(token.responses[status].headers), status).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+    for (const status of ['400', '401', '408', '431']) expect(Object.keys(token.responses[status].headers ?? {}), status).not.toContain('RateLimit');
     expect(token.security).toEqual([{ bearer: [] }]);
   });
 
