@@ -10,10 +10,10 @@ export const RUNNING_WITHIN_MS = 2 * 60_000;
 
 /** Spec §2.1 `coverage.note`. */
 export const COVERAGE_NOTE =
-  'Launches outside the observed windows were not observed; until a rebuild succeeds their provenance is unknown, not clean. ' +
-  'Coverage is read by comparing launches (observed at the creation transaction) with records (every row held), both in ' +
-  '/api/v1/status under counts; the difference was found later from chain by a scanner (origin "scanned" for launches created ' +
-  'while the collector was down, "rebuilt" for launches rebuilt on request). downtimeMinutes counts minutes the collector ' +
+  'Launches outside the observed windows were not observed; until they are rebuilt from their complete chain history their provenance ' +
+  'is unknown, not clean. Coverage is read by comparing launches (observed at the creation transaction) with records (every row held), both in ' +
+  '/api/v1/status under counts; the difference was found later from chain by a scanner (origin "scanned": launches created ' +
+  'while the collector was down, rebuilt from the complete history of the gap; "rebuilt": launches rebuilt on request). downtimeMinutes counts minutes the collector ' +
   'process was not running (pauses between runs longer than the allowed gap, and the current one); it measures process ' +
   'downtime only and is not a measure of coverage. The intervals are listed in /api/v1/status under coverage.gaps.';
 

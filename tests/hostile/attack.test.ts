@@ -318,7 +318,9 @@ function malformed(): [string, RouteSpec, number[]][] {
     ['/api/v1/token/..%2F..%2Fetc%2Fpasswd', json, notAddress],
     ['/api/v1/token/%2e%2e', json, [400, 404]],
     ['/api/v1/token/' + m + '/extra', json, [404]],
-    ['/api/v1/token/', json, [404]],
+    ['/api/v1/token/', json, notAddress], // an empty path value (spec §7: not 32-44 characters)
+    ['/api/v1/wallet/', json, notAddress],
+    ['/api/v1/token', json, [404]], // no value at all: no such path
     ['/api/v1/token/%3Cscript%3Ealert(1)%3C%2Fscript%3E', json, notAddress],
     ['/api/v1/token/%E2%80%AE' + m.slice(0, 40), json, notAddress],
     ['/api/v1/token/' + encodeURIComponent('ａ'.repeat(40)), json, notAddress],
