@@ -5,9 +5,12 @@
  *
  * A decrease of that account's balance (post − pre in `meta.pre/postTokenBalances`) is a **sale**
  * when the same transaction emits, for this account, a PumpSwap `SellEvent` (venue `pool`:
- * `user_base_token_account` = the account) or a pump sell `TradeEvent` of the wallet and mint
- * (venue `curve`); the tokens sold are the events' amounts. Whatever else leaves the account
- * (transfers, venues the archive does not decode) is `movedOutTokens`, never counted as a sale.
+ * `user_base_token_account` = the account, or — in a transaction the wallet signed — another
+ * token account of the same mint, as a router's: the wallet's tokens moved to the router's account
+ * and sold from it, e.g. `3vg7eD…` through OKX) or a pump sell `TradeEvent` of the wallet and mint
+ * (venue `curve`); the tokens sold are the events' amounts, at most the decrease. Whatever else
+ * leaves the account (transfers, venues the archive does not decode) is `movedOutTokens`, never
+ * counted as a sale.
  */
 import { instant } from './canonical.ts';
 import type { DecodedTransaction, Instant } from './types.ts';
@@ -82,8 +85,12 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 function saleOf(tx: DecodedTransaction, tokenAccount: string, wallet: string, mint: string): { venue: SaleVenue; tokens: bigint } | null {
   let pool = 0n;
   let curve = 0n;
+  // a sale through a router in the wallet's own transaction: the SellEvent names the router's account of the mint
+  const signed = tx.signers.includes(wallet);
+  const ofMint = (account: unknown) =>
+    account === tokenAccount || (signed && typeof account === 'string' && [...tx.preTokenBalances, ...tx.postTokenBalances].some((b) => b.account === account && b.mint === mint));
   for (const e of tx.events) {
-    if (e.program === 'pump_amm' && e.name === 'SellEvent' && e.fields.user_base_token_account === tokenAccount) pool += BigInt(str(e.fields.base_amount_in) ?? '0');
+    if (e.program === 'pump_amm' && e.name === 'SellEvent' && ofMint(e.fields.user_base_token_account)) pool += BigInt(str(e.fields.base_amount_in) ?? '0');
     else if (e.program === 'pump' && e.name === 'TradeEvent' && e.fields.is_buy === false && e.fields.user === wallet && e.fields.mint === mint) {
       curve += BigInt(str(e.fields.token_amount) ?? '0');
     }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterwardsOf, afterwardsStart, foldAfterwards, type AfterwardsState } from '../../src/core/afterwards.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import type { DecodedEvent, DecodedTransaction, TokenBalance } from '../../src/core/types.ts';
+import { loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/mainnet');
 const MINT = 'MintAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAApump';
@@ -47,6 +48,21 @@ describe('afterwards on real chain data', () => {
     expect(view).toMatchObject({ sold: 'part', soldTokens: '94443000000', venues: ['curve'], balanceTokens: '393091', firstSoldAt: { ms: 1725658406000 } });
     // the same transaction seen for another wallet's account is not that wallet's sale
     expect(foldAfterwards({ ...before, tokenAccount: '8NETDunyVnrNA44qUqUd8Km8XdfYyyujcWWVX7uDs9eE', balance: '851540216228038' }, [sell], wallet, mint).sales).toEqual([]);
+  });
+
+  it('a mainnet pool sale through a router (2026-04, OKX, 3vg7eD…): the wallet\'s whole balance, moved to the router\'s account and sold from it in its own transaction, is a sale, not moved out', () => {
+    const d = decodeTransaction(loadFixtureTransaction('pumpswap_2026-04_sell_via-okxlabs2_getTransaction_base64_3vg7eD.json'));
+    const wallet = '7kKfrMDnunB5eR4n6KW6F8eGcmrVCgS8kLfMxppcCFdn';
+    const acct = d.preTokenBalances.find((b) => b.owner === wallet)!;
+    // the SellEvent names the router (ARu4n5…) and its account of the mint (Fa1ZHN…), not the wallet's
+    const sellEvent = d.events.find((e) => e.name === 'SellEvent')!;
+    expect([sellEvent.fields.user, sellEvent.fields.user_base_token_account]).toEqual(['ARu4n5mFdZogZAravu7CcizaojWnS6oqka37gdLT5SZn', 'Fa1ZHNkQzgo6tuJvZC99MnGYhYTLtvcFK5j8BNV641C1']);
+    const state: AfterwardsState = { tokenAccount: acct.account, balance: acct.amount, movedOut: '0', sales: [], throughSignature: 'x', throughSlot: 1 };
+    const view = afterwardsOf(foldAfterwards(state, [d], wallet, acct.mint), 1_800_000_000_000);
+    expect(view).toMatchObject({ sold: 'all', soldTokens: '989935727358', venues: ['pool'], movedOutTokens: '0', balanceTokens: '0', signatures: [d.signature] });
+    // the same transaction had another signer: the router's sale is not this wallet's, and what left its account is moved out
+    const notSigned = { ...d, signers: ['Someone1111111111111111111111111111111111111'] };
+    expect(afterwardsOf(foldAfterwards(state, [notSigned], wallet, acct.mint), 0)).toMatchObject({ sold: 'none', movedOutTokens: '989935727358' });
   });
 });
 
