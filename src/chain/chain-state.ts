@@ -3,7 +3,7 @@ import type { ChainState } from '../core/record/build-launch.ts';
 import type { PoolNow } from '../core/types.ts';
 import { instant } from '../core/canonical.ts';
 import { PUMP_AMM_PROGRAM_ID } from '../core/programs.ts';
-import { decodeBondingCurve, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
+import { decodeBondingCurve, decodeMintDecimals, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
 import { absentCurveRead, curveReadOf } from '../core/record/curve-history.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
 import type { ArchiveRpc } from './rpc.ts';
@@ -13,8 +13,17 @@ import { inScheduledRequests, type TransactionReader } from './transaction-reade
 const BASE_DECIMALS = 6;
 const WSOL_MINT = 'So11111111111111111111111111111111111111112';
 const SOL_DECIMALS = 9;
-/** USDC and other quote mints used by the launchpad have 6 decimals. */
-const OTHER_QUOTE_DECIMALS = 6;
+const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const USDC_DECIMALS = 6;
+
+/**
+ * Decimals of a pool's quote mint when known without a read: WSOL 9, USDC 6. Any other quote (a
+ * pump coin, 6; a token listed through QuoteControl such as an xStock, 8; FACTS §6) is read from
+ * its mint account with the pool's vaults, so the pool's price is never scaled by a guess.
+ */
+function knownQuoteDecimals(quoteMint: string): number | null {
+  return quoteMint === WSOL_MINT ? SOL_DECIMALS : quoteMint === USDC_MINT ? USDC_DECIMALS : null;
+}
 
 type AccountValue = { data: [string, string] } | null;
 
@@ -156,15 +165,33 @@ export async function readChainStates(accounts: AccountsReader, asks: readonly C
     }
     pools.push({ mint: t.mint, quoteMint: t.quoteMint, address: t.pool, fields: f, baseVault: f.pool_base_token_account, quoteVault: f.pool_quote_token_account });
   }
-  const vaults = pools.length > 0 ? await accounts(pools.flatMap((p) => [p.baseVault, p.quoteVault])) : [];
+  // the vaults of every pool, then the mint of each quote whose decimals are not known (knownQuoteDecimals)
+  const quoteOf = (p: (typeof pools)[number]) => (typeof p.fields.quote_mint === 'string' ? p.fields.quote_mint : p.quoteMint);
+  const unknownQuotes = [...new Set(pools.map(quoteOf).filter((q) => knownQuoteDecimals(q) === null))];
+  const read = pools.length > 0 ? await accounts([...pools.flatMap((p) => [p.baseVault, p.quoteVault]), ...unknownQuotes]) : [];
+  const decimalsOf = (q: string): number | null => {
+    const known = knownQuoteDecimals(q);
+    if (known !== null) return known;
+    const data = read[2 * pools.length + unknownQuotes.indexOf(q)];
+    return data instanceof Uint8Array ? decodeMintDecimals(data) : null;
+  };
   pools.forEach((p, i) => {
-    out.get(p.mint)!.pool = poolNow(p.mint, p.address, p.fields, vaults[2 * i]!, vaults[2 * i + 1]!, p.quoteMint, nowMs);
+    out.get(p.mint)!.pool = poolNow(p.mint, p.address, p.fields, read[2 * i]!, read[2 * i + 1]!, p.quoteMint, decimalsOf(quoteOf(p)), nowMs);
   });
   return out;
 }
 
 /** The pool now from its decoded account and its vaults' data; 'unreadable' when a vault is missing or not a token account. */
-function poolNow(mint: string, poolAddress: string, f: Record<string, unknown>, baseData: Uint8Array | null | Error, quoteData: Uint8Array | null | Error, quoteMint: string, nowMs: number): PoolNow | 'unreadable' {
+function poolNow(
+  mint: string,
+  poolAddress: string,
+  f: Record<string, unknown>,
+  baseData: Uint8Array | null | Error,
+  quoteData: Uint8Array | null | Error,
+  quoteMint: string,
+  quoteDecimals: number | null,
+  nowMs: number,
+): PoolNow | 'unreadable' {
   const baseVault = baseData instanceof Uint8Array ? decodeTokenAccount(baseData) : null;
   const quoteVault = quoteData instanceof Uint8Array ? decodeTokenAccount(quoteData) : null;
   if (!baseVault || !quoteVault) return 'unreadable';
@@ -173,8 +200,8 @@ function poolNow(mint: string, poolAddress: string, f: Record<string, unknown>, 
     const virtualQuote = typeof f.virtual_quote_reserves === 'string' ? BigInt(f.virtual_quote_reserves) : 0n;
     const quote = BigInt(quoteVault.amount) + virtualQuote;
     const poolQuoteMint = typeof f.quote_mint === 'string' ? f.quote_mint : quoteMint;
-    const quoteDecimals = poolQuoteMint === WSOL_MINT ? SOL_DECIMALS : OTHER_QUOTE_DECIMALS;
-    const price = base > 0n ? Number(quote) / 10 ** quoteDecimals / (Number(base) / 10 ** BASE_DECIMALS) : null;
+    // null when the quote mint's decimals could not be read: unknown, never a price scaled by a guess
+    const price = base > 0n && quoteDecimals !== null ? Number(quote) / 10 ** quoteDecimals / (Number(base) / 10 ** BASE_DECIMALS) : null;
     return {
       address: poolAddress,
       program: PUMP_AMM_PROGRAM_ID,

@@ -12,6 +12,8 @@ import { batchedAccounts, MULTIPLE_ACCOUNTS_MAX, readChainStates, type AccountsR
 import type { TransactionReader } from '../../src/chain/transaction-reader.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from '../../src/chain/pda.ts';
 import { PUMP_AMM_PROGRAM_ID, WSOL_MINT } from '../../src/core/programs.ts';
+import { decodePool } from '../../src/core/decode/index.ts';
+import { getBase58Encoder } from '@solana/kit';
 
 const f15 = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/mainnet/pumpswap_2026_graduated-curve+pool+config_accounts.TRANSCRIBED.json'), 'utf8')) as {
   mint: string;
@@ -66,6 +68,35 @@ describe('readChainStates', () => {
     });
     // no curve account: complete unknown; no pool account: no pool (not unreadable)
     expect(states.get(OTHER_MINT)).toEqual({ checkedAtMs: NOW, curveComplete: null, pool: null });
+  });
+
+  it('a pool quoted in a mint other than WSOL or USDC: its price from the decimals its mint account states (8, as an xStock), null when that cannot be read', async () => {
+    // FIX/15's pool with its quote_mint (Pool layout: 8 + 1 + 2 + 32 + 32 = byte 75) made another listed mint
+    const LISTED = 'XsDoVfqeBukxuZHWhdvWHBhgEHjGNst4MLodqsJHzoB';
+    const poolData = Buffer.from(f15.accounts[f15.pool]!.data, 'base64');
+    poolData.set(getBase58Encoder().encode(LISTED), 75);
+    expect(decodePool(poolData)?.fields.quote_mint).toBe(LISTED);
+    const mintData = Buffer.alloc(82);
+    mintData[44] = 8; // decimals
+    mintData[45] = 1; // is_initialized
+    const reader = (mint: Buffer | Error | null): AccountsReader & { calls: string[][] } => {
+      const calls: string[][] = [];
+      const data: Record<string, Buffer | Error | null> = { [f15.pool]: poolData, [LISTED]: mint };
+      const read = async (addresses: readonly string[]) => {
+        calls.push([...addresses]);
+        return addresses.map((a) => (a in data ? data[a]! : f15.accounts[a] ? Buffer.from(f15.accounts[a]!.data, 'base64') : null));
+      };
+      return Object.assign(read, { calls });
+    };
+    const base = amountOf(BASE_VAULT);
+    const quote = amountOf(QUOTE_VAULT) + VIRTUAL_QUOTE;
+    const r = reader(mintData);
+    const pool = (await readChainStates(r, [{ mint: f15.mint, quoteMint: WSOL_MINT }], NOW)).get(f15.mint)!.pool;
+    expect(r.calls[1]).toEqual([BASE_VAULT, QUOTE_VAULT, LISTED]); // the quote's mint read with the vaults
+    expect(pool).toMatchObject({ quoteMint: LISTED, price: Number(quote) / 1e8 / (Number(base) / 1e6) });
+    for (const unreadable of [new Error('node error'), null, Buffer.alloc(165)]) {
+      expect((await readChainStates(reader(unreadable), [{ mint: f15.mint, quoteMint: WSOL_MINT }], NOW)).get(f15.mint)!.pool).toMatchObject({ quoteMint: LISTED, price: null });
+    }
   });
 
   it('an account that cannot be read is unknown, never absent', async () => {

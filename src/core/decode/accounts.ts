@@ -98,6 +98,17 @@ export function decodeProgramAccount(owner: string, data: Uint8Array): AccountDe
   return decodeWith(reg, def.name, fieldsFor(def, data), data);
 }
 
+/**
+ * The decimals of an SPL Token or Token-2022 mint account: byte 44 of the `Mint` layout
+ * (mint_authority COption<Pubkey> 0..36, supply u64 36..44, decimals 44, is_initialized 45).
+ * @returns null unless the data is an initialized mint: 82 bytes, or longer with Token-2022's account type 1 at byte 165.
+ * @example decodeMintDecimals(usdcMintData) // 6
+ */
+export function decodeMintDecimals(data: Uint8Array): number | null {
+  if (!(data.length === 82 || (data.length > 165 && data[165] === 1))) return null;
+  return data[45] === 1 ? data[44]! : null;
+}
+
 /** A decoded SPL / Token-2022 token account. */
 export interface TokenAccountDecode {
   mint: string;

@@ -6,7 +6,7 @@ export { unrecognisedOf } from './unrecognised.ts';
 export { decodeLogsNotification, isLogsNotification } from './logs-notification.ts';
 export { decodeInstruction, isInstructionDecode, type InstructionDecode, type InstructionSkip } from './instruction.ts';
 export { decodeEventData, decodeCpiEvent, scanLogs, discriminatorHex, type EventDecode } from './events.ts';
-export { decodeBondingCurve, decodePool, decodeProgramAccount, decodeTokenAccount, type AccountDecode, type TokenAccountDecode } from './accounts.ts';
+export { decodeBondingCurve, decodeMintDecimals, decodePool, decodeProgramAccount, decodeTokenAccount, type AccountDecode, type TokenAccountDecode } from './accounts.ts';
 export { decodeWireTransaction, MAX_SUPPORTED_TRANSACTION_VERSION, TRANSACTION_CONFIG_BITS, type TransactionConfig, type WireTransaction } from './wire.ts';
 export { PUMP, PUMP_AMM, PUMP_FEES, registryFor, registryOf, EVENT_IX_TAG, EVENT_IX_TAG_HEX } from './idl.ts';
 export { systemTransferOf, parsedSystemTransferOf, type SolTransfer } from './system.ts';
