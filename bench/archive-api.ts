@@ -8,9 +8,11 @@
  * - a 100-mint batch (`GET /api/v1/tokens?mints=…`, held mints);
  * - search by mint (302), by a symbol prefix, by name words (`GET /search?q=`, cache and limit off).
  * Each request path is taken in turn from a list of distinct ones (autocannon `setupRequest`), so
- * no figure rests on one hot row. Returns a markdown section.
+ * no figure rests on one hot row. The floor of the token, list and batch answers is measured in the
+ * same rounds: bare node:http (bench/bare-static-server.mjs) sending one precomputed answer of each,
+ * its bytes as the server sent them, under the same load. Returns a markdown section.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -82,6 +84,7 @@ export async function benchArchiveApi(): Promise<string> {
   const archive = await millionArchive();
   const tmp = mkdtempSync(join(tmpdir(), 'lpa-bench-archive-'));
   let server: ServerUnderTest | undefined;
+  const floors: ServerUnderTest[] = [];
   try {
     const dataDir = join(tmp, 'data');
     linkArchiveInto(archive, dataDir);
@@ -143,14 +146,26 @@ export async function benchArchiveApi(): Promise<string> {
 
     log('bench: archive: starting the server');
     server = await startServer('Astro (@astrojs/node)', [join(ROOT, 'dist/server/entry.mjs')], env, '/api/v1/status');
-    for (const v of variants) {
+    // the floors: one answer of each of these variants, sent as it is by a bare server (index into variants → its floor)
+    const FLOORED = [0, 1, 3];
+    const floorOf = new Map<number, { server: ServerUnderTest; variant: Variant; bytes: number }>();
+    for (const [j, v] of variants.entries()) {
       const res = await fetch(server.url + v.paths[0], { headers: v.keyed ? headers : {}, redirect: 'manual' });
-      const body = await res.text();
-      if (res.status !== v.status) throw new Error(`${v.name}: ${res.status} ${body.slice(0, 300)}`);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== v.status) throw new Error(`${v.name}: ${res.status} ${body.toString('utf8').slice(0, 300)}`);
+      if (FLOORED.includes(j)) {
+        const file = join(tmp, `floor-${j}.body`);
+        writeFileSync(file, body);
+        const floor = await startServer(`bare node:http, one ${v.name.split(' ')[0]} answer`, [join(ROOT, 'bench/bare-static-server.mjs')], { ...env, BENCH_FILE: file }, '/');
+        floors.push(floor);
+        floorOf.set(j, { server: floor, variant: { name: `floor of ${v.name.split(' (')[0]}`, paths: ['/'], keyed: false, status: 200 }, bytes: body.length });
+      }
       await round(server, v, headers, 1); // warm-up
     }
+    for (const f of floorOf.values()) await round(f.server, f.variant, headers, 1);
     const loads: string[] = [];
     const results = variants.map(() => [] as Figures[]);
+    const floorResults = new Map<number, Figures[]>([...floorOf.keys()].map((j) => [j, []]));
     for (let i = 0; i < ROUNDS; i++) {
       loads.push(loadavg().map((x) => x.toFixed(2)).join(' '));
       const order = i % 2 ? [...variants.keys()].reverse() : [...variants.keys()];
@@ -158,6 +173,12 @@ export async function benchArchiveApi(): Promise<string> {
         const f = await round(server, variants[j]!, headers, SECONDS);
         results[j]!.push(f);
         log(`  round ${i + 1} ${variants[j]!.name}: ${Math.round(f.rps)} req/s, p99 ${f.p99} ms, server CPU ${f.cpuUs.toFixed(0)} µs/req${f.bad ? `, ${f.bad} unexpected` : ''}`);
+        const floor = floorOf.get(j);
+        if (floor) {
+          const g = await round(floor.server, floor.variant, headers, SECONDS);
+          floorResults.get(j)!.push(g);
+          log(`  round ${i + 1} ${floor.variant.name}: ${Math.round(g.rps)} req/s, p99 ${g.p99} ms, CPU ${g.cpuUs.toFixed(0)} µs/req`);
+        }
       }
     }
     const base = results[0]!;
@@ -185,6 +206,21 @@ export async function benchArchiveApi(): Promise<string> {
       if (bars.length) verdicts.push(`${v.name.split(' (')[0]}: ${bars.join('; ')}`);
     });
     lines.push('', `Bars (issue 25 list and batch, issue 23 search): ${verdicts.join('. ')}.`);
+    // the floors: what a server that did no work at all would answer under the same load
+    lines.push(
+      '',
+      '**The floor** (bench/bare-static-server.mjs: bare node:http sending one precomputed answer of the variant, its bytes as the server sent them, measured right after the variant in each round):',
+      '',
+      '| floor of | answer | req/s per round | median req/s | × token (median of per-round) | median p99 ms | CPU µs/req | the variant ÷ its floor (median of per-round) |',
+      '|---|---:|---|---:|---:|---:|---:|---:|',
+    );
+    for (const [j, f] of floorOf) {
+      const g = floorResults.get(j)!;
+      const own = results[j]!;
+      lines.push(
+        `| ${variants[j]!.name.split(' (')[0]} | ${(f.bytes / 1024).toFixed(1)} KB | ${g.map((x) => Math.round(x.rps)).join(' / ')} | ${Math.round(median(g.map((x) => x.rps)))} | ${median(g.map((x, k) => x.rps / base[k]!.rps)).toFixed(3)} | ${median(g.map((x) => x.p99)).toFixed(1)} | ${median(g.map((x) => x.cpuUs)).toFixed(0)} | ${median(own.map((x, k) => x.rps / g[k]!.rps)).toFixed(3)} |`,
+      );
+    }
     const baseRps = median(base.map((x) => x.rps));
     lines.push(
       '',
@@ -195,6 +231,7 @@ export async function benchArchiveApi(): Promise<string> {
     return lines.join('\n');
   } finally {
     await server?.stop();
+    for (const f of floors) await f.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
