@@ -10,7 +10,9 @@
  * Each request path is taken in turn from a list of distinct ones (autocannon `setupRequest`), so
  * no figure rests on one hot row. The floor of the token, list and batch answers is measured in the
  * same rounds: bare node:http (bench/bare-static-server.mjs) sending one precomputed answer of each,
- * its bytes as the server sent them, under the same load. Returns a markdown section.
+ * its bytes as the server sent them, under the same load. The load generator is wrk (bench/wrk.ts,
+ * one thread as the token section, a Lua script sending the paths in turn) when installed, else autocannon (one Node
+ * thread, which parsing 100–300 KB answers makes the bottleneck of the floors). Returns a markdown section.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -23,6 +25,7 @@ import { encodeCursor } from '../src/server/launches.ts';
 import { cpuMicros, median, startServer, type ServerUnderTest } from './load.ts';
 import { FIRST_SLOT, WORDS, linkArchiveInto, millionArchive, rng } from './million-archive.ts';
 import { ROOT } from './setup.ts';
+import { WRK, pathsScript, runWrk } from './wrk.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -48,7 +51,24 @@ interface Figures {
   bad: number;
 }
 
+/** wrk's scripts of the variants (a Lua file each, written once), when wrk is the load generator. */
+const scripts = new WeakMap<Variant, string>();
+
 async function round(server: ServerUnderTest, v: Variant, headers: Record<string, string>, seconds: number): Promise<Figures> {
+  if (WRK) {
+    let script = scripts.get(v);
+    if (!script) {
+      script = join(mkdtempSync(join(tmpdir(), 'lpa-bench-wrk-')), 'paths.lua');
+      writeFileSync(script, pathsScript(v.paths));
+      scripts.set(v, script);
+    }
+    const cpu0 = cpuMicros(server.proc.pid!);
+    const w = await runWrk(server.url, v.keyed ? headers : {}, { connections: CONNECTIONS, threads: 1, seconds, script });
+    const cpu1 = cpuMicros(server.proc.pid!);
+    await drain(server);
+    // wrk counts 2xx and 3xx alike: a variant answered 302 (search by mint) is checked by its first answer (benchArchiveApi)
+    return { rps: w.rps, p99: w.p99Ms, p50: w.p50Ms ?? NaN, cpuUs: w.requests ? (cpu1 - cpu0) / w.requests : NaN, bad: w.non2xx + w.errors };
+  }
   let i = Math.floor(Math.random() * v.paths.length);
   const cpu0 = cpuMicros(server.proc.pid!);
   const r = await autocannon({
@@ -186,7 +206,8 @@ export async function benchArchiveApi(): Promise<string> {
       '## API and search over 1,000,000 records (issues 25, 23)',
       '',
       `The built server on the shared archive of bench/million-archive.ts: ${archive.records.toLocaleString('en-US')} records whose documents are real records of a simulated chain collected by the collector, with mint, creator, name, symbol, slot and times changed (${archive.buildSeconds ? `built in ${archive.buildSeconds.toFixed(0)} s this run` : 'reused from the cache (.bench/archive/)'}). ` +
-        `${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per variant; each variant takes its request paths in turn from a list of distinct ones (held mints, cursors and slots all over the archive, 2,000 distinct searches). Load average (1/5/15 min) at the start of each round: ${loads.join('; ')}.`,
+        `${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per variant; each variant takes its request paths in turn from a list of distinct ones (held mints, cursors and slots all over the archive, 2,000 distinct searches). ` +
+        `Load: ${WRK ? `wrk (${WRK}, one thread, a Lua script sending the paths in turn)` : 'autocannon (one Node thread in the bench process; BENCH_LOAD=autocannon or wrk not installed)'}, on the same 2 cores as the server. Load average (1/5/15 min) at the start of each round: ${loads.join('; ')}.`,
       '',
       '| variant | req/s per round | median req/s | × token (median of per-round) | median p50 ms | median p99 ms | server CPU µs/req | bar |',
       '|---|---|---:|---:|---:|---:|---:|---|',
@@ -227,9 +248,8 @@ export async function benchArchiveApi(): Promise<string> {
       const batch = floorResults.get(3);
       if (!list?.length || !batch?.length) return '';
       return (
-        ` The floors say what is left to win: a bare server that does no work but send one list page of ${CONNECTIONS} records answered ${median(list.map((x, k) => x.rps / base[k]!.rps)).toFixed(2)} × the token endpoint's rate, so the list's 0.5 × is reachable only by work well under half the page's; ` +
-        `and a bare server sending one precomputed 100-mint batch answered at p99 ${median(batch.map((x) => x.p99)).toFixed(0)} ms (rounds: ${batch.map((x) => x.p99).join(' / ')} ms) at ${CONNECTIONS} connections on this machine: ` +
-        'the batch bar of 60 ms is at or past what sending the answer alone takes here, before any lookup.'
+        ` The floors say what is left to win: a bare server that does no work but send one list page answered ${median(list.map((x, k) => x.rps / base[k]!.rps)).toFixed(2)} × the token endpoint's rate, ` +
+        `and one sending a precomputed 100-mint batch answered at p99 ${median(batch.map((x) => x.p99)).toFixed(0)} ms (rounds: ${batch.map((x) => x.p99).join(' / ')} ms) at ${CONNECTIONS} connections, under the same load generator.`
       );
     };
     lines.push(

@@ -14,6 +14,8 @@ export const WRK: string | undefined = process.env.BENCH_LOAD === 'autocannon' ?
 export interface WrkResult {
   rps: number;
   p99Ms: number;
+  /** the median latency (ms), when the report has it */
+  p50Ms?: number;
   requests: number;
   non2xx: number;
   errors: number;
@@ -23,9 +25,10 @@ export interface WrkResult {
  * Run wrk against `url` with `connections` over `threads` threads for `seconds` (`--latency` for
  * its percentiles). Errors: rejects when wrk fails or prints a report {@link parseWrk} cannot read.
  */
-export function runWrk(url: string, headers: Record<string, string>, opts: { connections: number; threads: number; seconds: number }, wrk = WRK): Promise<WrkResult> {
+export function runWrk(url: string, headers: Record<string, string>, opts: { connections: number; threads: number; seconds: number; script?: string }, wrk = WRK): Promise<WrkResult> {
   if (!wrk) return Promise.reject(new Error('wrk is not installed (apt-get install wrk)'));
   const args = ['-t', String(Math.min(opts.threads, opts.connections)), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--latency'];
+  if (opts.script) args.push('-s', opts.script);
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
@@ -54,5 +57,29 @@ export function parseWrk(out: string): WrkResult {
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = sock ? sock.slice(1).reduce((a, x) => a + Number(x), 0) : 0;
-  return { rps: Number(rps[1]), p99Ms: Number(p99[1]) * unit, requests: Number(total[1]), non2xx, errors };
+  const p50 = /^\s*50(?:\.0+)?%\s+([\d.]+)(us|ms|s)\s*$/m.exec(out);
+  const p50Ms = p50 ? Number(p50[1]) * { us: 0.001, ms: 1, s: 1000 }[p50[2] as 'us' | 'ms' | 's'] : undefined;
+  return { rps: Number(rps[1]), p99Ms: Number(p99[1]) * unit, ...(p50Ms !== undefined ? { p50Ms } : {}), requests: Number(total[1]), non2xx, errors };
+}
+
+/**
+ * A wrk Lua script (`-s`) that sends `paths` in turn, each thread from its own place in the list
+ * (`wrk.format` with the command line's headers), so a run takes its request paths from a list of
+ * distinct ones as autocannon's `setupRequest` did. Paths are written as Lua long strings.
+ */
+export function pathsScript(paths: readonly string[]): string {
+  const lit = (p: string) => {
+    let eq = '';
+    while (p.includes(`]${eq}]`)) eq += '=';
+    return `[${eq}[${p}]${eq}]`;
+  };
+  return [
+    `local paths = {${paths.map(lit).join(',\n')}}`,
+    'local i = 0',
+    'local n = #paths',
+    'function setup(thread) thread:set("start", math.random(0, n - 1)) end',
+    'function init(args) i = start or 0 end',
+    'function request() i = i + 1; return wrk.format(nil, paths[(i % n) + 1]) end',
+    '',
+  ].join('\n');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWrk } from '../../bench/wrk.ts';
+import { parseWrk, pathsScript } from '../../bench/wrk.ts';
 
 // wrk 4.1.0's report (Debian bookworm), as printed with --latency
 const REPORT = `Running 8s test @ http://127.0.0.1:41233/t/x.html
@@ -21,7 +21,7 @@ Transfer/sec:      0.96GB
 
 describe('parseWrk (bench/wrk.ts)', () => {
   it('reads the rate, the count, the 99th percentile in ms and the failures', () => {
-    expect(parseWrk(REPORT)).toEqual({ rps: 36712.18, p99Ms: 10.95, requests: 293714, non2xx: 7, errors: 5 });
+    expect(parseWrk(REPORT)).toEqual({ rps: 36712.18, p99Ms: 10.95, p50Ms: 0.812, requests: 293714, non2xx: 7, errors: 5 });
   });
   it('converts a 99th percentile given in us or s', () => {
     expect(parseWrk(REPORT.replace('99%   10.95ms', '99%  950.00us')).p99Ms).toBeCloseTo(0.95, 9);
@@ -33,5 +33,15 @@ describe('parseWrk (bench/wrk.ts)', () => {
   });
   it('refuses a report without its figures', () => {
     expect(() => parseWrk('unable to connect to 127.0.0.1:9 Connection refused')).toThrow(/not understood/);
+  });
+});
+
+describe('pathsScript (bench/wrk.ts)', () => {
+  it('lists every path as a Lua long string, one that holds "]]" with a longer bracket, and sends them in turn', () => {
+    const script = pathsScript(['/a?q=x', '/b]]c', '/d]=]e]]']);
+    expect(script).toContain('[[/a?q=x]]');
+    expect(script).toContain('[=[/b]]c]=]');
+    expect(script).toContain('[==[/d]=]e]]]==]');
+    expect(script).toMatch(/function request\(\) i = i \+ 1; return wrk\.format\(nil, paths\[\(i % n\) \+ 1\]\) end/);
   });
 });
