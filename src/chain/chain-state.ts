@@ -2,7 +2,7 @@ import { address } from '@solana/kit';
 import type { ChainState } from '../core/record/build-launch.ts';
 import type { PoolNow } from '../core/types.ts';
 import { instant } from '../core/canonical.ts';
-import { PUMP_AMM_PROGRAM_ID } from '../core/programs.ts';
+import { PUMP_AMM_PROGRAM_ID, USDC_MINT, WSOL_MINT } from '../core/programs.ts';
 import { decodeBondingCurve, decodeMintDecimals, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
 import { absentCurveRead, curveReadOf } from '../core/record/curve-history.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
@@ -11,9 +11,7 @@ import { inScheduledRequests, type TransactionReader } from './transaction-reade
 
 /** Decimals of every pump.fun mint (reference.md §1: 1,000,000,000 tokens of 6 decimals). */
 const BASE_DECIMALS = 6;
-const WSOL_MINT = 'So11111111111111111111111111111111111111112';
 const SOL_DECIMALS = 9;
-const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const USDC_DECIMALS = 6;
 
 /**

@@ -86,9 +86,8 @@ function saleOf(tx: DecodedTransaction, tokenAccount: string, wallet: string, mi
   let pool = 0n;
   let curve = 0n;
   // a sale through a router in the wallet's own transaction: the SellEvent names the router's account of the mint
-  const signed = tx.signers.includes(wallet);
-  const ofMint = (account: unknown) =>
-    account === tokenAccount || (signed && typeof account === 'string' && [...tx.preTokenBalances, ...tx.postTokenBalances].some((b) => b.account === account && b.mint === mint));
+  const routerAccounts = tx.signers.includes(wallet) ? new Set([...tx.preTokenBalances, ...tx.postTokenBalances].filter((b) => b.mint === mint).map((b) => b.account)) : null;
+  const ofMint = (account: unknown) => account === tokenAccount || (typeof account === 'string' && routerAccounts !== null && routerAccounts.has(account));
   for (const e of tx.events) {
     if (e.program === 'pump_amm' && e.name === 'SellEvent' && ofMint(e.fields.user_base_token_account)) pool += BigInt(str(e.fields.base_amount_in) ?? '0');
     else if (e.program === 'pump' && e.name === 'TradeEvent' && e.fields.is_buy === false && e.fields.user === wallet && e.fields.mint === mint) {

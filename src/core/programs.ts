@@ -13,6 +13,8 @@ export const PUMP_FEES_PROGRAM_ID = 'pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ
 /** The System program. */
 export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 export const WSOL_MINT = 'So11111111111111111111111111111111111111112';
+/** USDC, the launchpad's whitelisted quote mint (SPL Token, 6 decimals; reference.md §1.5, idl/2026-10 FACTS §6). */
+export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 /** The default key: `quote_mint` = this means SOL (reference.md §1.5). */
 export const DEFAULT_KEY = '11111111111111111111111111111111';
 export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';

@@ -8,10 +8,10 @@
  * Raw amounts are decimal strings (types.ts); they are scaled with bigint arithmetic so the exact
  * text never goes through a float. Never prints exponent notation (no "1e-7").
  */
-import { DEFAULT_KEY, WSOL_MINT } from '../core/programs.ts';
+import { DEFAULT_KEY, USDC_MINT, WSOL_MINT } from '../core/programs.ts';
 
-/** USDC (reference.md §1.5: USDC-quoted coins report `quote_amount`). */
-export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** USDC (reference.md §1.5: USDC-quoted coins report `quote_amount`); src/core/programs.ts. */
+export { USDC_MINT };
 /** Decimals of a pump token (and of a pump coin used as quote). */
 export const TOKEN_DECIMALS = 6;
 
