@@ -66,6 +66,8 @@ export type PoolNow = {
   program: string;
   baseMint: string;
   quoteMint: string;
+  /** decimals of quoteMint: 9 for WSOL, 6 for USDC, any other read from its mint account with the vaults; null when that read failed (markers-v6; absent before) */
+  quoteDecimals?: number | null;
   baseReserves: string;
   quoteReserves: string;
   price: number | null;
@@ -86,6 +88,8 @@ export type LaunchFacts = {
   /** markers-v2; absent in a markers-v1 document */
   bundle?: BundledBuy[];
   quoteMint: string;
+  /** decimals of quoteMint: 9 for SOL, 6 for USDC; any other quote as the chain reported it in the launch's transactions (token balances, CreatePoolEvent); null when none named it (markers-v6; absent before). Amounts stay raw units */
+  quoteDecimals?: number | null;
   tokenProgram: string | null;
   mayhemMode: boolean | null;
   completed: boolean;

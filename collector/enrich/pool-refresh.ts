@@ -25,7 +25,7 @@ export interface PoolRefreshDeps extends CollectorJobDeps {
 
 /** The pool's facts that can change, without `asOf`. */
 const poolKey = (p: PoolNow | null | undefined): string =>
-  p ? JSON.stringify([p.address, p.baseReserves, p.quoteReserves, p.lpSupply, p.price]) : 'none';
+  p ? JSON.stringify([p.address, p.baseReserves, p.quoteReserves, p.lpSupply, p.price, p.quoteDecimals ?? null]) : 'none';
 
 /**
  * Run the refresh when due. Returns how many records changed, or null when it was not due.

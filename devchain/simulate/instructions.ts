@@ -284,6 +284,8 @@ export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: 
         cpiTokenTransfer(inv, TOKEN_PROGRAM, uq, USDC_MINT, ata(ctx.curve, USDC_MINT, TOKEN_PROGRAM), r.user, q.quote, d);
         cpiTokenTransfer(inv, TOKEN_PROGRAM, uq, USDC_MINT, ata(r.feeRecipient, USDC_MINT, TOKEN_PROGRAM), r.user, q.fee, d);
         if (q.creatorFee > 0n) cpiTokenTransfer(inv, TOKEN_PROGRAM, uq, USDC_MINT, ata(vault, USDC_MINT, TOKEN_PROGRAM), r.user, q.creatorFee, d);
+        quoteMoves(tokens, USDC_MINT, TOKEN_PROGRAM, r.user, [uq, r.user, -(q.quote + q.fee + q.creatorFee)], [ata(ctx.curve, USDC_MINT, TOKEN_PROGRAM), ctx.curve, q.quote], [ata(r.feeRecipient, USDC_MINT, TOKEN_PROGRAM), r.feeRecipient, q.fee]);
+        if (q.creatorFee > 0n) quoteMoves(tokens, USDC_MINT, TOKEN_PROGRAM, r.user, [ata(vault, USDC_MINT, TOKEN_PROGRAM), vault, q.creatorFee]);
       } else {
         cpiSystemTransfer(inv, r.user, ctx.curve, q.quote, d);
         cpiSystemTransfer(inv, r.user, r.feeRecipient, q.fee, d);
@@ -299,6 +301,7 @@ export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: 
         const cq = ata(ctx.curve, USDC_MINT, TOKEN_PROGRAM);
         cpiTokenTransfer(inv, TOKEN_PROGRAM, cq, USDC_MINT, ata(r.user, USDC_MINT, TOKEN_PROGRAM), ctx.curve, q.quote - q.fee - q.creatorFee, d);
         cpiTokenTransfer(inv, TOKEN_PROGRAM, cq, USDC_MINT, ata(r.feeRecipient, USDC_MINT, TOKEN_PROGRAM), ctx.curve, q.fee, d);
+        quoteMoves(tokens, USDC_MINT, TOKEN_PROGRAM, r.user, [cq, ctx.curve, -(q.quote - q.creatorFee)], [ata(r.user, USDC_MINT, TOKEN_PROGRAM), r.user, q.quote - q.fee - q.creatorFee], [ata(r.feeRecipient, USDC_MINT, TOKEN_PROGRAM), r.feeRecipient, q.fee]);
       } else {
         lamports.push([r.user, q.quote - q.fee - q.creatorFee], [ctx.curve, -q.quote], [r.feeRecipient, q.fee]);
         if (q.creatorFee > 0n) lamports.push([vault, q.creatorFee]);
@@ -312,6 +315,19 @@ export function buildTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, depth: 
     }
   }, 24000 + inv.rng.int(0, 20000));
   return { accounts, data, inner: inv.inner, logs: inv.logs, events, lamports, tokens, units: 0 };
+}
+
+/** A trader's starting balance of a quote token (bought elsewhere): 1,000,000,000 whole tokens of 6 decimals. */
+const TRADER_QUOTE_TOKENS = 10n ** 15n;
+
+/**
+ * The token-balance changes of quote moved between token accounts (USDC, a pump coin): each
+ * `[account, owner, delta]`. The `trader`'s account starts with {@link TRADER_QUOTE_TOKENS}, a
+ * curve's or recipient's at 0, so the balances the transaction reports (`meta.pre/postTokenBalances`,
+ * with the quote mint's decimals) are those of real quote-token trades (FIX/28 rRUVF4…).
+ */
+function quoteMoves(tokens: TokenChange[], mint: string, programId: string, trader: string, ...moves: [string, string, bigint][]): void {
+  for (const [account, owner, delta] of moves) tokens.push({ account, mint, owner, programId, delta, preExisting: true, ...(owner === trader ? { initial: TRADER_QUOTE_TOKENS } : {}) });
 }
 
 /**
@@ -336,14 +352,20 @@ function keptFeeTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, d: number, l
     if (sol) {
       cpiSystemTransfer(inv, r.user, ctx.curve, paid, d);
       lamports.push([r.user, -paid], [ctx.curve, paid]);
-    } else cpiTokenTransfer(inv, qtp, userQuote, qm, curveQuote, r.user, paid, d);
+    } else {
+      cpiTokenTransfer(inv, qtp, userQuote, qm, curveQuote, r.user, paid, d);
+      quoteMoves(tokens, qm, qtp, r.user, [userQuote, r.user, -paid], [curveQuote, ctx.curve, paid]);
+    }
     tokens.push({ account: ctx.abc, mint: ctx.mint, owner: ctx.curve, programId: ctx.tokenProgram, delta: -q.tokens });
     tokens.push({ account: userAta, mint: ctx.mint, owner: r.user, programId: ctx.tokenProgram, delta: q.tokens });
   } else {
     cpiTokenTransfer(inv, ctx.tokenProgram, userAta, ctx.mint, ctx.abc, r.user, q.tokens, d);
     const out = q.quote - q.fee - q.creatorFee;
     if (sol) lamports.push([r.user, out], [ctx.curve, -out]);
-    else cpiTokenTransfer(inv, qtp, curveQuote, qm, userQuote, ctx.curve, out, d);
+    else {
+      cpiTokenTransfer(inv, qtp, curveQuote, qm, userQuote, ctx.curve, out, d);
+      quoteMoves(tokens, qm, qtp, r.user, [curveQuote, ctx.curve, -out], [userQuote, r.user, out]);
+    }
     tokens.push({ account: ctx.abc, mint: ctx.mint, owner: ctx.curve, programId: ctx.tokenProgram, delta: q.tokens });
     tokens.push({ account: userAta, mint: ctx.mint, owner: r.user, programId: ctx.tokenProgram, delta: -q.tokens });
   }
@@ -357,7 +379,10 @@ function keptFeeTrade(ctx: LaunchCtx, r: TradeReq, inv: Invocation, d: number, l
       if (sol) {
         cpiSystemTransfer(inv, r.user, ctx.curve, paid, d);
         lamports.push([r.user, -paid], [ctx.curve, paid]);
-      } else cpiTokenTransfer(inv, qtp, userQuote, qm, curveQuote, r.user, paid, d);
+      } else {
+        cpiTokenTransfer(inv, qtp, userQuote, qm, curveQuote, r.user, paid, d);
+        quoteMoves(tokens, qm, qtp, r.user, [userQuote, r.user, -paid], [curveQuote, ctx.curve, paid]);
+      }
       tokens.push({ account: ctx.abc, mint: ctx.mint, owner: ctx.curve, programId: ctx.tokenProgram, delta: -pc.baseOut });
       tokens.push({ account: userAta, mint: ctx.mint, owner: r.user, programId: ctx.tokenProgram, delta: pc.baseOut });
       pumpEvent(inv, ctx, 'PostCompleteBuyEvent', {

@@ -7,7 +7,7 @@
  */
 import type { Rng } from './prng.ts';
 import { eventCpiData } from './borsh-encode.ts';
-import { COMPUTE_BUDGET, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, toBase58 } from './keys.ts';
+import { COMPUTE_BUDGET, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, WSOL_MINT, toBase58 } from './keys.ts';
 
 /** An account of a top-level instruction. */
 export interface AccountMeta {
@@ -41,6 +41,8 @@ export interface TokenChange {
   delta: bigint;
   /** the account existed before this tx even if the ledger has not seen it (balance 0) */
   preExisting?: boolean;
+  /** the balance it held before the ledger first saw it (a trader's quote tokens, bought elsewhere); implies preExisting */
+  initial?: bigint;
 }
 
 /** An event the tx emits (semantic fields; truth is derived from these). */
@@ -218,12 +220,15 @@ export class Ledger {
   }
 }
 
-function uiAmount(amount: bigint): { amount: string; decimals: number; uiAmount: number | null; uiAmountString: string } {
+/** A token balance's `uiTokenAmount` as the RPC writes it: wrapped SOL has 9 decimals, every simulated mint (pump coins, USDC) 6. */
+function uiAmount(amount: bigint, mint: string): { amount: string; decimals: number; uiAmount: number | null; uiAmountString: string } {
+  const decimals = mint === WSOL_MINT ? 9 : 6;
+  const unit = 10n ** BigInt(decimals);
   const s = amount.toString();
-  const int = (amount / 1_000_000n).toString();
-  const frac = (amount % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  const int = (amount / unit).toString();
+  const frac = (amount % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
   const ui = frac ? `${int}.${frac}` : int;
-  return { amount: s, decimals: 6, uiAmount: amount === 0n ? null : Number(ui), uiAmountString: ui };
+  return { amount: s, decimals, uiAmount: amount === 0n ? null : Number(ui), uiAmountString: ui };
 }
 
 /** Default loadedAccountsDataSizeLimit of a version-1 transaction (the value real fixture rRUVF4GS… carries). */
@@ -321,8 +326,8 @@ export function renderTransaction(spec0: TxSpec, blockTime: number, ledger: Ledg
   const preTokenBalances: unknown[] = [];
   const postTokenBalances: unknown[] = [];
   for (const t of touched.values()) {
-    const before = ledger.tokens.get(t.account) ?? (t.preExisting ? 0n : undefined);
-    const entry = (amount: bigint) => ({ accountIndex: idx(t.account), mint: t.mint, owner: t.owner, programId: t.programId, uiTokenAmount: uiAmount(amount) });
+    const before = ledger.tokens.get(t.account) ?? t.initial ?? (t.preExisting ? 0n : undefined);
+    const entry = (amount: bigint) => ({ accountIndex: idx(t.account), mint: t.mint, owner: t.owner, programId: t.programId, uiTokenAmount: uiAmount(amount, t.mint) });
     if (before !== undefined) preTokenBalances.push(entry(before));
     if (ok) {
       const after = (before ?? 0n) + t.total;

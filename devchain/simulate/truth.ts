@@ -47,6 +47,8 @@ export interface TruthRecord {
   creationSignature: string;
   creationSlot: number;
   quoteMint: string;
+  /** 9 for SOL, 6 for USDC; a pump-coin quote (6 decimals) only once a successful trade moved it (its token balances report them), else null */
+  quoteDecimals: number | null;
   tokenProgram: string;
   creatorTokensRaw: string;
   creatorSupplyPct: number;
@@ -356,6 +358,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     creationSignature: creation.signature,
     creationSlot: creation.slot,
     quoteMint: ctx.quoteMint,
+    quoteDecimals: sol ? 9 : ctx.usdc ? 6 : trades.length > 0 ? 6 : null,
     tokenProgram: ctx.tokenProgram,
     creatorTokensRaw: creatorNet.toString(),
     creatorSupplyPct,

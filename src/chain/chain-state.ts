@@ -205,6 +205,7 @@ function poolNow(
       program: PUMP_AMM_PROGRAM_ID,
       baseMint: typeof f.base_mint === 'string' ? f.base_mint : mint,
       quoteMint: poolQuoteMint,
+      quoteDecimals,
       baseReserves: base.toString(),
       quoteReserves: quote.toString(),
       price,

@@ -81,7 +81,8 @@ export interface TokenBalance {
   owner: string | null;
   /** raw token units */
   amount: string;
-  decimals: number;
+  /** the mint's decimals as the RPC reported them (`uiTokenAmount.decimals`); null when the answer did not give them */
+  decimals: number | null;
 }
 
 /** Where and when a launch was created: the creation transaction's slot and blockTime (unix s; null unknown). */
@@ -193,6 +194,8 @@ export interface PoolNow {
   program: string;
   baseMint: string;
   quoteMint: string;
+  /** decimals of quoteMint: 9 WSOL, 6 USDC, any other read from its mint account with the vaults; null when that read failed (markers-v6) */
+  quoteDecimals?: number | null;
   baseReserves: string;
   quoteReserves: string;
   price: number | null;
@@ -215,6 +218,12 @@ export interface LaunchFacts {
   /** the wallets behind `bundledBuyers`, sorted by wallet (markers-v2) */
   bundle: BundledBuy[];
   quoteMint: string;
+  /**
+   * decimals of quoteMint (markers-v6; absent before): 9 for SOL, 6 for USDC; for any other quote,
+   * those the chain reported for it in the launch's transactions (token balances, CreatePoolEvent);
+   * null when none of them names it
+   */
+  quoteDecimals?: number | null;
   tokenProgram: string | null;
   mayhemMode: boolean | null;
   completed: boolean;

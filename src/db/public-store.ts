@@ -53,6 +53,8 @@ export interface WalletLaunchRole {
   symbol: string | null;
   totalSupplyRaw: string | null;
   quoteMint: string | null;
+  /** the launch's `launch.quoteDecimals` (null: not known, or a document before markers-v6) */
+  quoteDecimals: number | null;
 }
 
 /**
@@ -337,7 +339,8 @@ export class PublicStore {
       walletRolesNewest: prepare(`
         SELECT r.mint, r.role, r.signature, r.slot, r.detail, l.finding_class AS findingClass, l.created_at_ms AS createdAtMs,
           json_extract(l.document, '$.name') AS name, json_extract(l.document, '$.symbol') AS symbol,
-          json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw, json_extract(l.document, '$.launch.quoteMint') AS quoteMint
+          json_extract(l.document, '$.launch.totalSupplyRaw') AS totalSupplyRaw, json_extract(l.document, '$.launch.quoteMint') AS quoteMint,
+          json_extract(l.document, '$.launch.quoteDecimals') AS quoteDecimals
         FROM wallet_role r LEFT JOIN launch l ON l.mint = r.mint WHERE r.wallet = ? AND r.role = ? ORDER BY r.slot DESC, r.mint LIMIT ?`),
       // kept counts (public migration 18); a generation of an older schema opened read-only is counted from its rows
       walletRoleTotals: schemaHas(db, 'table', 'wallet_role_count')

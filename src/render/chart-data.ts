@@ -59,6 +59,8 @@ export interface ChartSeries {
   /** why no chart can be drawn (the launch's history is not held whole), or null */
   missing: string | null;
   quoteMint: string;
+  /** `launch.quoteDecimals` (null: not known; the quote amounts are then drawn in raw units) */
+  quoteDecimals: number | null;
   totalSupplyRaw: string;
   supply: { atCreationSlot: SupplySplit; at30s: SupplySplit } | null;
   timeline: {
@@ -279,7 +281,7 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
 
 function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint: string, txs: DecodedTransaction[], creation: Creation) => Walk | null): ChartSeries {
   const l = doc.launch;
-  const base = { quoteMint: l?.quoteMint ?? '', totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
+  const base = { quoteMint: l?.quoteMint ?? '', quoteDecimals: l?.quoteDecimals ?? null, totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
   if (!l) return { ...base, missing: 'the creation transaction is not held, so nothing about the launch is charted' };
   if (!doc.history.complete) return { ...base, missing: 'the held history is incomplete, so a chart would leave out trades the archive has not read' };
   const creation = { signature: l.transaction.signature, slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
@@ -399,7 +401,7 @@ export function chartSeriesCached(doc: LaunchDocument, sha256: string, txs: Deco
     txs[0]?.signature,
     txs[txs.length - 1]?.signature,
     doc.history.complete,
-    l ? `${l.transaction.signature}|${l.transaction.slot}|${l.createdAt?.ms}|${l.creator}|${l.totalSupplyRaw}|${l.quoteMint}|${l.graduated}` : '-',
+    l ? `${l.transaction.signature}|${l.transaction.slot}|${l.createdAt?.ms}|${l.creator}|${l.totalSupplyRaw}|${l.quoteMint}|${l.quoteDecimals}|${l.graduated}` : '-',
     doc.pool?.quoteReserves,
   ].join('\n');
   const hit = seriesCache.get(key);

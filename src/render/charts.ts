@@ -160,18 +160,18 @@ const WHO_ROW: Record<TimelinePoint['who'], string> = { creator: 'creator', bund
 export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null): Html {
   const tl = s.timeline;
   if (!tl) return missingChart('timeline', 'Buyer timeline', s.missing);
-  return remembered(timelineDrawn, tl, [s.quoteMint, name, explorer], () => drawTimeline(s, tl, name, explorer));
+  return remembered(timelineDrawn, tl, [s.quoteMint, s.quoteDecimals, name, explorer], () => drawTimeline(s, tl, name, explorer));
 }
 
 function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, name: string, explorer: (sig: string) => string | null): Html {
   if (!tl.points.length) {
     return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="0" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="0" data-cut-at-100="false"><figcaption><h3>Buyer timeline</h3></figcaption><p>No trade in the creation slot or the first 30 s.</p></figure>`) as Html;
   }
-  const unit = quoteUnit(s.quoteMint);
+  const unit = quoteUnit(s.quoteMint, s.quoteDecimals);
   const sym = esc(unit.symbol);
   // each point's amounts formatted once (escaped), for its mark and its table row
   const shown = tl.points.map((p) => {
-    const qa = quoteAmount(p.quote, s.quoteMint);
+    const qa = quoteAmount(p.quote, s.quoteMint, s.quoteDecimals);
     const ta = tokenAmount(p.tokens);
     return { q: unitsValue(p.quote, unit.decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
   });
@@ -312,7 +312,7 @@ function columnPoints(points: readonly CurvePoint[], qs: readonly number[], xOf:
 export function curveChart(s: ChartSeries, name: string): Html {
   const c = s.curve;
   if (!c) return missingChart('curve', 'Curve progress', s.missing);
-  const unit = quoteUnit(s.quoteMint);
+  const unit = quoteUnit(s.quoteMint, s.quoteDecimals);
   const sym = esc(unit.symbol);
   const scale = 10 ** unit.decimals;
   // a completed curve is drawn to its migration (or completion), an open one to its latest trade held
@@ -341,8 +341,8 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const pool = c.poolQuoteNow
     ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(rawNumber(c.poolQuoteNow) / scale) - 9))}" text-anchor="middle">pool now</text>`
     : '';
-  const lastQ = quoteAmount(last.realQuote, s.quoteMint);
-  const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint) : null;
+  const lastQ = quoteAmount(last.realQuote, s.quoteMint, s.quoteDecimals);
+  const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint, s.quoteDecimals) : null;
   const near = c.completedAt !== null && c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt)) < 40;
   return raw(`<figure class="chart" id="chart-curve" data-chart="curve" data-points="${c.points.length}" data-final-real-quote="${esc(last.realQuote)}" data-completed="${String(c.completedAt !== null)}" data-completed-at="${c.completedAt ?? ''}" data-migrated-at="${c.migratedAt ?? ''}" data-pool-quote-now="${esc(c.poolQuoteNow ?? '')}" data-source="${esc(c.source)}">
 <figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>

@@ -51,6 +51,8 @@ export interface CreatorPageRole {
   symbol: string | null;
   totalSupplyRaw: string | null;
   quoteMint: string | null;
+  /** the launch's `launch.quoteDecimals` (markers-v6; null or absent: not known) */
+  quoteDecimals?: number | null;
 }
 
 /** Options of {@link renderCreatorPage}. */
@@ -95,7 +97,7 @@ ${rows.map((r) => {
   const quote = str(d.quoteSpent);
   return html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="When">${d.sameBatchAsLaunch === true ? 'in the creation slot' : hours === null ? 'unknown — a block time is missing' : `${duration(hours * 3600)} after launch`}</td><td data-label="Tokens">${
     tokens ? html`${tokenAmount(tokens).text}${r.totalSupplyRaw ? ` (${pctOf(tokens, r.totalSupplyRaw)})` : ''}` : 'unknown'
-  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td></tr>`;
+  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint, (str(d.quoteMint) ?? r.quoteMint) === r.quoteMint ? r.quoteDecimals : null).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td></tr>`;
 })}
 </tbody></table>` as Html;
 }

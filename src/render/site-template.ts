@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 2;
+export const SITE_TEMPLATE_VERSION = 3;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = '9a81ed393df8439880a6f8497b7a627e7e4fb50ca789b9d0d5b00841f81231fa';
+export const SITE_TEMPLATE_PINNED = '57b452a446e5456be1050d65d81352f4f83b823e8b741512f3d3583fa5c6a068';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

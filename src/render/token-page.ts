@@ -6,7 +6,7 @@ import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
 import { curveChart, drawnSections, remembered, supplyChart, timelineChart } from './charts.ts';
 import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
 import { esc } from './escape.ts';
-import { after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
+import { USDC_MINT, after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 
 /**
@@ -167,7 +167,7 @@ ${raw(
   joinMap(
     l.bundle,
     (b) =>
-      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quoteSpent, l.quoteMint))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
+      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quoteSpent, l.quoteMint, l.quoteDecimals))}</td><td data-label="How it arrived">${b.withCreation ? 'in the creation transaction' : 'same slot, another transaction'}${
         b.jitoTipLamports === null ? '; Jito tip unknown — read in a form that cannot tell' : b.jitoTipLamports !== '0' ? `; Jito tip ${shownText(quoteAmount(b.jitoTipLamports, null))}` : ''
       }</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
   ),
@@ -211,7 +211,7 @@ ${raw(
   joinMap(
     rows,
     (b) =>
-      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
   ),
 )}
 </tbody></table>` as Html;
@@ -248,12 +248,24 @@ function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
     return html`<p>No one: the curve had not completed as of ${doc.asOf.iso.slice(0, 10)}${l?.completed ? '' : ''}.</p>` as Html;
   }
   const total = l?.totalSupplyRaw ?? '1000000000000000';
-  const price = pricePerMillion(b.quoteSpent, b.tokens, b.quoteMint);
+  // the buyout's quote is the launch's: its decimals are the launch's
+  const qd = l?.quoteMint === b.quoteMint ? l.quoteDecimals : null;
+  const price = pricePerMillion(b.quoteSpent, b.tokens, b.quoteMint, qd);
   return html`<table class="stack wallets" id="buyout-table"><thead><tr><th scope="col">Wallet</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transaction</th></tr></thead><tbody>
-<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint))} + fees ${shown(quoteAmount(b.fees, b.quoteMint))}${
+<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint, qd))} + fees ${shown(quoteAmount(b.fees, b.quoteMint, qd))}${
     price ? html`<br><span class="muted">${shown(price)}</span>` : ''
-  }${b.poolPart ? html`<br><span class="muted">of which at the future pool’s price: ${shown(tokenAmount(b.poolPart.tokens))} for ${shown(quoteAmount(b.poolPart.quoteSpent, b.quoteMint))}</span>` : ''}</td><td data-label="Transaction">${txLink(ex, b.signature, shortAddress(b.signature))}</td></tr>
+  }${b.poolPart ? html`<br><span class="muted">of which at the future pool’s price: ${shown(tokenAmount(b.poolPart.tokens))} for ${shown(quoteAmount(b.poolPart.quoteSpent, b.quoteMint, qd))}</span>` : ''}</td><td data-label="Transaction">${txLink(ex, b.signature, shortAddress(b.signature))}</td></tr>
 </tbody></table>` as Html;
+}
+
+/** The Quote row: SOL, USDC, or another mint with the decimals its amounts are shown in (or, not known, in raw units). */
+function quoteRow(l: LaunchFacts): unknown {
+  const u = quoteUnit(l.quoteMint, l.quoteDecimals);
+  if (u.sol) return u.symbol;
+  if (l.quoteMint === USDC_MINT) return html`${u.symbol} <code title="${l.quoteMint}">${shortAddress(l.quoteMint)}</code>`;
+  return html`<code title="${l.quoteMint}">${shortAddress(l.quoteMint)}</code> (${
+    u.raw ? 'its decimals are not in this record: its amounts are shown in raw units' : `${u.decimals} decimals, as the chain reported them`
+  })`;
 }
 
 function graduatedCell(l: LaunchFacts, ex: Explorer): unknown {
@@ -274,8 +286,10 @@ function poolCell(doc: LaunchDocument, ex: Explorer): unknown {
     if (l.graduationConfirmedBy === 'withdraw') return 'a Raydium-era pool, not read by the archive';
     return 'unknown — the pool could not be read';
   }
-  const price = pricePerMillion(p.quoteReserves, p.baseReserves, p.quoteMint);
-  return html`${walletCell(ex, p.address, false)}: ${shown(tokenAmount(p.baseReserves))} and ${shown(quoteAmount(p.quoteReserves, p.quoteMint))}${
+  // the pool's own read, else the launch's when the pool is quoted in the launch's mint (a document before markers-v6)
+  const qd = p.quoteDecimals ?? (l?.quoteMint === p.quoteMint ? l.quoteDecimals : null);
+  const price = pricePerMillion(p.quoteReserves, p.baseReserves, p.quoteMint, qd);
+  return html`${walletCell(ex, p.address, false)}: ${shown(tokenAmount(p.baseReserves))} and ${shown(quoteAmount(p.quoteReserves, p.quoteMint, qd))}${
     price ? html`, price ${shown(price)}` : ''
   }; as of ${utc(p.asOf.ms)}`;
 }
@@ -314,7 +328,7 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
     row('Outside wallets that bought on the curve', `${l.curveBuyers}${inc}`),
     row('Buyers in the first 30 seconds', `${l.buyersFirst30s}${inc}`),
     row('Bundled buyers', `${l.bundledBuyers}${inc}`),
-    row('Quote', quoteUnit(l.quoteMint).sol ? 'SOL' : html`${quoteUnit(l.quoteMint).symbol} <code title="${l.quoteMint}">${shortAddress(l.quoteMint)}</code>`, l.quoteMint),
+    row('Quote', quoteRow(l), l.quoteMint),
     row('Total supply', shown(tokenAmount(l.totalSupplyRaw)), l.totalSupplyRaw),
     row('Mayhem mode', l.mayhemMode === null ? 'unknown — not in this era’s creation event' : l.mayhemMode ? 'yes' : 'no'),
     row('Curve completed', l.completed ? (l.completedAt && created ? `yes, ${utc(l.completedAt.ms)} (${after(l.completedAt.ms, created.ms)})` : 'yes') : 'no'),
@@ -349,7 +363,7 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   const h = doc.history;
   const l = doc.launch;
   const s = opts.series ?? (opts.transactions ? chartSeriesCached(doc, opts.sha256, opts.transactions) : null);
-  const noTx = { missing: 'the launch’s transactions were not given to this page', quoteMint: '', totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
+  const noTx = { missing: 'the launch’s transactions were not given to this page', quoteMint: '', quoteDecimals: null, totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
   const series = s ?? noTx;
   const mintAcc = ex.account(doc.mint);
   const asOfAfter = l?.createdAt ? ` (${after(doc.asOf.ms, l.createdAt.ms)})` : '';

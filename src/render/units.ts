@@ -1,5 +1,5 @@
 /**
- * Human units for the public pages: quote amounts (SOL, USDC, a pump coin) and token amounts to
+ * Human units for the public pages: quote amounts (SOL, USDC, another quote mint) and token amounts to
  * 3–4 significant digits, shares of supply, durations ("1 h 40 min"), UTC times and prices in quote
  * per million tokens. The raw value always stays available: each formatter that rounds also gives
  * the exact value for a `title` attribute, and the document keeps the raw decimal strings. Pure: no
@@ -15,11 +15,21 @@ export { USDC_MINT };
 /** Decimals of a pump token (and of a pump coin used as quote). */
 export const TOKEN_DECIMALS = 6;
 
-/** A quote mint's unit: symbol as shown and decimals. A pump coin is named by its shortened mint. */
-export function quoteUnit(quoteMint: string | null | undefined): { symbol: string; decimals: number; sol: boolean } {
-  if (!quoteMint || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT) return { symbol: 'SOL', decimals: 9, sol: true };
-  if (quoteMint === USDC_MINT) return { symbol: 'USDC', decimals: 6, sol: false };
-  return { symbol: `${shortAddress(quoteMint)} coin`, decimals: TOKEN_DECIMALS, sol: false };
+/**
+ * A quote mint's unit as the pages show it: `symbol` and the `decimals` amounts are scaled by.
+ * SOL (null, the default key or WSOL) is 9 decimals, USDC 6; any other quote (a pump coin, a token
+ * listed through QuoteControl such as an xStock) is named by its shortened mint and scaled by the
+ * decimals the record carries (`launch.quoteDecimals` or `pool.quoteDecimals`, markers-v6). When
+ * the record does not carry them (null, or a document older than markers-v6), `raw` is true and
+ * amounts are shown unscaled, as raw units of the mint: never scaled by a guess (6 is right for a
+ * pump coin, 100 times off for an 8-decimal xStock).
+ * @example quoteUnit('So11111111111111111111111111111111111111112') // {symbol: 'SOL', decimals: 9, sol: true, raw: false}
+ */
+export function quoteUnit(quoteMint: string | null | undefined, decimals?: number | null): { symbol: string; decimals: number; sol: boolean; raw: boolean } {
+  if (!quoteMint || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT) return { symbol: 'SOL', decimals: 9, sol: true, raw: false };
+  if (quoteMint === USDC_MINT) return { symbol: 'USDC', decimals: 6, sol: false, raw: false };
+  if (typeof decimals === 'number' && Number.isInteger(decimals) && decimals >= 0) return { symbol: shortAddress(quoteMint), decimals, sol: false, raw: false };
+  return { symbol: `raw units of ${shortAddress(quoteMint)}`, decimals: 0, sol: false, raw: true };
 }
 
 /** `Abcd…wxyz`: the first and last four characters of an address. */
@@ -177,11 +187,14 @@ export interface Shown {
 
 /**
  * A raw quote amount in its unit, rounded: `{text: '84.99 SOL', exact: '84.987654321 SOL (84987654321 raw)'}`.
+ * `decimals`: the quote's decimals as the record carries them (quoteUnit); a quote whose decimals
+ * are not known is shown exactly, in raw units: `{text: '12,500,000 raw units of Abcd…wxyz', …}`.
  */
-export function quoteAmount(raw: string | bigint, quoteMint: string | null | undefined): Shown {
-  const u = quoteUnit(quoteMint);
+export function quoteAmount(raw: string | bigint, quoteMint: string | null | undefined, decimals?: number | null): Shown {
+  const u = quoteUnit(quoteMint, decimals);
   const [neg, int, frac, digits] = splitUnits(raw, u.decimals);
   const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
+  if (u.raw) return { text: `${exact} ${u.symbol}`, exact: `${exact} ${u.symbol} (${quoteMint}; its decimals are not in this record)` };
   return { text: `${sig(unitsNumber(neg, int, frac, digits, u.decimals))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
 }
 
@@ -286,13 +299,16 @@ export function after(ms: number, fromMs: number, what = 'launch'): string {
 }
 
 /**
- * Price in quote per million tokens, from a trade's or pool's quote and token amounts (raw).
+ * Price in quote per million tokens, from a trade's or pool's quote and token amounts (raw);
+ * `decimals` as for {@link quoteAmount}. Null without tokens, or when the quote's decimals are not
+ * known (a price in raw units would read as a price).
  * @example pricePerMillion('30000000000', '1073000000000000', WSOL) // {text: '0.02796 SOL per million tokens', …}
  */
-export function pricePerMillion(quoteRaw: string | bigint, tokensRaw: string | bigint, quoteMint: string | null | undefined): Shown | null {
+export function pricePerMillion(quoteRaw: string | bigint, tokensRaw: string | bigint, quoteMint: string | null | undefined, decimals?: number | null): Shown | null {
   const tokens = BigInt(tokensRaw);
   if (tokens <= 0n) return null;
-  const u = quoteUnit(quoteMint);
+  const u = quoteUnit(quoteMint, decimals);
+  if (u.raw) return null;
   // quote/10^qd per (tokens/10^6) tokens, × 10^6 tokens
   const v = (Number(BigInt(quoteRaw)) / 10 ** u.decimals / (Number(tokens) / 10 ** TOKEN_DECIMALS)) * 1e6;
   return { text: `${sig(v)} ${u.symbol} per million tokens`, exact: `${v} ${u.symbol} per 1,000,000 tokens (quote ${quoteRaw.toString()} raw ÷ tokens ${tokensRaw.toString()} raw)` };

@@ -85,6 +85,7 @@ export const PoolNow = named(
     program: address,
     baseMint: address,
     quoteMint: address,
+    quoteDecimals: z.number().int().min(0).max(255).nullable().optional().describe('decimals of quoteMint: 9 for WSOL, 6 for USDC, any other read from its mint account with the vaults; null when that read failed (markers-v6; absent before)'),
     baseReserves: rawAmount,
     quoteReserves: rawAmount,
     price: z.number().nullable(),
@@ -108,6 +109,14 @@ export const LaunchFacts = named(
     bundledBuyers: count,
     bundle: z.array(BundledBuy).optional().describe('markers-v2; absent in a markers-v1 document'),
     quoteMint: address,
+    quoteDecimals: z
+      .number()
+      .int()
+      .min(0)
+      .max(255)
+      .nullable()
+      .optional()
+      .describe('decimals of quoteMint: 9 for SOL, 6 for USDC; any other quote as the chain reported it in the launch\'s transactions (token balances, CreatePoolEvent); null when none named it (markers-v6; absent before). Amounts stay raw units'),
     tokenProgram: address.nullable(),
     mayhemMode: z.boolean().nullable(),
     completed: z.boolean(),

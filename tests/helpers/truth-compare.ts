@@ -18,6 +18,7 @@ export const FIELD_MAP: Record<Exclude<keyof TruthRecord, 'kind' | 'buyoutAfterw
   creationSignature: (d) => d.launch?.transaction.signature,
   creationSlot: (d) => d.launch?.transaction.slot,
   quoteMint: (d) => d.launch?.quoteMint,
+  quoteDecimals: (d) => d.launch?.quoteDecimals,
   tokenProgram: (d) => d.launch?.tokenProgram,
   creatorTokensRaw: (d) => d.launch?.creatorTokensRaw,
   creatorSupplyPct: (d) => d.launch?.creatorSupplyPct,

@@ -26,27 +26,30 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * the old one unless someone raised the version by hand.
  * Regenerated for markers-v5 and the demo banner worded for every page (version 2): a line diff
  * against the pages before showed only the methodVersion text, the document's sha256 and the banner.
+ * Regenerated for markers-v6 (version 3: the quote's own decimals): a line diff against the pages
+ * before showed only the methodVersion text and the document's sha256 (none of these pages is quoted
+ * in a mint other than SOL or USDC; tests/unit/quote-decimals.test.ts renders such pages).
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '74460857acf1bbbf6bb770aa1d6e12441cfb6c3df97a749753056580681ec384'],
-  ['records/FINDINGS-no-transactions', 'df7bcb027bbba06402e0332dc89cf3c5e4e5b3ba80e70f4242de6360836dfe98'],
-  ['records/NOTE', '901747fd3dfd983abdbb530ba06dd737425819e217715b35ea77586307bca8f6'],
-  ['records/NO_MARKERS', 'f0ddb954afab0b600ccc67d3981e93baa674199e3465856808cc64e13b86d581'],
-  ['records/UNKNOWN', 'f8d2a6dded64dc326fc928303be6b1283123fd13c5b31a12d2f3288983eb53d9'],
-  ['records/UNKNOWN_NO_CREATION', '3ce508f1d0ee6bfd76b7c42bd633b231df494b7fdf8505ad8c54f83eb725a0a1'],
-  ['records/graduated', '060cd1d4b202cfbe2808535d141e2693dcd256de84f6318244e496ace384fe02'],
-  ['records/hostile', '5a296a26d7b9058ca6dea9e381c0955ed2a53c364b088cb81a42b84a5291ee14'],
-  ['records/hostile-metadata', '896a301f1830a84ddf1960e1dc2e211d974b7aa93600b3c67a26c7b42ffd8d49'],
-  ['records/hostile-metadata-demo', '26ccd8314210100c7a4a7e7e22f3124e23f6cc2d45499f4e2b2cd0ed781c6a98'],
-  ['records/rebuilt', 'b5cd79fb6d377f340d25974ab584d27bffc303e3fbaf079a75265f7b6fec6ad0'],
-  ['records/v3_migration', '57181f03459e2012137ac60afa0819ec2294da01be4fafbec417ebf4a02c802d'],
-  ['bench/long-curve', 'b8da84c068fcdccfcb27a491d9cf5ac03fef0576b98f3b9b37c1f5a63ac79957'],
-  ['bench/long-curve-hostile', 'ed9d366f91c357971f02e4d1fe08123db19db6ec7d91e9349840e464c4ebe2bc'],
-  ['synthetic/events-graduated', 'ec2976cce7ad97a93589a11c64adfd8406c58a5ba9f15ad3291864ddf0172985'],
-  ['synthetic/trades-sum', 'c5a67e9067ebb5ea572aac1a6eba54765867f60970e1af9a4ccca8ebbca47035'],
-  ['synthetic/usdc-graduated', 'aaeb2c52340949fcdb2f3da4dcf9e37dc15abee560709d10a4216c8b7b2d46d1'],
-  ['synthetic/short', 'e4459d5661171382d2771823e8d147baa755586c7e25caf6d6f7ac744dab6226'],
+  ['records/FINDINGS', '39c8a12746ab429ee72d382930743b89edbf02d19462fee3f805bb6e652a3139'],
+  ['records/FINDINGS-no-transactions', '0665a3803d428fa9f37fa4ed214d3de5a97f9231e927b29ea9f900fabecceca6'],
+  ['records/NOTE', '0ffe1f479e3164551e3c574f21c301b725d5f0a790e7b02714071b70f90bf27e'],
+  ['records/NO_MARKERS', '670f4708b9bbc25fb455d840d89181c93d705c40f9b0e4d823278de7a4d1a0b0'],
+  ['records/UNKNOWN', '2ec6334a86ec99bd265809fd6f72a2d2ebab73dda31fa6e36017309ae3f21072'],
+  ['records/UNKNOWN_NO_CREATION', 'b4c6fe9bb89d0385cf83e45501dd7dab975007131ab0631cd1b23994d7ab8965'],
+  ['records/graduated', 'ad1a53bd2b6b5fb7db5cfef9be4fdc04b4988d9a3d63cfa874a526b25f5d6013'],
+  ['records/hostile', '2f7e898efe5dbdfab395d7e98c17f75ad9b6774d99054f23104eb07b63e6d959'],
+  ['records/hostile-metadata', '304f06d0b2935eb4bd39f7c6f3a85b4e18d4447b5baa5ab0a21c5f47be9a5943'],
+  ['records/hostile-metadata-demo', '2c0a7b619eb0f4c1554463c0667ca9a94573b079f29e32c4180b909871c7cab6'],
+  ['records/rebuilt', '7e7ac0a9271256655d87f6010262c3639f89bf78f5ce5700bf4205724115faaa'],
+  ['records/v3_migration', '26f728a6a58be55eee0437b7598d5ac9b34c92dbefcff1daa267468caefaf007'],
+  ['bench/long-curve', '66120c06ad30d778dbf149389a94d4e12715a3247c09ee96490a875924575de3'],
+  ['bench/long-curve-hostile', '09a49c1d11b5c99c9bc0888f30f43cbbe20864f554db0274df0fad8da34b0419'],
+  ['synthetic/events-graduated', '50caceb0ac04d60511b34d84f82349eca1d69c50b1008afb900fadbe963ae5ff'],
+  ['synthetic/trades-sum', '75a653787c2f9ba52a10232fb0ff94691b2245f024e80e8c70d7c881e665848a'],
+  ['synthetic/usdc-graduated', '2543daa73c6e73a9dc36c24d168c173d87181021256166e9c7363555d15852e0'],
+  ['synthetic/short', 'f61e393346e731309bd5af0a0bb940aa9b40fe82031135748c1beaf47be22657'],
   ['doc/no-markers', 'c2712cf26d8cf52234f1d88a9acc6cf2a4069d119cd2c5079837a41ac2d334a0'],
   ['doc/hostile', 'a81e4e0ae132ddce25c83e7305e75c0bafb6565bbc187c66143743143eb5a28d'],
   ['doc/unknown-no-launch', '6b7e6bf1c061a5b72b866caa73a0873449bcb8d7a7b3fcb6e72c72bd84445249'],

@@ -59,6 +59,7 @@ describe('readChainStates', () => {
         program: PUMP_AMM_PROGRAM_ID,
         baseMint: f15.mint,
         quoteMint: WSOL_MINT,
+        quoteDecimals: 9,
         baseReserves: base.toString(),
         quoteReserves: quote.toString(),
         price: Number(quote) / 1e9 / (Number(base) / 1e6),
@@ -93,9 +94,9 @@ describe('readChainStates', () => {
     const r = reader(mintData);
     const pool = (await readChainStates(r, [{ mint: f15.mint, quoteMint: WSOL_MINT }], NOW)).get(f15.mint)!.pool;
     expect(r.calls[1]).toEqual([BASE_VAULT, QUOTE_VAULT, LISTED]); // the quote's mint read with the vaults
-    expect(pool).toMatchObject({ quoteMint: LISTED, price: Number(quote) / 1e8 / (Number(base) / 1e6) });
+    expect(pool).toMatchObject({ quoteMint: LISTED, quoteDecimals: 8, price: Number(quote) / 1e8 / (Number(base) / 1e6) });
     for (const unreadable of [new Error('node error'), null, Buffer.alloc(165)]) {
-      expect((await readChainStates(reader(unreadable), [{ mint: f15.mint, quoteMint: WSOL_MINT }], NOW)).get(f15.mint)!.pool).toMatchObject({ quoteMint: LISTED, price: null });
+      expect((await readChainStates(reader(unreadable), [{ mint: f15.mint, quoteMint: WSOL_MINT }], NOW)).get(f15.mint)!.pool).toMatchObject({ quoteMint: LISTED, quoteDecimals: null, price: null });
     }
   });
 

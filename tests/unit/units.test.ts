@@ -34,11 +34,12 @@ describe('sig', () => {
 });
 
 describe('amounts', () => {
-  it('names the quote unit: SOL (default key or WSOL), USDC, a pump coin by its short mint', () => {
-    expect(quoteUnit(DEFAULT_KEY)).toEqual({ symbol: 'SOL', decimals: 9, sol: true });
+  it('names the quote unit: SOL (default key or WSOL), USDC, another mint by its short mint with the decimals the record carries (raw units without them)', () => {
+    expect(quoteUnit(DEFAULT_KEY)).toEqual({ symbol: 'SOL', decimals: 9, sol: true, raw: false });
     expect(quoteUnit(WSOL_MINT).symbol).toBe('SOL');
-    expect(quoteUnit(USDC_MINT)).toEqual({ symbol: 'USDC', decimals: 6, sol: false });
-    expect(quoteUnit('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump').symbol).toBe('CWiT…pump coin');
+    expect(quoteUnit(USDC_MINT)).toEqual({ symbol: 'USDC', decimals: 6, sol: false, raw: false });
+    expect(quoteUnit('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump', 6)).toEqual({ symbol: 'CWiT…pump', decimals: 6, sol: false, raw: false });
+    expect(quoteUnit('CWiTGbCiDd8BKtNYNE2boT9fJGFG2MU53Uf6HQk4pump', null)).toEqual({ symbol: 'raw units of CWiT…pump', decimals: 0, sol: false, raw: true });
   });
 
   it('shows quote and token amounts rounded, with the exact value for a title', () => {

@@ -428,7 +428,7 @@ function tokenBalances(list: unknown, keys: string[], where: string, skipped: Sk
       mint: b.mint,
       owner: typeof b.owner === 'string' ? b.owner : null,
       amount: ui.amount,
-      decimals: typeof ui.decimals === 'number' ? ui.decimals : 0,
+      decimals: typeof ui.decimals === 'number' && Number.isInteger(ui.decimals) && ui.decimals >= 0 ? ui.decimals : null,
     });
   });
   return out;

@@ -2,7 +2,7 @@ import type { BundledBuy, CreationAt, CurveBuyout, DecodedTransaction, Flag, Ins
 import { PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
-import { big, documentQuoteMint, eventsNamed, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
+import { big, documentQuoteMint, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
 import { unrecognisedOf } from '../decode/unrecognised.ts';
 
@@ -82,7 +82,7 @@ const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
- * nothing). Pure. Definitions: docs/methodology.md (markers-v5; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
+ * nothing). Pure. Definitions: docs/methodology.md (markers-v6; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
  *
  * @param mint the launch's mint (base58)
  * @param txs every transaction held that touched the launch's bonding curve or mint
@@ -250,6 +250,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     bundledBuyers,
     bundle,
     quoteMint,
+    quoteDecimals: quoteDecimalsOf(quoteMint, ok),
     tokenProgram,
     mayhemMode,
     completed: completion !== undefined,

@@ -1,5 +1,5 @@
 import type { DecodedEvent, DecodedTransaction, DecodedValue } from '../types.ts';
-import { DEFAULT_KEY, WSOL_MINT } from '../programs.ts';
+import { DEFAULT_KEY, USDC_MINT, WSOL_MINT } from '../programs.ts';
 
 /**
  * Typed views over a launch's decoded transactions: the pump events and instructions the builder
@@ -17,7 +17,7 @@ export interface Trade {
   tokens: bigint;
   /** raw quote units before fees (lamports for SOL coins; `quote_amount` for other quotes), curve part + pool part */
   quote: bigint;
-  /** fees in raw quote units: fee + creator_fee + buyback_fee, curve part + pool part */
+  /** fees in raw quote units: fee + creator_fee (buyback_fee is a part of fee: markers-v5), curve part + pool part */
   fees: bigint;
   /** the TradeEvent's own amounts (the curve part) */
   curve: { tokens: bigint; quote: bigint; fees: bigint };
@@ -64,6 +64,36 @@ export function eventsNamed(tx: DecodedTransaction, name: string): DecodedEvent[
  */
 export function documentQuoteMint(quoteMint: string | undefined): string {
   return isSolQuote(quoteMint) ? WSOL_MINT : quoteMint!;
+}
+
+/** Decimals of SOL (lamports) and of USDC, known without reading the chain. */
+const SOL_DECIMALS = 9;
+const USDC_DECIMALS = 6;
+
+/**
+ * The decimals of a launch's quote mint (markers-v6; docs/methodology.md "A quote's own decimals"):
+ * 9 for SOL and 6 for USDC; for any other quote (a pump coin, 6; a token listed through QuoteControl
+ * such as an 8-decimal xStock: idl/2026-10 FACTS §6) what the chain itself reported for that mint in
+ * the launch's successful transactions (`successfulTxs`) — `uiTokenAmount.decimals` of a token balance of the quote
+ * mint (a curve trade moves the quote between the trader's token account and the curve's) or
+ * `quote_mint_decimals` of a PumpSwap `CreatePoolEvent` for it. Null when none of them names the
+ * mint, or when they disagree (a mint's decimals never change: a disagreement is bad data, not a
+ * choice to make). Pure.
+ * @example quoteDecimalsOf('So11111111111111111111111111111111111111112', []) // 9
+ */
+export function quoteDecimalsOf(quoteMint: string, successfulTxs: readonly DecodedTransaction[]): number | null {
+  if (isSolQuote(quoteMint)) return SOL_DECIMALS;
+  if (quoteMint === USDC_MINT) return USDC_DECIMALS;
+  const reported = new Set<number>();
+  for (const tx of successfulTxs) {
+    for (const b of tx.preTokenBalances) if (b.mint === quoteMint && b.decimals !== null) reported.add(b.decimals);
+    for (const b of tx.postTokenBalances) if (b.mint === quoteMint && b.decimals !== null) reported.add(b.decimals);
+    for (const e of tx.events) {
+      const d = e.fields.quote_mint_decimals;
+      if (e.program === 'pump_amm' && e.name === 'CreatePoolEvent' && e.fields.quote_mint === quoteMint && typeof d === 'number') reported.add(d);
+    }
+  }
+  return reported.size === 1 ? [...reported][0]! : null;
 }
 
 /** Whether a quote mint means SOL (the default key or WSOL). */
