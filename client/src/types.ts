@@ -148,6 +148,8 @@ export type LaunchDocument = {
     failedTransactions: number;
     firstSlot: number | null;
     lastSlot: number | null;
+    /** when the record was last rebuilt from the curve's complete chain history (on request or by the operator); absent when it was not, or was written again since. A rebuilt record is not rebuilt again on request */
+    rebuiltAt?: Instant;
   };
 };
 
@@ -188,6 +190,8 @@ export type TokenRecord = {
     failedTransactions: number;
     firstSlot: number | null;
     lastSlot: number | null;
+    /** when the record was last rebuilt from the curve's complete chain history (on request or by the operator); absent when it was not, or was written again since. A rebuilt record is not rebuilt again on request */
+    rebuiltAt?: Instant;
   };
   coverage: Coverage;
   generatedAt: Instant;

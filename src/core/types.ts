@@ -261,5 +261,13 @@ export interface LaunchDocument {
   pool: PoolNow | null;
   funder: { sharedCohort: null | { funder: string; wallets: string[]; signatures: string[] }[] };
   flags: Flag[];
-  history: { complete: boolean; transactions: number; failedTransactions: number; firstSlot: number | null; lastSlot: number | null };
+  history: {
+    complete: boolean;
+    transactions: number;
+    failedTransactions: number;
+    firstSlot: number | null;
+    lastSlot: number | null;
+    /** when this record was last rebuilt from the curve's complete chain history (on request or `lpa rebuild`); absent when it was not, or was written again since */
+    rebuiltAt?: Instant;
+  };
 }

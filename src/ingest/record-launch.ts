@@ -40,7 +40,8 @@ export function recordLaunch(
   const origin = kept === 'observed' && !observedAtLaunch ? 'scanned' : kept;
   const newest = txs.reduce((m, t) => Math.max(m, t.blockTime ?? 0), 0);
   const asOfMs = Math.max(newest * 1000, opts.state?.checkedAtMs ?? 0) || opts.nowMs;
-  const doc = classifyLaunch(analysis, { origin, observedAtLaunch, asOfMs });
+  // a rebuild (origin asked: rebuilt) says so in the record, whatever origin the record keeps
+  const doc = classifyLaunch(analysis, { origin, observedAtLaunch, asOfMs, ...(opts.origin === 'rebuilt' ? { rebuiltAtMs: opts.nowMs } : {}) });
   const text = canonicalJson(doc);
   const sha256 = sha256Hex(text);
   const changed = store.launchSha256(mint) !== sha256;

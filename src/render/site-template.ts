@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 3;
+export const SITE_TEMPLATE_VERSION = 4;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = '57b452a446e5456be1050d65d81352f4f83b823e8b741512f3d3583fa5c6a068';
+export const SITE_TEMPLATE_PINNED = 'e7dc019f2185383cf615cfd9ec85b1620eda51f6e5a02f18e2420777f77b3d8b';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

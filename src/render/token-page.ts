@@ -399,7 +399,7 @@ ${l ? launchRows(doc, l, ex) : row('Launch facts', 'unknown — the creation tra
 ${row('Pool now', poolCell(doc, ex))}
 ${row('Shared funder cohort', cohortCell(doc))}
 ${row('Origin', html`${doc.origin}; ${doc.observedAtLaunch ? 'observed live at launch' : 'not observed live at launch'}`)}
-${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transactions (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}` : 'unknown')}
+${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transactions (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}${h.rebuiltAt ? `; rebuilt from the curve’s complete chain history ${utc(h.rebuiltAt.ms)}` : ''}` : 'unknown')}
 ${row('Record settled', doc.settled ? 'yes: the launch facts are final' : 'no: the facts may still change')}
 ${row('Method version', html`<code>${doc.methodVersion}</code>`)}
 ${row('As of', `${utc(doc.asOf.ms)}${asOfAfter}`, doc.asOf.iso)}

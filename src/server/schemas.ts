@@ -151,7 +151,14 @@ const launchDocumentShape = {
   pool: PoolNow.nullable(),
   funder: z.object({ sharedCohort: z.array(z.object({ funder: address, wallets: z.array(address), signatures: z.array(signature) })).nullable() }),
   flags: z.array(Flag),
-  history: z.object({ complete: z.boolean(), transactions: count, failedTransactions: count, firstSlot: count.nullable(), lastSlot: count.nullable() }),
+  history: z.object({
+    complete: z.boolean(),
+    transactions: count,
+    failedTransactions: count,
+    firstSlot: count.nullable(),
+    lastSlot: count.nullable(),
+    rebuiltAt: Instant.optional().describe('when the record was last rebuilt from the curve\'s complete chain history (on request or by the operator); absent when it was not, or was written again since. A rebuilt record is not rebuilt again on request'),
+  }),
 };
 
 export const LaunchDocument = named(

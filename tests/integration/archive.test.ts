@@ -184,7 +184,7 @@ describe('lpa collect --once over the real mainnet fixtures', () => {
 });
 
 describe('lpa rebuild over the real fixtures (2024 legacy create and 2026 create_v2)', () => {
-  it('rebuilds every collected launch from its curve history to the same document, apart from origin, observedAtLaunch and asOf', async () => {
+  it('rebuilds every collected launch from its curve history to the same document, apart from origin, observedAtLaunch, asOf and history.rebuiltAt', async () => {
     const db = new Database(join(dataDir, 'public.db'), { readonly: true });
     const rows = db.prepare("SELECT mint, document FROM launch WHERE document LIKE '%\"creator\":%'").all() as { mint: string; document: string }[];
     db.close();
@@ -198,9 +198,10 @@ describe('lpa rebuild over the real fixtures (2024 legacy create and 2026 create
       expect(out.stdout.trim().split('\n')).toHaveLength(launches.length);
       const rb = new Database(join(rebuiltDir, 'public.db'), { readonly: true });
       const strip = (doc: string) => {
-        const { origin, observedAtLaunch, asOf, ...rest } = JSON.parse(doc);
+        const { origin, observedAtLaunch, asOf, history, ...rest } = JSON.parse(doc);
         void asOf;
-        return { origin, observedAtLaunch, rest };
+        const { rebuiltAt, ...held } = history;
+        return { origin, observedAtLaunch, rebuiltAt, rest: { ...rest, history: held } };
       };
       for (const r of launches) {
         const got = rb.prepare('SELECT document FROM launch WHERE mint = ?').get(r.mint) as { document: string } | undefined;
@@ -209,6 +210,7 @@ describe('lpa rebuild over the real fixtures (2024 legacy create and 2026 create
         const b = strip(got!.document);
         expect(b.origin).toBe('rebuilt');
         expect(b.observedAtLaunch).toBe(false);
+        expect(b.rebuiltAt.ms).toBeGreaterThan(0);
         expect(b.rest).toEqual(a.rest);
       }
       rb.close();

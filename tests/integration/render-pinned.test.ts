@@ -29,6 +29,8 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * Regenerated for markers-v6 (version 3: the quote's own decimals): a line diff against the pages
  * before showed only the methodVersion text and the document's sha256 (none of these pages is quoted
  * in a mint other than SOL or USDC; tests/unit/quote-decimals.test.ts renders such pages).
+ * Regenerated for `history.rebuiltAt` (version 4): only records/rebuilt changed, its History row
+ * ("; rebuilt from the curve’s complete chain history …") and its document's sha256.
  */
 
 const PINNED: [string, string][] = [
@@ -42,7 +44,7 @@ const PINNED: [string, string][] = [
   ['records/hostile', '2f7e898efe5dbdfab395d7e98c17f75ad9b6774d99054f23104eb07b63e6d959'],
   ['records/hostile-metadata', '304f06d0b2935eb4bd39f7c6f3a85b4e18d4447b5baa5ab0a21c5f47be9a5943'],
   ['records/hostile-metadata-demo', '2c0a7b619eb0f4c1554463c0667ca9a94573b079f29e32c4180b909871c7cab6'],
-  ['records/rebuilt', '7e7ac0a9271256655d87f6010262c3639f89bf78f5ce5700bf4205724115faaa'],
+  ['records/rebuilt', '090f94955a8245b1ee00df1d8bfbc5d10f217a9f8564f16c8f166f4ab5e503a5'],
   ['records/v3_migration', '26f728a6a58be55eee0437b7598d5ac9b34c92dbefcff1daa267468caefaf007'],
   ['bench/long-curve', '66120c06ad30d778dbf149389a94d4e12715a3247c09ee96490a875924575de3'],
   ['bench/long-curve-hostile', '09a49c1d11b5c99c9bc0888f30f43cbbe20864f554db0274df0fad8da34b0419'],

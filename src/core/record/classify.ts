@@ -10,6 +10,8 @@ export interface ClassifyContext {
   observedAtLaunch: boolean;
   /** instant the record is current to (epoch ms) */
   asOfMs: number;
+  /** when it is being rebuilt from the curve's complete chain history (epoch ms): `history.rebuiltAt` */
+  rebuiltAtMs?: number;
 }
 
 /**
@@ -101,6 +103,7 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
       failedTransactions: a.failedTransactions,
       firstSlot: a.firstSlot,
       lastSlot: a.lastSlot,
+      ...(ctx.rebuiltAtMs !== undefined ? { rebuiltAt: instant(ctx.rebuiltAtMs) } : {}),
     },
   };
 }
@@ -108,9 +111,18 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
 /**
  * Whether a held record is rebuilt on request like a mint not held (issue 20 (d); docs/api.md
  * "Rebuilds"): an UNKNOWN record that is a placeholder without its creation transaction, or whose
- * history is not complete, unless it was already rebuilt from the complete history (a rebuilt record that is still
- * incomplete is served as it is; `lpa rebuild --force` asks again). Pure.
+ * history is not complete, unless it was already rebuilt from the complete history and not written
+ * again since: origin `rebuilt`, or `history.rebuiltAt` (a launch observed at its creation keeps
+ * origin `observed` when rebuilt). A rebuilt record that is still incomplete is served as it is,
+ * never rebuilt again at every request (each would spend a caller's hourly starts and the
+ * service's daily ceiling on the same answer); `lpa rebuild --force` asks again, and so does the
+ * next request after the collector writes the record again (new transactions). Pure.
  */
 export function needsRebuild(doc: Pick<LaunchDocument, 'launch' | 'history' | 'origin' | 'finding'>): boolean {
-  return doc.finding?.class === 'UNKNOWN' && doc.origin !== 'rebuilt' && (doc.launch === null || doc.history?.complete === false);
+  return (
+    doc.finding?.class === 'UNKNOWN' &&
+    doc.origin !== 'rebuilt' &&
+    doc.history?.rebuiltAt === undefined &&
+    (doc.launch === null || doc.history?.complete === false)
+  );
 }
