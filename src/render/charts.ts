@@ -308,6 +308,15 @@ function columnPoints(points: readonly CurvePoint[], qs: readonly number[], xOf:
   return out;
 }
 
+/**
+ * The baseline of the "pool now" label for a dot at `dotY`: above the dot, unless that is the band
+ * at the top where the completion and migration marks put their labels (PAD.t + 16, + 48): then
+ * below it, so the labels never overlap.
+ */
+function poolLabelY(dotY: number): number {
+  return dotY - 9 < PAD.t + 60 ? dotY + 24 : dotY - 9;
+}
+
 /** Curve progress: the curve's real quote reserves over time to completion; completion and migration marked; the pool now when graduated. */
 export function curveChart(s: ChartSeries, name: string): Html {
   const c = s.curve;
@@ -339,7 +348,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(Math.max(PAD.t + 10, y(rawNumber(c.poolQuoteNow) / scale) - 9))}" text-anchor="middle">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(poolLabelY(y(rawNumber(c.poolQuoteNow) / scale)))}" text-anchor="middle">pool now</text>`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint, s.quoteDecimals);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint, s.quoteDecimals) : null;

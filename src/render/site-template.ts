@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 4;
+export const SITE_TEMPLATE_VERSION = 5;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = 'e7dc019f2185383cf615cfd9ec85b1620eda51f6e5a02f18e2420777f77b3d8b';
+export const SITE_TEMPLATE_PINNED = 'e7a253d3be59dc9300de1781322ee21f16e5cbc6f74f40be278b149959f64cb3';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

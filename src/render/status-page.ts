@@ -14,7 +14,7 @@ type Html = ReturnType<typeof raw>;
 const CLASSES = ['FINDINGS', 'NOTE', 'NO_MARKERS', 'UNKNOWN'] as const;
 const ORIGINS: Record<string, string> = {
   observed: 'observed: watched from the creation transaction on',
-  scanned: 'scanned: created while the collector was down, found later from chain',
+  scanned: 'scanned: not watched at its creation, found later from the chain (created before coverage began or while the collector was down, or held without its creation transaction)',
   rebuilt: 'rebuilt: reconstructed from chain history on request',
 };
 const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US');

@@ -140,11 +140,11 @@ function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
   if (l) {
     const total = l.totalSupplyRaw;
     const inc = doc.history.complete ? '' : ' (held history)';
-    pills.push(html`<li><span class="k">Creator kept</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pct(l.creatorSupplyPct)}</span></li>` as Html);
+    pills.push(html`<li><span class="k">Creator kept</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pct(l.creatorSupplyPct)}</span>${inc}</li>` as Html);
     pills.push(html`<li><span class="k">Bundled buyers</span> ${l.bundledBuyers}${inc}</li>` as Html);
     pills.push(html`<li><span class="k">First-30-s buyers</span> ${l.buyersFirst30s}${inc}</li>` as Html);
     pills.push(html`<li><span class="k">Creator sold</span> ${l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — history incomplete'}</li>` as Html);
-    pills.push(html`<li><span class="k">Graduated</span> ${l.graduated ? 'yes' : l.completed ? 'completed, not migrated' : 'no'}</li>` as Html);
+    pills.push(html`<li><span class="k">Graduated</span> ${graduatedPill(doc, l)}</li>` as Html);
   }
   void s;
   return html`<section class="finding ${cls}" id="finding" aria-labelledby="verdict-h">
@@ -268,7 +268,39 @@ function quoteRow(l: LaunchFacts): unknown {
   })`;
 }
 
-function graduatedCell(l: LaunchFacts, ex: Explorer): unknown {
+/**
+ * Whether the launch's curve is known not to have completed, though the record says `completed:
+ * false`: its history is complete, or the curve account read says so. A partial history's "no" is
+ * only the held history's (a missing trade may have completed the curve): unknown, never "no".
+ */
+function notCompletedKnown(doc: LaunchDocument, l: LaunchFacts): boolean {
+  return doc.history.complete || l.graduationCheck?.curveComplete === false;
+}
+
+/** Whether a completed curve is known not to have migrated: complete history, or the pool account read and not found. */
+function notMigratedKnown(doc: LaunchDocument, l: LaunchFacts): boolean {
+  return doc.history.complete || l.graduationCheck?.poolFound === false;
+}
+
+const PARTIAL = 'the held history is incomplete';
+
+/** The 'Curve completed' value of a launch whose record says not completed. */
+function notCompletedText(doc: LaunchDocument, l: LaunchFacts): string {
+  if (doc.history.complete) return 'no';
+  if (l.graduationCheck?.curveComplete === false) return `no — the curve account read ${utc(l.graduationCheck.checkedAt.ms)}`;
+  return `unknown — ${PARTIAL}`;
+}
+
+/** The 'Graduated' chip of the verdict. */
+function graduatedPill(doc: LaunchDocument, l: LaunchFacts): string {
+  if (l.graduated) return 'yes';
+  if (l.completed) return notMigratedKnown(doc, l) ? 'completed, not migrated' : 'completed; migration unknown';
+  return notCompletedKnown(doc, l) ? 'no' : 'unknown — history incomplete';
+}
+
+function graduatedCell(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): unknown {
+  if (!l.graduated && l.completed && !notMigratedKnown(doc, l)) return `unknown — the curve completed, and ${PARTIAL}`;
+  if (!l.graduated && !l.completed && !notCompletedKnown(doc, l)) return `unknown — ${PARTIAL}`;
   if (!l.graduated) return l.completed ? 'no: the curve completed but no migration is held' : 'no: the curve has not completed';
   return html`yes${l.graduationConfirmedBy ? html` — confirmed by ${CONFIRMED_BY[l.graduationConfirmedBy] ?? l.graduationConfirmedBy}` : ''}${
     l.graduatedAt ? html`, at ${utc(l.graduatedAt.ms)}` : ''
@@ -282,7 +314,7 @@ function poolCell(doc: LaunchDocument, ex: Explorer): unknown {
   const l = doc.launch;
   if (!p) {
     if (!l) return 'unknown — the creation transaction is not held';
-    if (!l.graduated) return 'no pool: the curve has not graduated';
+    if (!l.graduated) return (l.completed ? notMigratedKnown(doc, l) : notCompletedKnown(doc, l)) ? 'no pool: the curve has not graduated' : `unknown — ${PARTIAL}`;
     if (l.graduationConfirmedBy === 'withdraw') return 'a Raydium-era pool, not read by the archive';
     return 'unknown — the pool could not be read';
   }
@@ -331,8 +363,8 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
     row('Quote', quoteRow(l), l.quoteMint),
     row('Total supply', shown(tokenAmount(l.totalSupplyRaw)), l.totalSupplyRaw),
     row('Mayhem mode', l.mayhemMode === null ? 'unknown — not in this era’s creation event' : l.mayhemMode ? 'yes' : 'no'),
-    row('Curve completed', l.completed ? (l.completedAt && created ? `yes, ${utc(l.completedAt.ms)} (${after(l.completedAt.ms, created.ms)})` : 'yes') : 'no'),
-    row('Graduated', graduatedCell(l, ex)),
+    row('Curve completed', l.completed ? (l.completedAt && created ? `yes, ${utc(l.completedAt.ms)} (${after(l.completedAt.ms, created.ms)})` : 'yes') : notCompletedText(doc, l)),
+    row('Graduated', graduatedCell(doc, l, ex)),
     row('Creation transaction', html`${txLink(ex, l.transaction.signature)} (slot ${l.transaction.slot})`),
   ];
 }
@@ -356,7 +388,10 @@ export function tokenPageOptions(
 export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): string {
   const cls = doc.finding.class;
   const ex = explorerOf(opts.explorerTxUrl);
-  const name = text(doc.name, 'Unnamed token', 120);
+  // name, symbol and URI come from the creation transaction's event: without it they are unknown, not absent
+  const noCreation = doc.launch === null && !doc.name && !doc.symbol && !doc.uri;
+  const notRead = 'unknown — the creation transaction is not held';
+  const name = noCreation ? `Token ${shortAddress(doc.mint)}` : text(doc.name, 'Unnamed token', 120);
   const title = `${name}${doc.symbol ? ` (${text(doc.symbol, '', 40)})` : ''}`;
   const uriHref = httpUrl(doc.uri);
   const docPath = `/d/${encodeURIComponent(doc.mint)}`;
@@ -386,7 +421,7 @@ ${curveChart(series, name)}
 <h3>Bundled buyers${l ? html` <span class="muted">(${l.bundledBuyers})</span>` : ''}</h3>
 <p class="muted small">Outside wallets that bought in the creation slot, the same batch of chain events as the launch.</p>
 ${bundleTable(doc, ex)}
-<h3>First-30-s buyers${s?.earlyBuyers.length ? html` <span class="muted">(${s.earlyBuyers.length} besides the bundled)</span>` : ''}</h3>
+<h3>First-30-s buyers${s?.earlyBuyers.length ? html` <span class="muted">(${s.earlyBuyers.length}${l?.bundledBuyers ? ' besides the bundled' : ''})</span>` : ''}</h3>
 ${earlyTable(doc, s, ex)}
 <h3>Curve buyout</h3>
 <p class="muted small">The wallet whose buy completed the curve.</p>
@@ -403,9 +438,9 @@ ${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transaction
 ${row('Record settled', doc.settled ? 'yes: the launch facts are final' : 'no: the facts may still change')}
 ${row('Method version', html`<code>${doc.methodVersion}</code>`)}
 ${row('As of', `${utc(doc.asOf.ms)}${asOfAfter}`, doc.asOf.iso)}
-${row('Symbol', text(doc.symbol))}
-${row('Name', text(doc.name))}
-${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener noreferrer">${text(doc.uri)}</a>` : doc.uri ? html`<code>${text(doc.uri)}</code> (not linked: not an http(s) address)` : 'none in the metadata')}
+${row('Symbol', noCreation ? notRead : text(doc.symbol))}
+${row('Name', noCreation ? notRead : text(doc.name))}
+${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener noreferrer">${text(doc.uri)}</a>` : doc.uri ? html`<code>${text(doc.uri)}</code> (not linked: not an http(s) address)` : noCreation ? notRead : 'none in the metadata')}
 </tbody></table>
 <h2>Document</h2>
 <p>The record as JSON: <a id="document" href="${docPath}">${docPath}</a><br>sha256 <code id="sha256">${opts.sha256}</code></p>
