@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ROW_COLUMNS, type ListRow } from './lists.ts';
+import { schemaHas } from './open.ts';
 
 /**
  * Name and symbol search over the launch table (migration 9: FTS5 table `launch_fts`, index
@@ -26,7 +27,10 @@ function prepare(db: Database.Database) {
     byPrefix: db.prepare('SELECT rowid FROM launch_fts WHERE launch_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
     // the rows of a JSON array of rowids, in the array's order
     rows: db.prepare(`SELECT ${ROW_COLUMNS} FROM json_each(?) j JOIN launch ON launch.rowid = j.value ORDER BY j.key`),
-    isCreator: db.prepare('SELECT 1 FROM launch WHERE creator = ? LIMIT 1').pluck(),
+    // a wallet page is written for every wallet with a role in a launch held (creator, bundled or first-30-s buyer, buyout): wallet_role's primary key
+    hasWalletPage: schemaHas(db, 'table', 'wallet_role')
+      ? db.prepare('SELECT 1 FROM wallet_role WHERE wallet = @wallet UNION ALL SELECT 1 FROM launch WHERE creator = @wallet LIMIT 1').pluck()
+      : db.prepare('SELECT 1 FROM launch WHERE creator = @wallet LIMIT 1').pluck(),
   };
 }
 
@@ -77,7 +81,7 @@ function search(s: ReturnType<typeof prepare>, terms: readonly string[], limit: 
   return ids.length === 0 ? [] : (s.rows.all(JSON.stringify(ids)) as ListRow[]);
 }
 
-/** Whether any record held names `address` as its creator. */
-export function isCreator(db: Database.Database, address: string): boolean {
-  return statements(db).isCreator.get(address) === 1;
+/** Whether `address` has a wallet page: a role (creator, bundled or first-30-s buyer, buyout) in a launch held. */
+export function hasWalletPage(db: Database.Database, address: string): boolean {
+  return statements(db).hasWalletPage.get({ wallet: address }) === 1;
 }

@@ -1,4 +1,4 @@
-import { isCreator, searchByText } from '../db/search.ts';
+import { hasWalletPage, searchByText } from '../db/search.ts';
 import { hasHiddenCharacters } from '../render/display-text.ts';
 import { renderNotASearchPage, renderSearchLimitPage, renderSearchResults, renderUnheldPage, type NotASearch } from '../render/search-page.ts';
 import type { Deps } from './deps.ts';
@@ -10,7 +10,7 @@ import { callerAddress } from './rebuilds.ts';
  * `GET /search?q=` (public, no key): the search box of every page. In order:
  * - not a search (empty, over {@link MAX_QUERY_CHARS}, control characters, no letters or digits) → a page saying so (400; empty 200);
  * - a mint the archive holds → 302 to `/t/{mint}.html`;
- * - a wallet that created a launch held → 302 to `/w/{address}.html`;
+ * - a wallet with a role in a launch held (creator, bundled or first-30-s buyer, buyout) → 302 to its page `/w/{address}.html`;
  * - any other address → 404, a page: no record, provenance unknown (not clean), how to ask for a rebuild;
  * - else a name or symbol prefix search (FTS5, src/db/search.ts) → a results page (200).
  * An address pasted inside a URL (`https://…/coin/{mint}`) is taken out of it.
@@ -59,8 +59,9 @@ const SYMBOL_SIGN = /[\p{Extended_Pictographic}\p{So}\p{Sc}]/u;
 export function parseSearch(q: string | null): SearchInput {
   if (q === null || q.trim() === '') return { kind: 'invalid', why: 'empty' };
   if (q.length > MAX_QUERY_CHARS) return { kind: 'invalid', why: 'too_long' };
-  if (hasHiddenCharacters(q)) return { kind: 'invalid', why: 'control' };
+  // white space around the text (a pasted address often brings a line break) is not part of it
   const text = q.trim();
+  if (hasHiddenCharacters(text)) return { kind: 'invalid', why: 'control' };
   if (addressProblem(text) === null) return { kind: 'address', address: text };
   // a pasted URL: its last path segment that is an address (pump.fun/coin/{mint}, explorers' /token/{mint})
   if (/^https?:\/\//i.test(text)) {
@@ -152,7 +153,7 @@ export function answerSearch(q: string | null, deps: Pick<Deps, 'publicStore' | 
   if (input.kind === 'address') {
     const a = input.address;
     if (deps.publicStore.launchSha256(a) !== undefined) return { status: 302, body: null, location: `/t/${a}.html` };
-    if (isCreator(deps.publicStore.db, a)) return { status: 302, body: null, location: `/w/${a}.html` };
+    if (hasWalletPage(deps.publicStore.db, a)) return { status: 302, body: null, location: `/w/${a}.html` };
     return { status: 404, body: renderUnheldPage(a, o) };
   }
   const rows = searchByText(deps.publicStore.db, input.terms, SEARCH_RESULTS, input.symbol);

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
-import { ftsQuery, isCreator, searchByText } from '../../src/db/search.ts';
+import { ftsQuery, hasWalletPage, searchByText } from '../../src/db/search.ts';
 import { listCount, listRows } from '../../src/db/lists.ts';
 import { AnswerCache, NOT_AN_ADDRESS_HINT, SearchLimiter, answerSearch, handleSearch, parseSearch } from '../../src/server/search.ts';
 import type { Deps } from '../../src/server/deps.ts';
@@ -23,6 +23,9 @@ const T0 = Date.parse('2026-11-25T12:00:00Z');
 describe('parseSearch', () => {
   it('reads an address, alone or inside a pasted URL', () => {
     expect(parseSearch(`  ${HELD} `)).toEqual({ kind: 'address', address: HELD });
+    // a pasted address often brings a line break or a tab: white space around the text is not part of it
+    expect(parseSearch(`${HELD}\n`)).toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`\t${HELD}\r\n`)).toEqual({ kind: 'address', address: HELD });
     expect(parseSearch(`https://pump.fun/coin/${HELD}?ref=x`)).toEqual({ kind: 'address', address: HELD });
   });
   it('splits a name search into words of letters and digits; FTS syntax is not syntax', () => {
@@ -37,6 +40,7 @@ describe('parseSearch', () => {
     expect(parseSearch('a'.repeat(201))).toEqual({ kind: 'invalid', why: 'too_long' });
     expect(parseSearch('pepe\u0000')).toEqual({ kind: 'invalid', why: 'control' });
     expect(parseSearch('evil\u202Eexe')).toEqual({ kind: 'invalid', why: 'control' });
+    expect(parseSearch('pepe\nfrog')).toEqual({ kind: 'invalid', why: 'control' }); // inside the text, not around it
     expect(parseSearch('"*()^:')).toEqual({ kind: 'invalid', why: 'no_words' });
     expect(parseSearch('" *')).toEqual({ kind: 'invalid', why: 'no_words' });
     expect(parseSearch(' 🐸 ')).toEqual({ kind: 'text', terms: [], symbol: '🐸' }); // a symbol of one emoji: looked up exactly
@@ -116,10 +120,18 @@ describe('search over the store', () => {
     expect(store.db.prepare("SELECT count(*) FROM launch_fts WHERE launch_fts MATCH 'renamed*'").pluck().get()).toBe(1);
   });
 
-  it('answers addresses: held mint → its page, creator → its wallet page, else unknown (404)', () => {
+  it('answers addresses: held mint → its page, a wallet with a role (creator, bundled or early buyer, buyout) → its wallet page, else unknown (404)', () => {
     expect(answerSearch(HELD, deps())).toMatchObject({ status: 302, location: `/t/${HELD}.html` });
-    expect(isCreator(store.db, CREATOR)).toBe(true);
+    expect(hasWalletPage(store.db, CREATOR)).toBe(true);
     expect(answerSearch(CREATOR, deps())).toMatchObject({ status: 302, location: `/w/${CREATOR}.html` });
+    // a bundled buyer and a buyout wallet have pages too (before, only creators were sent to theirs)
+    const bundler = randomAddress();
+    const taker = randomAddress();
+    store.putWalletRoles(HELD, [
+      { wallet: bundler, role: 'bundled', signature: 'sig-bundle', slot: 1, detail: {} },
+      { wallet: taker, role: 'buyout', signature: 'sig-buyout', slot: 9, detail: {} },
+    ]);
+    for (const w of [bundler, taker]) expect(answerSearch(w, deps())).toMatchObject({ status: 302, location: `/w/${w}.html` });
     const other = randomAddress();
     const a = answerSearch(other, deps());
     expect(a.status).toBe(404);
