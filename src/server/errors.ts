@@ -241,6 +241,6 @@ export function notAnAddress(value: string | undefined, nowMs?: number): Respons
 }
 
 /** {@link notAnAddress} as a {@link Reply}. */
-export function notAnAddressReply(value: string | undefined, nowMs?: number): Reply {
-  return errorReply('not_an_address', { nowMs, message: addressProblem(value) ?? undefined });
+export function notAnAddressReply(value: string | undefined, nowMs?: number, subject?: string): Reply {
+  return errorReply('not_an_address', { nowMs, message: addressProblem(value, subject) ?? undefined });
 }

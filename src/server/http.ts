@@ -115,21 +115,21 @@ const KNOWN_ADDRESSES_MAX = 4_096;
 /**
  * What is wrong with a path value as an address (spec §4, §8: base58, 32-44 characters, and
  * decoding to the 32 bytes of a public key), in words for the `not_an_address` message; null
- * when it is an address.
+ * when it is an address. `subject` names the value in the message (a batch entry, a query parameter).
  * @example addressProblem('So11111111111111111111111111111111111111112') // null
  */
-export function addressProblem(value: string | undefined): string | null {
+export function addressProblem(value: string | undefined, subject = 'The path value'): string | null {
   if (value !== undefined && knownAddresses.has(value)) return null;
   if (typeof value !== 'string' || value.length < 32 || value.length > 44) {
-    return `The path value is not an address: it must be base58 of 32-44 characters (it has ${typeof value === 'string' ? [...value].length : 0}). Check the value you sent; nothing was looked up.`;
+    return `${subject} is not an address: it must be base58 of 32-44 characters (it has ${typeof value === 'string' ? [...value].length : 0}). Check the value you sent; nothing was looked up.`;
   }
   if (!BASE58_ALPHABET.test(value)) {
-    return 'The path value is not an address: it holds a character that is not base58 (0, O, I, l and anything outside letters and digits are not used). Check the value you sent; nothing was looked up.';
+    return `${subject} is not an address: it holds a character that is not base58 (0, O, I, l and anything outside letters and digits are not used). Check the value you sent; nothing was looked up.`;
   }
   // bs58 (base-x): byte-array decoding, ~30 x faster here than @solana/kit's BigInt codec, same bytes (tests/unit/address-check.test.ts)
   const bytes = bs58.decodeUnsafe(value)?.length ?? 0;
   if (bytes !== 32) {
-    return `The path value is not an address: it is base58 but does not decode to 32 bytes (it decodes to ${bytes}). Addresses are case-sensitive: check it was not re-cased or cut. Nothing was looked up.`;
+    return `${subject} is not an address: it is base58 but does not decode to 32 bytes (it decodes to ${bytes}). Addresses are case-sensitive: check it was not re-cased or cut. Nothing was looked up.`;
   }
   if (knownAddresses.size >= KNOWN_ADDRESSES_MAX) knownAddresses.clear();
   knownAddresses.add(value);

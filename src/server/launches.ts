@@ -36,6 +36,8 @@ const Cursor = z.object({
   s: z.number().int().min(0).nullable().optional(),
   m: z.string().max(44).optional(),
   q: z.number().int().min(0).optional(),
+  /** the page size the first page asked for, when not the default: later pages keep it */
+  l: z.number().int().min(1).max(LIST_MAX_LIMIT).optional(),
   f: z.object({ class: z.enum(CLASSES as [FindingClass, ...FindingClass[]]).optional(), graduated: z.boolean().optional(), creator: z.string().max(44).optional(), sinceSlot: z.number().int().min(0).optional() }),
 });
 type CursorData = z.infer<typeof Cursor>;
@@ -92,8 +94,8 @@ export function parseListQuery(search: URLSearchParams): ListQuery | Refusal {
   }
   const creator = search.get('creator');
   if (creator !== null) {
-    const problem = addressProblem(creator);
-    if (problem) return bad(`creator: ${problem.replace('The path value', 'the value')}`);
+    const problem = addressProblem(creator, 'the value');
+    if (problem) return bad(`creator: ${problem}`);
     filter.creator = creator;
   }
   const limitText = search.get('limit');
@@ -117,6 +119,8 @@ export function parseListQuery(search: URLSearchParams): ListQuery | Refusal {
     return { code: 'invalid_cursor', message: `since takes a slot (a whole number of at most 15 digits) or the cursor of a sync page; "${shown}" is neither. Nothing was looked up.` };
   }
   if (since !== null && c.o !== 'c') return bad('since takes a slot or the cursor of a sync page; this cursor is of a browsing page.');
+  // a cursor keeps the first page's limit; a limit given with it wins
+  if (limitText === null && c.l !== undefined) limit = c.l;
   for (const k of ['class', 'graduated', 'creator'] as const) {
     if (filter[k] !== undefined && filter[k] !== c.f[k]) return bad(`${k} differs from the cursor's (a cursor keeps the filters of the first page; leave them out or repeat them).`);
   }
@@ -160,13 +164,15 @@ export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQu
   const count = Math.min(keys.length, q.limit);
   const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
   const last = count ? keys[count - 1] : undefined;
+  // the page size goes on with the cursor when it is not the default
+  const l = q.limit !== LIST_DEFAULT_LIMIT ? { l: q.limit } : {};
   let next: string | null = null;
   if (q.order === 'newest') {
-    if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot ?? null, m: last.mint, f });
+    if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot ?? null, m: last.mint, ...l, f });
   } else {
     // a sync always continues: from the last record seen, or where it stood (an empty first page: the newest write now)
     const seq = last ? last.changeSeq! : q.after?.order === 'changes' ? q.after.seq : newest;
-    next = encodeCursor({ v: 1, o: 'c', q: seq, f });
+    next = encodeCursor({ v: 1, o: 'c', q: seq, ...l, f });
   }
   const s = JSON.stringify;
   // a LaunchListBody, members in its order

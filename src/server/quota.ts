@@ -61,7 +61,7 @@ export function admitKeyed(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUsage'
  */
 export async function admitKeyedRequest(request: Request, deps: Deps, nowMs: number): Promise<{ refused: Response } | { usage: Usage }> {
   const key = await admitKey(deps, bearerToken(request));
-  if (key.status !== 'ok') return { refused: errorResponse(key.status, { nowMs }) };
+  if (key.status !== 'ok') return { refused: keyRefusal(key.status, request, nowMs) };
   if (key.usage.exceeded) return { refused: errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(key.usage) }) };
   return { usage: key.usage };
 }
@@ -77,3 +77,28 @@ export async function admitKey(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUs
   const check = key === null ? ({ status: 'missing_key' } as const) : await deps.keys.verify(key);
   return check.status === 'ok' ? { ...check, usage: await admitKeyed(deps, check.keyId) } : check;
 }
+
+/**
+ * The 401 of a key check that failed (docs/api.md "Errors": `missing_key`, `invalid_key`,
+ * `revoked_key`). A request that carried a key where this API does not read one — an
+ * `Authorization` field without `Bearer `, an `X-API-Key` field, an `api_key` or `key` query
+ * parameter — is told where it put it and how to send it, instead of "the request carried none".
+ * The key itself is never repeated.
+ */
+export function keyRefusal(status: 'missing_key' | 'invalid_key' | 'revoked_key', request: Request, nowMs: number): Response {
+  if (status !== 'missing_key') return errorResponse(status, { nowMs });
+  const where = misplacedKey(request);
+  if (!where) return errorResponse(status, { nowMs });
+  return errorResponse(status, { nowMs, message: `The request carried a key in ${where}, where this API does not read one: send it as "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.` });
+}
+
+/** Where a request put a key the API does not read, in words; null when it shows none. */
+function misplacedKey(request: Request): string | null {
+  const auth = request.headers.get('Authorization');
+  if (auth !== null && auth.trim() !== '') return /^\s*bearer\b/i.test(auth) ? 'the Authorization field, without a key after "Bearer"' : 'the Authorization field without the "Bearer " scheme';
+  if (request.headers.has('X-API-Key')) return 'an X-API-Key field';
+  const params = new URL(request.url).searchParams;
+  for (const name of ['api_key', 'apiKey', 'key']) if (params.has(name)) return `the query parameter "${name}" (a key in a URL ends up in logs)`;
+  return null;
+}
+

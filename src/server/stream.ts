@@ -3,6 +3,7 @@ import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { FeedHub } from './feed-hub.ts';
 import { CACHE_NONE, corsHeaders } from './http.ts';
+import { keyRefusal } from './quota.ts';
 import { connectionCloser, drainWaiter } from './node-response.ts';
 import { feedRowsAfter, latestFeedSeq } from '../db/launch-feed.ts';
 
@@ -95,7 +96,7 @@ export function resumeIdOf(request: Request): { after: number | null } | { probl
 export async function handleStream(request: Request, deps: Deps): Promise<Response> {
   const nowMs = deps.now();
   const key = await deps.keys.check(request);
-  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  if (key.status !== 'ok') return keyRefusal(key.status, request, nowMs);
   if (!(await deps.keys.hasFeed(key.keyId))) {
     return errorResponse('feed_not_in_plan', {
       nowMs,

@@ -3,7 +3,7 @@ import type { Instant } from '../core/types.ts';
 import type { Deps } from './deps.ts';
 import { errorReply, errorResponse, notAnAddressReply, type ErrorBody, type ErrorCode } from './errors.ts';
 import { CACHE_NONE, isAddressParam, isAddressShape, joinBytes, jsonTextResponse, licenseOf, type Reply } from './http.ts';
-import { DAILY_QUOTA, admitKeyed, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
+import { DAILY_QUOTA, admitKeyed, keyRefusal, quotaExceededHeaders, rateLimitHeaders } from './quota.ts';
 import { heldRecordParts, heldRows, recordFields, tokenAnswer } from './token.ts';
 
 /**
@@ -66,7 +66,7 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   const mints = parseMints(url.searchParams.get('mints'));
   if ('code' in mints) return errorResponse(mints.code, { nowMs });
   const key = await deps.keys.check(request);
-  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  if (key.status !== 'ok') return keyRefusal(key.status, request, nowMs);
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
   const before = deps.countUsage === false ? null : await deps.keys.peekUsage(key.keyId, quota);
   if (before?.exceeded) return errorResponse('quota_exceeded', { nowMs, headers: quotaExceededHeaders(before) });
@@ -93,7 +93,7 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
     const open = `${n ? ',' : ''}{"mint":${s(mint)},"status":`;
     const row = rows.get(mint);
     if (!isAddress[n]) {
-      pushReply(parts, open, notAnAddressReply(mint, nowMs));
+      pushReply(parts, open, notAnAddressReply(mint, nowMs, 'This entry of mints'));
       continue;
     }
     const usage = counted ? counted[i++]! : await admitKeyed(deps, key.keyId);

@@ -3,7 +3,7 @@ import type { Instant } from '../core/types.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, jsonResponse } from './http.ts';
-import { DAILY_QUOTA, QUOTA_POLICY, QUOTA_WINDOW_S, rateLimitHeaders, secondsToUtcMidnight, utcDay, type Usage } from './quota.ts';
+import { DAILY_QUOTA, QUOTA_POLICY, QUOTA_WINDOW_S, keyRefusal, rateLimitHeaders, secondsToUtcMidnight, utcDay, type Usage } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY, REBUILD_POLICY, callerAddress } from './rebuilds.ts';
 
 /** Seconds in the rebuild policy's window (spec §8: 5 starts per caller per hour). */
@@ -52,7 +52,7 @@ export function usageOf(u: Usage, r: { caller: string; started: number; oldestSt
 export async function handleUsage(request: Request, deps: Deps, params: { clientAddress?: string }): Promise<Response> {
   const nowMs = deps.now();
   const key = await deps.keys.check(request);
-  if (key.status !== 'ok') return errorResponse(key.status, { nowMs });
+  if (key.status !== 'ok') return keyRefusal(key.status, request, nowMs);
   const quota = deps.dailyQuota ?? DAILY_QUOTA;
   const usage: Usage = deps.countUsage === false ? { used: 0, quota, resetSeconds: secondsToUtcMidnight(nowMs), exceeded: false } : await deps.keys.peekUsage(key.keyId, quota);
   const caller = callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES);

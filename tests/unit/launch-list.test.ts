@@ -7,7 +7,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
 import { BLOCK_SEQS, listedItemsJson, listLaunches, type ListedRecord } from '../../src/db/launch-list.ts';
-import { parseListQuery } from '../../src/server/launches.ts';
+import { launchPage, parseListQuery, type ListQuery } from '../../src/server/launches.ts';
 import { launchDoc, putDoc } from '../helpers/launch-doc.ts';
 
 let dir: string;
@@ -267,6 +267,22 @@ describe('parseListQuery', () => {
     expect(q('since=99999999999999999999999')).toEqual({ code: 'invalid_cursor', message: expect.stringMatching(/^since takes a slot .*"99999999999999999999999" is neither\. Nothing was looked up\.$/) });
     expect(q(`since=${'9'.repeat(60)}`)).toMatchObject({ message: expect.stringContaining(`"${'9'.repeat(40)}…"`) });
     expect(q('cursor=abc')).toEqual({ code: 'invalid_cursor' });
+  });
+
+  it('a page asked for with a limit gives cursors that keep it (browsing and syncing); a limit sent with the cursor wins', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    for (let i = 0; i < 12; i++) putDoc(store, launchDoc(`Mint${String(i).padStart(40, '1')}`, 1_790_000_000_000 + i * 1000));
+    const deps = { publicStore: store, config: { LICENSE_TEXT: 'x', baseUrl: 'https://a.example' } as never };
+    const page = (query: ListQuery) => JSON.parse(launchPage(deps, query, 0).toString('utf8')) as { records: unknown[]; next: string | null };
+    for (const first of ['limit=3', 'since=0&limit=3']) {
+      const p1 = page(q(first) as ListQuery);
+      expect(p1.records).toHaveLength(3);
+      const next = q(`cursor=${p1.next}`) as ListQuery;
+      expect(next.limit).toBe(3);
+      expect(page(next).records).toHaveLength(3);
+      expect((q(`cursor=${p1.next}&limit=5`) as ListQuery).limit).toBe(5);
+    }
+    store.close();
   });
 });
 
