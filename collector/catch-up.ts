@@ -36,8 +36,11 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     return;
   }
   const trace = memory.trace;
+  // the tip read before the listing: a listing that finds nothing newer is current through it
+  const tipBefore = store.lastRun()?.tipSlot ?? null;
   const sigs = await trace.time('list', () => fetchNewSignatures(rpc, cursor?.signature ?? null, opts.signal, reader));
   const listedAtMs = now();
+  store.setProgramCaughtUp(sigs.length === 0 ? tipBefore : null);
   if (sigs.length === 0) return;
   log.info({ signatures: sigs.length, fromSlot: sigs[0]!.slot, toSlot: sigs[sigs.length - 1]!.slot }, 'catching up');
   let done = 0;

@@ -63,7 +63,7 @@ export async function confirmCurveHistories(
   listCurve: (curve: string) => Promise<SignatureInfo[] | Error>,
   curveOf: (mint: string) => Promise<string>,
   readThrough?: number,
-): Promise<{ asked: number; incomplete: number; unresolved: string[] }> {
+): Promise<{ asked: number; incomplete: number; incompleteMints: string[]; unresolved: string[] }> {
   const todo: { mint: string; state: ChainState; held: DecodedTransaction[] }[] = [];
   const unresolved: string[] = [];
   for (const [mint, state] of states) {
@@ -76,15 +76,15 @@ export async function confirmCurveHistories(
     if ((read.exists !== false && read.slot - newest < QUIET_SLOTS) || todo.length >= MAX_CONFIRMATIONS) unresolved.push(mint);
     else todo.push({ mint, state, held });
   }
-  let incomplete = 0;
+  const incompleteMints: string[] = [];
   await Promise.all(
     todo.map(async ({ mint, state, held }) => {
       const listed = await listCurve(await curveOf(mint));
       if (!(listed instanceof Error) && listedAllHeld(listed, new Set(held.map((t) => t.signature)), state.curve!.read.slot, CONFIRM_PAGE, readThrough)) {
         state.curve!.listedAllHeld = true;
-        incomplete++;
+        incompleteMints.push(mint);
       } else unresolved.push(mint);
     }),
   );
-  return { asked: todo.length, incomplete, unresolved };
+  return { asked: todo.length, incomplete: incompleteMints.length, incompleteMints: incompleteMints.sort(), unresolved };
 }

@@ -52,12 +52,19 @@ export async function launchStates(deps: CollectDeps, queue: PQueue, reader: Tra
   const heldOf = (mint: string) => [...memory.txs.transactionsFor(deps.store, mint), ...(byMint.get(mint) ?? [])];
   const listCurve = async (curve: string) =>
     signaturePage((await schedule(() => reader.call('getSignaturesForAddress', [[curve, { limit: CONFIRM_PAGE, commitment: 'confirmed' }]], signal)))[0]);
-  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress, readThrough) : { asked: 0, incomplete: 0, unresolved: [] };
-  if (checked.incomplete > 0) deps.log.warn({ launches: checked.incomplete }, 'curve accounts disagree with the held history: records marked history_incomplete');
+  const checked = historyCheck ? await confirmCurveHistories(states, heldOf, listCurve, bondingCurveAddress, readThrough) : { asked: 0, incomplete: 0, incompleteMints: [], unresolved: [] };
+  if (checked.incomplete > 0) {
+    // the mints, so an operator can look (at most LOGGED_MINTS in the line)
+    const mints = checked.incompleteMints.slice(0, LOGGED_MINTS);
+    deps.log.warn({ launches: checked.incomplete, mints, ...(checked.incomplete > mints.length ? { more: checked.incomplete - mints.length } : {}) }, 'curve accounts disagree with the held history: records marked history_incomplete');
+  }
   // a disagreement not resolved now stays pending: the next check (at most every HISTORY_CHECK_MS) asks again
   for (const mint of checked.unresolved) memory.historyPending.add(mint);
   return states;
 }
+
+/** The most mints a log line names. */
+const LOGGED_MINTS = 10;
 
 /** Whether `txs` hold the successful creation of `mint`. */
 function creationIn(mint: string, txs: DecodedTransaction[]): boolean {

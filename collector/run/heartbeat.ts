@@ -1,5 +1,6 @@
 import { redactUrl } from '../../src/log.ts';
 import { gapOnStart, parseUnreachable, UNREACHABLE_META } from '../../src/core/coverage.ts';
+import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../../src/core/falling-behind.ts';
 import { removeStaleTemporaryFiles, writeSiteAssets } from '../../src/ingest/write-site.ts';
 import type { CollectDeps } from '../context.ts';
 import { noteReachable } from './reachability.ts';
@@ -50,6 +51,8 @@ export function beginRun(deps: CollectDeps, reached: { slot: number; ms: number 
 export class Heartbeat {
   private readonly timer: NodeJS.Timeout;
   private tipReadMs = 0;
+  /** whether the last beat found the collector falling behind (a change is logged) */
+  private behind = false;
   private readonly now: () => number;
 
   constructor(private readonly deps: CollectDeps, private readonly runId: number) {
@@ -76,7 +79,24 @@ export class Heartbeat {
       log.warn({ downFrom: new Date(last.lastBeatMs).toISOString(), fromSlot: last.tipSlot, toSlot: slot }, 'RPC reachable again after an outage; scanning the program history across it');
     } else if (was) log.info({ rpc: redactUrl(config.SOLANA_RPC_URL), slot }, 'RPC reachable again');
     store.heartbeat(this.runId, now(), slot);
+    this.noteFallingBehind();
     return true;
+  }
+
+  /**
+   * Log when the collector starts or stops falling behind the chain (core/falling-behind.ts, the
+   * rule `/api/v1/status` reports as `collector.fallingBehind`): once per change, not every beat.
+   */
+  private noteFallingBehind(): void {
+    const samples = parseLagSamples(this.deps.store.getMeta(LAG_SAMPLES_META));
+    const behind = fallingBehind(samples);
+    if (behind === this.behind) return;
+    this.behind = behind;
+    const lagSlots = samples.at(-1)?.lagSlots ?? null;
+    if (behind) {
+      const minuteAgo = samples.find((x) => (samples.at(-1)?.atMs ?? 0) - x.atMs <= 60_000)?.lagSlots ?? null;
+      this.deps.log.warn({ lagSlots, lagSlotsAMinuteAgo: minuteAgo }, 'collector falling behind the chain: the lag has grown for over a minute (the RPC provider or this machine does not keep up with the chain; see RPC_MAX_RPS, RPC_CONCURRENCY)');
+    } else this.deps.log.info({ lagSlots }, 'collector no longer falling behind the chain');
   }
 
   /**

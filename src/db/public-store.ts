@@ -41,6 +41,9 @@ export interface StoredWalletRole extends WalletRole {
 }
 
 /** A role of a wallet with its launch's summary (null fields: the launch row is missing). */
+/** Meta key: the tip slot at the last program listing that found nothing newer than the cursor ('' when the last found some). */
+export const PROGRAM_CAUGHT_UP_META = 'program_caught_up_slot';
+
 export interface WalletLaunchRole {
   mint: string;
   role: WalletRole['role'];
@@ -636,6 +639,28 @@ export class PublicStore {
     this.s.setCursor.run(name, signature, slot, nowMs);
   }
 
+  /**
+   * The program listing found nothing newer than its cursor while the chain tip was at least
+   * `tipSlot` (the tip read before it): the records are current through that slot, though no
+   * signature moved the cursor (`null`: the last listing found signatures, so only the cursor says).
+   */
+  setProgramCaughtUp(tipSlot: number | null): void {
+    const text = tipSlot === null ? '' : String(tipSlot);
+    if ((this.getMeta(PROGRAM_CAUGHT_UP_META) ?? '') !== text) this.setMeta(PROGRAM_CAUGHT_UP_META, text);
+  }
+
+  /**
+   * The slot the records are current through, for the lag (tip − this): the program cursor's slot,
+   * or the tip at the last listing that found nothing newer, whichever is later; null before any
+   * cursor. A quiet chain (no pump transaction for a while) is not a collector falling behind.
+   */
+  programCurrentSlot(): number | null {
+    const cursor = this.getCursor('program')?.slot ?? null;
+    if (cursor === null) return null;
+    const caughtUp = Number(this.getMeta(PROGRAM_CAUGHT_UP_META) || 0);
+    return Math.max(cursor, Number.isSafeInteger(caughtUp) ? caughtUp : 0);
+  }
+
   getMeta(key: string): string | undefined {
     return (this.s.getMeta.get(key) as { value: string } | undefined)?.value;
   }
@@ -689,16 +714,16 @@ export class PublicStore {
 
   /**
    * The run is alive at `nowMs`; `tipSlot` (when known) is the chain tip now. With the tip, the lag
-   * (tip − program cursor) joins the samples `/api/v1/status` reads `fallingBehind` from
+   * (tip − {@link programCurrentSlot}) joins the samples `/api/v1/status` reads `fallingBehind` from
    * (core/falling-behind.ts: at most one every 5 s, the last 3 minutes).
    */
   heartbeat(runId: number, nowMs: number, tipSlot: number | null = null): void {
     this.coverageWrites++;
     this.s.beat.run(nowMs, tipSlot, runId);
-    const cursorSlot = tipSlot === null ? null : (this.getCursor('program')?.slot ?? null);
-    if (tipSlot === null || cursorSlot === null) return;
+    const currentSlot = tipSlot === null ? null : this.programCurrentSlot();
+    if (tipSlot === null || currentSlot === null) return;
     const kept = parseLagSamples(this.getMeta(LAG_SAMPLES_META));
-    const next = keepLagSample(kept, { atMs: nowMs, lagSlots: Math.max(0, tipSlot - cursorSlot) });
+    const next = keepLagSample(kept, { atMs: nowMs, lagSlots: Math.max(0, tipSlot - currentSlot) });
     if (next !== kept) this.setMeta(LAG_SAMPLES_META, formatLagSamples(next));
   }
 

@@ -57,7 +57,7 @@ export interface CollectorState {
   cursorSlot: number | null;
   /** chain tip at the latest heartbeat */
   tipSlot: number | null;
-  /** tipSlot − cursorSlot at the latest heartbeat: how far the records trail the chain */
+  /** how far the records trail the chain at the latest heartbeat: tipSlot − cursorSlot, or 0 once a listing after a tip found nothing newer than the cursor (a quiet chain) */
   lagSlots: number | null;
   running: boolean;
   /**
@@ -96,7 +96,9 @@ export function collectorStateOf(store: PublicStore, nowMs: number): CollectorSt
   const last: CollectorRun | undefined = store.lastRun();
   const cursorSlot = store.getCursor('program')?.slot ?? null;
   const tipSlot = last?.tipSlot ?? null;
-  const lagSlots = tipSlot !== null && cursorSlot !== null ? Math.max(0, tipSlot - cursorSlot) : null;
+  // the records are current through the cursor, or through the tip of a listing that found nothing newer
+  const currentSlot = store.programCurrentSlot();
+  const lagSlots = tipSlot !== null && currentSlot !== null ? Math.max(0, tipSlot - currentSlot) : null;
   const unreachable = parseUnreachable(store.getMeta(UNREACHABLE_META));
   const state = collectorPhase({ nowMs, aliveMs: RUNNING_WITHIN_MS, lastBeatMs: last?.lastBeatMs ?? null, stopped: last?.stoppedAtMs != null, lagSlots, unreachable });
   return {

@@ -24,9 +24,19 @@ const marked = new Marked({
   },
 });
 
-/** The Markdown as HTML (synchronous; marked's async mode is off). */
+/**
+ * The Markdown as HTML (synchronous; marked's async mode is off). Each table is wrapped in a region
+ * that scrolls sideways on a narrow screen and can take the keyboard's focus to be scrolled (a
+ * table's words keep their width rather than breaking letter by letter), and its code names may
+ * break after an underscore. Raw HTML is escaped, so every `<table>` and `<code>` here is marked's own.
+ */
 export function markdownToHtml(markdown: string): string {
-  return marked.parse(markdown, { async: false }) as string;
+  const out = marked.parse(markdown, { async: false }) as string;
+  return out.replace(
+    /<table>[\s\S]*?<\/table>/g,
+    // a code name in a table may break after its underscores (creator_kept_/majority), not inside its words
+    (table) => `<div class="table-scroll" role="region" aria-label="Table" tabindex="0">${table.replace(/<code>([^<]*)<\/code>/g, (_m, code: string) => `<code>${code.replaceAll('_', '_<wbr>')}</code>`)}</div>`,
+  );
 }
 
 /** The methodology page from the Markdown text of docs/methodology.md. */

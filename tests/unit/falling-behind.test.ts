@@ -98,6 +98,26 @@ describe('status wiring: heartbeats → collector.fallingBehind', () => {
     store.close();
   });
 
+  it('a quiet chain is not a collector falling behind: a listing that finds nothing newer makes the records current through the tip read before it', () => {
+    const store = storeIn();
+    const t0 = Date.parse('2026-11-25T12:00:00Z');
+    const run = store.startRun(t0, 1000);
+    store.setCursor('program', 'sig', 1000, t0);
+    // no new pump transaction for 90 s: the cursor stays, the tip runs on at 2.5 slots/s, and every
+    // pass's listing (after the tip read) finds nothing newer (catch-up.ts)
+    for (let s = 0; s <= 90; s++) {
+      const tip = 1000 + Math.floor(s * 2.5);
+      store.heartbeat(run, t0 + s * 1000, tip);
+      store.setProgramCaughtUp(tip);
+    }
+    expect(collectorStateOf(store, t0 + 90_000)).toMatchObject({ cursorSlot: 1000, lagSlots: 0, state: 'live', fallingBehind: false });
+    // the same quiet chain without that knowledge (a listing that found signatures): the lag shows
+    store.setProgramCaughtUp(null);
+    store.heartbeat(run, t0 + 91_000, 1230);
+    expect(collectorStateOf(store, t0 + 91_000).lagSlots).toBe(230);
+    store.close();
+  });
+
   it('heartbeats without a tip read keep no sample', () => {
     const store = storeIn();
     const run = store.startRun(0, null);

@@ -1,0 +1,35 @@
+/**
+ * docs/methodology.md as a page (src/render/methodology-page.ts): raw HTML stays text, links keep
+ * only safe targets, and a table scrolls sideways in a focusable region on a phone instead of
+ * breaking its words letter by letter (a walkthrough at 360 px read "com pleti ng"; axe asks a
+ * scrolling region to take the keyboard's focus).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { markdownToHtml } from '../../src/render/methodology-page.ts';
+
+describe('markdownToHtml', () => {
+  it('wraps every table in a focusable scrolling region; code names in it may break after underscores', () => {
+    const out = markdownToHtml('| code | when |\n|---|---|\n| `creator_kept_majority` | `creatorSupplyPct > 50` |\n\nText `keep_whole`.');
+    expect(out).toMatch(/^<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>/);
+    expect(out).toContain('</table></div>');
+    expect(out).toContain('<code>creator_<wbr>kept_<wbr>majority</code>');
+    expect(out).toContain('<code>creatorSupplyPct &gt; 50</code>');
+    expect(out).toContain('<code>keep_whole</code>'); // outside a table: untouched
+  });
+
+  it('shows raw HTML as text and drops unsafe link targets', () => {
+    const out = markdownToHtml('<table><script>alert(1)</script></table>\n\nSee [x](javascript:alert(1)) and [y](https://example.com).');
+    expect(out).not.toContain('<script>');
+    expect(out).not.toContain('class="table-scroll"'); // an escaped <table> is text, not a table
+    expect(out).toContain('href="#"');
+    expect(out).toContain('href="https://example.com"');
+  });
+
+  it('the real docs/methodology.md: every table wrapped, none left bare', () => {
+    const out = markdownToHtml(readFileSync(new URL('../../docs/methodology.md', import.meta.url), 'utf8'));
+    const tables = out.match(/<table>/g)?.length ?? 0;
+    expect(tables).toBeGreaterThanOrEqual(3);
+    expect(out.match(/<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>/g)?.length).toBe(tables);
+  });
+});
