@@ -4,7 +4,7 @@
  * as the Node server, and passes everything else to N API nodes.
  *
  * From disk (`siteDir`, the collector's `DATA_DIR/site` or a copy of it):
- * - `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`: `max-age=5`; `/methodology.html`: `max-age=300`;
+ * - `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`: `max-age=5`; `/methodology.html`, `/api.html`: `max-age=300`;
  * - `/t/{mint}.html` and `/d/{mint}` (`d/{mint}.json`): the settled rule — `max-age=3600,
  *   stale-while-revalidate=86400` while the marker `settled/{mint}` exists (src/ingest/publish.ts
  *   writes it), else `no-store`;
@@ -105,6 +105,7 @@ export function nginxConfig(options: NginxOptions): string {
     block('location = /', ['try_files /index.html @api;', ...pageHeaders(CACHE_LISTS)]),
     block('location = /status.html', fromDisk(pageHeaders(CACHE_LISTS))),
     block('location = /methodology.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),
+    block('location = /api.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),
     block('location ~ "^/lists/(latest|graduated|findings)/[1-9][0-9]{0,3}\\.html$"', fromDisk(pageHeaders(CACHE_LISTS))),
     block('location = /site.css', [`add_header Cache-Control ${q(CACHE_ASSET)};`, 'try_files /site.css @api;']),
     block('location = /favicon.ico', [`add_header Cache-Control ${q(CACHE_ASSET)};`, 'try_files /favicon.ico @api;']),

@@ -7,7 +7,7 @@ import type { Logger } from '../../src/log.ts';
 import type { PublicStore } from '../../src/db/public-store.ts';
 import { LIST_NAMES } from '../../src/db/lists.ts';
 import { renderHomePage, renderListPage } from '../../src/render/home-page.ts';
-import { renderMethodologyPage } from '../../src/render/methodology-page.ts';
+import { renderApiDocPage, renderMethodologyPage } from '../../src/render/methodology-page.ts';
 import { renderStatusPage } from '../../src/render/status-page.ts';
 import { homeFacts, listPageFacts, listPages } from '../../src/facts/site-facts.ts';
 import { statusBody } from '../../src/facts/status.ts';
@@ -24,9 +24,11 @@ import { writeFileAtomic } from '../../src/ingest/write-site.ts';
 
 /** docs/methodology.md of this checkout (the repository's own file). */
 export const METHODOLOGY_MD = fileURLToPath(new URL('../../docs/methodology.md', import.meta.url));
+/** docs/api.md of this checkout: the API reference page `site/api.html`. */
+export const API_MD = fileURLToPath(new URL('../../docs/api.md', import.meta.url));
 
 /** Per site folder: when the pages were last written (epoch ms) and the sha256 of each file written. */
-const written = new Map<string, { atMs: number; hashes: Map<string, string>; methodologyMd?: string }>();
+const written = new Map<string, { atMs: number; hashes: Map<string, string>; methodologyMd?: string; apiMd?: string }>();
 
 function writeIfChanged(hashes: Map<string, string>, path: string, content: string): boolean {
   const h = createHash('sha256').update(content).digest('hex');
@@ -65,6 +67,11 @@ export function publishLists(store: PublicStore, config: Config, log: Logger, no
     if (md !== state.methodologyMd) {
       put('methodology.html', renderMethodologyPage(md, o));
       state.methodologyMd = md;
+    }
+    const apiMd = readFileSync(API_MD, 'utf8');
+    if (apiMd !== state.apiMd) {
+      put('api.html', renderApiDocPage(apiMd, o));
+      state.apiMd = apiMd;
     }
     for (const list of LIST_NAMES) {
       const known = { window: home.window, total: home.lists[list].total };

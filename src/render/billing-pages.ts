@@ -15,7 +15,8 @@ const PLAN = html`<ul id="plan">
 <li>The record database file (<code>/data/record.db</code>)</li>
 </ul>
 <p>Keyed responses are licensed for use in your own product and may not be redistributed in bulk.
-Volume beyond 10,000 requests a day, the creation feed and bulk historical reconstruction need a separate data agreement.</p>`;
+Volume beyond 10,000 requests a day, the creation feed and bulk historical reconstruction need a separate data agreement.</p>
+<p>What each endpoint answers, its fields, errors and limits: <a href="/api.html">the API reference</a> (for programs: <a href="/api/v1/openapi.json">the OpenAPI document</a>).</p>`;
 
 /** Options of {@link renderPricingPage}. */
 export interface PricingOptions {

@@ -4,8 +4,9 @@ import { renderPage } from './shell.ts';
 import type { SitePageOptions } from './home-page.ts';
 
 /**
- * `/methodology.html`: docs/methodology.md (the repository's own file) as a page of the site's
- * frame, rendered with `marked`. Raw HTML in the Markdown is shown as text, not passed through,
+ * `/methodology.html` and `/api.html`: docs/methodology.md and docs/api.md (the repository's own
+ * files) as pages of the site's frame, rendered with `marked`. Links to those documents go to their
+ * pages; a link to another repository file (not served) goes nowhere. Raw HTML in the Markdown is shown as text, not passed through,
  * and links keep only http(s), relative and fragment targets. Pure: no I/O.
  */
 
@@ -13,14 +14,43 @@ type Html = ReturnType<typeof raw>;
 
 const escapeHtml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
+/** Heading ids given in the document being parsed (a repeated heading gets `-1`, `-2`, … as on GitHub). */
+const headingIds = new Map<string, number>();
+
+/**
+ * A heading's anchor as GitHub makes it (so `#what-changed-from-markers-v1` in the documents works
+ * on the site too): its text lower-cased, punctuation other than `-` and `_` dropped, spaces `-`.
+ * @example headingSlug('What changed from `markers-v1`') // 'what-changed-from-markers-v1'
+ */
+export function headingSlug(text: string): string {
+  const base = text.toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').trim().replace(/ /g, '-');
+  const seen = headingIds.get(base);
+  headingIds.set(base, (seen ?? -1) + 1);
+  return seen === undefined ? base : `${base}-${seen + 1}`;
+}
+
 const marked = new Marked({
   gfm: true,
+  hooks: {
+    preprocess(markdown) {
+      headingIds.clear();
+      return markdown;
+    },
+  },
   renderer: {
     // raw HTML blocks and inline tags are shown as text
     html: ({ text }) => escapeHtml(text),
+    heading({ tokens, depth, text }) {
+      return `<h${depth} id="${escapeHtml(headingSlug(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+    },
   },
   walkTokens(token) {
-    if ((token.type === 'link' || token.type === 'image') && !/^(https?:|\/|#|\.{0,2}\/?[\w.-]+(#[\w-]*)?$)/i.test(token.href)) token.href = '#';
+    if (token.type !== 'link' && token.type !== 'image') return;
+    // the repository's documents that are pages of the site link to those pages
+    const doc = /^(?:\.{0,2}\/)?(?:docs\/)?(methodology|api)\.md(#[\w-]*)?$/.exec(token.href);
+    if (doc) token.href = `/${doc[1]}.html${doc[2] ?? ''}`;
+    else if (/^(?:\.{0,2}\/)?(?:docs\/)?[\w.-]+\.md(#[\w-]*)?$/.test(token.href)) token.href = '#'; // a repository file the site does not serve
+    else if (!/^(https?:|\/|#|\.{0,2}\/?[\w.-]+(#[\w-]*)?$)/i.test(token.href)) token.href = '#';
   },
 });
 
@@ -41,11 +71,21 @@ export function markdownToHtml(markdown: string): string {
 
 /** The methodology page from the Markdown text of docs/methodology.md. */
 export function renderMethodologyPage(markdown: string, o: SitePageOptions): string {
-  const title = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? 'Methodology';
+  return docPage(markdown, o, { path: '/methodology.html', title: 'Methodology', description: 'How the archive decodes pump.fun launches, what each marker means, and what it cannot know.' });
+}
+
+/**
+ * `/api.html`: docs/api.md as a page — the API reference for people on the site (the footer's
+ * "API reference", the not-held page, the pricing page), beside the OpenAPI document
+ * `/api/v1/openapi.json` for programs.
+ */
+export function renderApiDocPage(markdown: string, o: SitePageOptions): string {
+  return docPage(markdown, o, { path: '/api.html', title: 'API', description: 'The keyed JSON API of the launch-provenance archive: endpoints, fields, errors, limits, rebuilds, bulk downloads.' });
+}
+
+/** A repository document as a page of the site's frame: its first heading as the title. */
+function docPage(markdown: string, o: SitePageOptions, d: { path: string; title: string; description: string }): string {
+  const title = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? d.title;
   const body = html`<article class="prose">${raw(markdownToHtml(markdown))}</article>` as Html;
-  return renderPage(
-    { title: `${title} — Launch-provenance archive`, description: 'How the archive decodes pump.fun launches, what each marker means, and what it cannot know.', canonicalUrl: `${o.baseUrl}/methodology.html` },
-    body,
-    { demo: o.demo, contactEmail: o.contactEmail },
-  );
+  return renderPage({ title: `${title} — Launch-provenance archive`, description: d.description, canonicalUrl: `${o.baseUrl}${d.path}` }, body, { demo: o.demo, contactEmail: o.contactEmail });
 }

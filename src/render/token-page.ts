@@ -20,7 +20,8 @@ import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocumen
  * (charts.ts, from the launch's transactions), the wallets behind the counts, the flags with their
  * transactions, then every fact in detail with its raw value.
  *
- * Wording rules (spec §1, §2.3): `cleanAtBirth: null` reads "unknown — not observed", never clean;
+ * Wording rules (spec §1, §2.3): `cleanAtBirth: null` reads "unknown — <why>" (the held history
+ * incomplete, or a marker not established), never clean;
  * a fact not established reads "unknown — <why>", never "none" or "no"; NO_MARKERS never reads
  * "safe"; the page's own words on an UNKNOWN page never say "clean", "safe" or "no issues" (the
  * record's `why`, quoted as it is, may say "not clean").
@@ -64,9 +65,18 @@ const CLASS_WORDS: Record<FindingClass, string> = {
 };
 
 
-/** Spec §2.3 in words; UNKNOWN+false is "not established" (e.g. a pool that could not be read). */
-export function birthWords(cleanAtBirth: boolean | null, cls: FindingClass): string {
-  if (cleanAtBirth === null) return 'unknown — not observed';
+/**
+ * Spec §2.3 in words; UNKNOWN+false is "not established" (e.g. a pool that could not be read).
+ * `doc`: the record, to say why a null is unknown — "not observed" when it was neither watched at
+ * its creation nor rebuilt and its creation is not held; else its held history incomplete, or
+ * (complete) a marker not established — never "not observed" of a launch the archive did watch.
+ */
+export function birthWords(cleanAtBirth: boolean | null, cls: FindingClass, doc?: Pick<LaunchDocument, 'history' | 'launch' | 'observedAtLaunch' | 'origin'>): string {
+  if (cleanAtBirth === null) {
+    // spec §2.3's case: neither watched at its creation nor rebuilt, the creation not held
+    if (!doc || (doc.launch === null && !doc.observedAtLaunch && doc.origin !== 'rebuilt')) return 'unknown — not observed';
+    return doc.history.complete ? 'unknown — not established' : 'unknown — the held history is incomplete';
+  }
   if (cleanAtBirth) return 'no recorded marker at birth (not an endorsement)';
   return cls === 'UNKNOWN' ? 'not established' : 'markers present';
 }
@@ -151,7 +161,7 @@ function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
 <p class="class"><span class="badge ${cls}">${cls.replace('_', ' ')}</span> <span id="verdict-h">${doc.finding.label}</span></p>
 <p id="why">${doc.finding.why}</p>
 ${cls === 'UNKNOWN' ? html`<p id="not-known">${unknownExplained(doc)}</p>` : ''}
-<p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls)}</strong></p>
+<p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls, doc)}</strong></p>
 ${pills.length ? html`<ul class="pills">${pills}</ul>` : ''}
 <p class="muted small">${CLASS_WORDS[cls]}</p>
 </section>` as Html;
@@ -448,7 +458,7 @@ ${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener
     opts.contactEmail ? html` Wrong? <a id="report" href="mailto:${opts.contactEmail}?subject=${encodeURIComponent(`Record ${doc.mint}`)}">Report a wrong record</a>.` : ''
   }</p>
 ` as Html;
-  const description = `${cls.replace('_', ' ')} — ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls)}. ${doc.finding.why}`;
+  const description = `${cls.replace('_', ' ')} — ${doc.finding.label}. Markers at birth: ${birthWords(doc.cleanAtBirth, cls, doc)}. ${doc.finding.why}`;
   return renderPage(
     {
       title: `${title} — launch record — ${doc.mint}`,

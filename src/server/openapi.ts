@@ -336,12 +336,12 @@ export const OPERATIONS: Operation[] = [
     ],
     errors: [],
   },
-  ...(['listPage', 'statusPage', 'methodologyPage'] as const).map(
+  ...(['listPage', 'statusPage', 'methodologyPage', 'apiDocPage'] as const).map(
     (name): Operation => ({
       route: ROUTES[name],
-      path: name === 'listPage' ? '/lists/{list}/{file}' : name === 'statusPage' ? '/status.html' : '/methodology.html',
+      path: { listPage: '/lists/{list}/{file}', statusPage: '/status.html', methodologyPage: '/methodology.html', apiDocPage: '/api.html' }[name],
       method: 'get',
-      summary: name === 'listPage' ? 'A page of a public list (latest, graduated, findings): `/lists/{list}/{n}.html`' : name === 'statusPage' ? 'The status in words' : 'The methodology',
+      summary: { listPage: 'A page of a public list (latest, graduated, findings): `/lists/{list}/{n}.html`', statusPage: 'The status in words', methodologyPage: 'The methodology', apiDocPage: 'This API\'s reference (docs/api.md) as a page' }[name],
       tags: ['pages'],
       keyed: false,
       parameters:

@@ -64,6 +64,7 @@ export const ROUTES = {
   search: route('search', path('/search'), ['GET'], 'html'),
   statusPage: route('statusPage', path('/status\\.html'), ['GET'], 'html'),
   methodologyPage: route('methodologyPage', path('/methodology\\.html'), ['GET'], 'html'),
+  apiDocPage: route('apiDocPage', path('/api\\.html'), ['GET'], 'html'),
   pricing: route('pricing', path('/pricing'), ['GET'], 'html'),
   checkout: route('checkout', path('/billing/checkout'), ['POST'], 'html'),
   success: route('success', path('/billing/success'), ['GET'], 'html', { cors: false }),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { LIST_NAMES, type ListName } from '../db/lists.ts';
 import { renderHomePage, renderListPage } from '../render/home-page.ts';
-import { renderMethodologyPage } from '../render/methodology-page.ts';
+import { renderApiDocPage, renderMethodologyPage } from '../render/methodology-page.ts';
 import { renderStatusPage } from '../render/status-page.ts';
 import type { Deps } from './deps.ts';
 import { corsHeaders, etagOf, htmlPage, ifNoneMatch, notModified, pageHeaders } from './http.ts';
@@ -123,5 +123,10 @@ export async function handleStatusPage(request: Request, deps: Deps): Promise<Re
 /** `GET /methodology.html`: docs/methodology.md as a page; `markdown` is the text bundled at build. */
 export function handleMethodologyPage(request: Request, deps: Deps, markdown: string): Response {
   return serveSiteFile(request, deps, 'methodology.html', CACHE_METHODOLOGY, () => renderMethodologyPage(markdown, siteOptions(deps)));
+}
+
+/** `GET /api.html`: docs/api.md as a page (the API reference for people); `markdown` is the text bundled at build. */
+export function handleApiDocPage(request: Request, deps: Deps, markdown: string): Response {
+  return serveSiteFile(request, deps, 'api.html', CACHE_METHODOLOGY, () => renderApiDocPage(markdown, siteOptions(deps)));
 }
 

@@ -49,6 +49,7 @@ export function staticSiteFile(target: string): StaticSiteFile | null {
   if (Object.hasOwn(ASSETS, target)) return ASSETS[target]!;
   if (target === '/status.html') return { rel: 'status.html', cacheControl: CACHE_LISTS };
   if (target === '/methodology.html') return { rel: 'methodology.html', cacheControl: CACHE_METHODOLOGY };
+  if (target === '/api.html') return { rel: 'api.html', cacheControl: CACHE_METHODOLOGY };
   if (LIST_PAGE.test(target)) return { rel: target.slice(1), cacheControl: CACHE_LISTS };
   return null;
 }

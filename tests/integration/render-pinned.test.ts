@@ -35,34 +35,37 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * without its creation transaction (named "Token FttD…pump", its name, symbol and URI "unknown — the
  * creation transaction is not held", where it said "Unnamed token" and "none in the metadata") and
  * the first-30-s heading of two launches without bundled buyers ("(4)", not "(4 besides the bundled)").
+ * Regenerated for version 6: the footer's links (API → /api.html, Keys → /pricing, where one link
+ * "API and keys" went to /pricing) on every page, and "Markers at birth: unknown — not established"
+ * for two UNKNOWN records the archive did not call unobserved; nothing else.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '39c8a12746ab429ee72d382930743b89edbf02d19462fee3f805bb6e652a3139'],
-  ['records/FINDINGS-no-transactions', '0665a3803d428fa9f37fa4ed214d3de5a97f9231e927b29ea9f900fabecceca6'],
-  ['records/NOTE', '0ffe1f479e3164551e3c574f21c301b725d5f0a790e7b02714071b70f90bf27e'],
-  ['records/NO_MARKERS', '670f4708b9bbc25fb455d840d89181c93d705c40f9b0e4d823278de7a4d1a0b0'],
-  ['records/UNKNOWN', '2ec6334a86ec99bd265809fd6f72a2d2ebab73dda31fa6e36017309ae3f21072'],
-  ['records/UNKNOWN_NO_CREATION', '956fd95c4a11301f7e514779a712810ead0227bfbdb58a89f434573d81105c85'],
-  ['records/graduated', 'ad1a53bd2b6b5fb7db5cfef9be4fdc04b4988d9a3d63cfa874a526b25f5d6013'],
-  ['records/hostile', '2f7e898efe5dbdfab395d7e98c17f75ad9b6774d99054f23104eb07b63e6d959'],
-  ['records/hostile-metadata', '304f06d0b2935eb4bd39f7c6f3a85b4e18d4447b5baa5ab0a21c5f47be9a5943'],
-  ['records/hostile-metadata-demo', '2c0a7b619eb0f4c1554463c0667ca9a94573b079f29e32c4180b909871c7cab6'],
-  ['records/rebuilt', '090f94955a8245b1ee00df1d8bfbc5d10f217a9f8564f16c8f166f4ab5e503a5'],
-  ['records/v3_migration', '26f728a6a58be55eee0437b7598d5ac9b34c92dbefcff1daa267468caefaf007'],
-  ['bench/long-curve', 'b5c57f3556946dfd8d7abbebda051a5e39a1bae532a9198dd66a985666a505db'],
-  ['bench/long-curve-hostile', 'a230db6eb45b0fdd7aff6f0ca0df391e1f02188926a0fd0575ce26d81088ce8a'],
-  ['synthetic/events-graduated', '50caceb0ac04d60511b34d84f82349eca1d69c50b1008afb900fadbe963ae5ff'],
-  ['synthetic/trades-sum', '75a653787c2f9ba52a10232fb0ff94691b2245f024e80e8c70d7c881e665848a'],
-  ['synthetic/usdc-graduated', '2543daa73c6e73a9dc36c24d168c173d87181021256166e9c7363555d15852e0'],
-  ['synthetic/short', 'f61e393346e731309bd5af0a0bb940aa9b40fe82031135748c1beaf47be22657'],
-  ['doc/no-markers', 'c2712cf26d8cf52234f1d88a9acc6cf2a4069d119cd2c5079837a41ac2d334a0'],
-  ['doc/hostile', 'a81e4e0ae132ddce25c83e7305e75c0bafb6565bbc187c66143743143eb5a28d'],
-  ['doc/unknown-no-launch', '6b7e6bf1c061a5b72b866caa73a0873449bcb8d7a7b3fcb6e72c72bd84445249'],
-  ['doc/graduated-pool', '1352bf87fa10f95bffa21f054c8655a295b4c5b2844dd003a2c2c6e94721887a'],
-  ['creator/FINDINGS-creator', '75423f082301fec8dadedad519ae69f38b825a70d680e1d7d485bd0ab8c8623e'],
-  ['creator/FINDINGS-bundled-buyer', 'ef44f41fccda2e8e3895ebf59c757c8b0dd9b3e42da3d39b5ecc5c9d976d4397'],
-  ['creator/FINDINGS-creator-demo', '1e793041d2a24c812d5bd98679737819d5f70c8a8ab24feb4053191e44929479'],
+  ['records/FINDINGS', '36b3d41d9db28f1e7b143438f98a3245488c510bae5e8367a70ac044c3c86db3'],
+  ['records/FINDINGS-no-transactions', '2b43db394723f5408beeadcb08c48df79051523611657d07bf59cf0aefb91376'],
+  ['records/NOTE', '037ec31153c3126a26a1cdcc33fcc35ecc14b31a14ae5e04e11975a6861646cb'],
+  ['records/NO_MARKERS', '2e5aa9ccb42f95b8bce4c16836679f20fd7227ca5014314df8ff91d551e9b59f'],
+  ['records/UNKNOWN', 'a9b7bc29c7f6afc4e34add27a476ebbc156e50083a3905822ae45f6328a511f5'],
+  ['records/UNKNOWN_NO_CREATION', '11131ddab3a979135473e3574c31bb03a0d2355c9583349b75ba7525efe3983d'],
+  ['records/graduated', '47ade9386769c7ade6329bfb5451f05c0f1c2e030cb1edf00ca12b77ab55a1a4'],
+  ['records/hostile', '2285f7cbb10623af7c200b7647128110ca0ebe02cf8718c01edadcc36953036f'],
+  ['records/hostile-metadata', 'b4ae520021973a28e939154200a4c1cb90b238de7ae5010dd8d553d90ec802ce'],
+  ['records/hostile-metadata-demo', '6e2461c89f4123935b1adea768614c193eae0d9fdf4ef2a0c1a1ae09a8339fca'],
+  ['records/rebuilt', 'd579ed243c025646be3fb93b2d7aea1fb1de4a4cb33cc386a12225f1c69fd256'],
+  ['records/v3_migration', '06ecea3762ef2359ec3a01c75476eb6fc00d265d91068e2c47ea65c502b0222f'],
+  ['bench/long-curve', '97ad99cfd034330a68220f9ea5ea2294be725432206a270968dafc447853322c'],
+  ['bench/long-curve-hostile', 'c1eb2046fece347429df2bd54eef567fe19b86c378e4a1d45682ab8edbff4c61'],
+  ['synthetic/events-graduated', 'cd616e38753c193780f0bd3b4b8bccf43173b5a55584b3923c635470cc6cb568'],
+  ['synthetic/trades-sum', 'd1a5baf6400fa643a3df86b60b4f9bdb727aba6ae317f102d0fc144b032c177b'],
+  ['synthetic/usdc-graduated', 'ece52c57f339835257b155c58a34db677966c447753bf48b903ad5faa88e7190'],
+  ['synthetic/short', 'b9bc4659130bce8cbd9ae4fa34eace7b3d1acaff431ce857885601dd565b5b3d'],
+  ['doc/no-markers', '50106f9e46608be6801d72f101eaf76d3ea824f8c8cd98dfd344ffdb48529972'],
+  ['doc/hostile', '5efcd72849e25974cefa90b8b92337f083851dcc4b77a9768c1d804ec426b195'],
+  ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],
+  ['doc/graduated-pool', 'd01d7a9c62a3ebb4d8ebf4ba21912b6a84b8ccc0d69062647a7e89155b45e08f'],
+  ['creator/FINDINGS-creator', 'ca8c20be822ac30f68d9c60b235143cf65a830831d29542b2292d3098c426bdd'],
+  ['creator/FINDINGS-bundled-buyer', '14b023c4427cf3258969c09f74c08584d9f633b78c7b545004cabeede905eb9a'],
+  ['creator/FINDINGS-creator-demo', '7d013a3283a308c546436d633337741063ae74ce17f268274e655f7dfd54ad5e'],
 ];
 
 let tmp: string;

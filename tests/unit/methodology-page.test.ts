@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from '../../src/render/methodology-page.ts';
+import { markdownToHtml, renderApiDocPage } from '../../src/render/methodology-page.ts';
 
 describe('markdownToHtml', () => {
   it('wraps every table in a focusable scrolling region; code names in it may break after underscores', () => {
@@ -31,5 +31,31 @@ describe('markdownToHtml', () => {
     const tables = out.match(/<table>/g)?.length ?? 0;
     expect(tables).toBeGreaterThanOrEqual(3);
     expect(out.match(/<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>/g)?.length).toBe(tables);
+  });
+
+  it('gives headings GitHub\'s anchors, so the documents\' own links to a section work on the site', () => {
+    expect(markdownToHtml('## Rebuilds\n\n## What changed from `markers-v1`\n\n## Rebuilds')).toBe(
+      '<h2 id="rebuilds">Rebuilds</h2>\n<h2 id="what-changed-from-markers-v1">What changed from <code>markers-v1</code></h2>\n<h2 id="rebuilds-1">Rebuilds</h2>\n',
+    );
+    for (const file of ['methodology.md', 'api.md']) {
+      const md = readFileSync(new URL(`../../docs/${file}`, import.meta.url), 'utf8');
+      const out = markdownToHtml(md);
+      const ids = new Set([...out.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+      for (const [, anchor] of md.matchAll(/\]\(#([\w-]+)\)/g)) expect(ids.has(anchor), `${file} #${anchor}`).toBe(true);
+    }
+  });
+
+  it('links the documents that are pages to their pages; a repository file the site does not serve goes nowhere', () => {
+    const out = markdownToHtml('See [m](docs/methodology.md#classes), [a](api.md), [s](scaling.md).');
+    expect(out).toContain('href="/methodology.html#classes"');
+    expect(out).toContain('href="/api.html"');
+    expect(out).toContain('<a href="#">s</a>');
+  });
+
+  it('the API reference page: docs/api.md in the site frame, with its rebuilds section anchored', () => {
+    const page = renderApiDocPage(readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8'), { baseUrl: 'https://archive.example' });
+    expect(page).toContain('<link rel="canonical" href="https://archive.example/api.html">');
+    expect(page).toContain('id="rebuilds"');
+    expect(page).toContain('id="errors"');
   });
 });

@@ -121,6 +121,11 @@ describe('renderTokenPage', () => {
   it('words the three states of cleanAtBirth (spec §2.3)', () => {
     expect(birthWords(null, 'UNKNOWN')).toBe('unknown — not observed');
     expect(birthWords(null, 'NO_MARKERS')).toBe('unknown — not observed');
+    // with the record: why it is unknown (a launch watched at its creation was observed)
+    const watched = makeDoc({ origin: 'observed', observedAtLaunch: true });
+    expect(birthWords(null, 'UNKNOWN', { ...watched, history: { ...watched.history, complete: false } })).toBe('unknown — the held history is incomplete');
+    expect(birthWords(null, 'UNKNOWN', { ...watched, history: { ...watched.history, complete: true } })).toBe('unknown — not established');
+    expect(birthWords(null, 'UNKNOWN', { ...watched, origin: 'scanned', observedAtLaunch: false, launch: null })).toBe('unknown — not observed');
     expect(birthWords(true, 'NO_MARKERS')).toBe('no recorded marker at birth (not an endorsement)');
     expect(birthWords(false, 'FINDINGS')).toBe('markers present');
     expect(birthWords(false, 'UNKNOWN')).toBe('not established');

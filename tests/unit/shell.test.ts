@@ -46,7 +46,7 @@ ${opts.demo ? html`<p class="demo" id="demo">${DEMO_BANNER}</p>` : ''}
 ${body}
 </main>
 <footer class="site">
-<nav><a href="/">Home</a><a href="/status.html">Status</a><a href="/methodology.html">Methodology</a><a href="/pricing">API and keys</a>${
+<nav><a href="/">Home</a><a href="/status.html">Status</a><a href="/methodology.html">Methodology</a><a href="/api.html">API</a><a href="/pricing">Keys</a>${
     opts.contactEmail ? html`<a href="mailto:${opts.contactEmail}">Report a wrong record</a>` : ''
   }</nav>
 <p>Chain-derived records of pump.fun bonding-curve launches. Not a price feed, not a signal and not advice. Token names, symbols and URIs are the creators' own words, shown as text.</p>

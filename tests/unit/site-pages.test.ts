@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { handleHome, handleListPage, handleMethodologyPage, handleStatusPage } from '../../src/server/site-pages.ts';
+import { handleApiDocPage, handleHome, handleListPage, handleMethodologyPage, handleStatusPage } from '../../src/server/site-pages.ts';
 import { staticSiteFile } from '../../src/server/static-door.ts';
 import { listWindow } from '../../src/render/home-page.ts';
 import { publishLists } from '../../collector/publish/lists.ts';
@@ -90,7 +90,13 @@ describe('site pages', () => {
     const m = handleMethodologyPage(get('/methodology.html'), deps, '# Method\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.org/)');
     expect(m.headers.get('Cache-Control')).toBe('max-age=300');
     const html = await m.text();
-    expect(html).toContain('<h1>Method</h1>');
+    expect(html).toContain('<h1 id="method">Method</h1>');
+    // the API reference the same way (docs/api.md as /api.html)
+    const api = handleApiDocPage(get('/api.html'), deps, '# API\n\n## Rebuilds\n\nSee [the methodology](docs/methodology.md).');
+    expect(api.headers.get('Cache-Control')).toBe('max-age=300');
+    const apiHtml = await api.text();
+    expect(apiHtml).toContain('<h2 id="rebuilds">Rebuilds</h2>');
+    expect(apiHtml).toContain('href="/methodology.html"');
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('javascript:');
