@@ -115,6 +115,7 @@ function section(list: ListName, f: HomeFacts): Html {
 <h2 id="${list}-h">${t.title}</h2>
 ${listRows(rows, f.nowMs, t.empty, t.when)}
 ${total > rows.length ? html`<p class="more"><a href="/lists/${list}/1.html">All ${t.title.toLowerCase().replace('findings', 'FINDINGS')} (${n(Math.min(total, LIST_PAGE_ROWS * LIST_MAX_PAGES))}${total > LIST_PAGE_ROWS * LIST_MAX_PAGES ? ' newest' : ''})</a></p>` : ''}
+${list === 'latest' && total < LIST_PAGE_ROWS * LIST_MAX_PAGES && f.status.counts.records > total ? html`<p class="muted small">${plural(f.status.counts.records - total, 'record')} held without ${f.status.counts.records - total === 1 ? 'its' : 'their'} creation transaction ${f.status.counts.records - total === 1 ? 'is' : 'are'} not in this list (no creation time to place ${f.status.counts.records - total === 1 ? 'it' : 'them'}): search by mint.</p>` : ''}
 </section>` as Html;
 }
 

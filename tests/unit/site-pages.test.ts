@@ -55,6 +55,15 @@ describe('site pages', () => {
     expect(handleHome(get('/', { 'If-None-Match': served.headers.get('ETag')! }), deps).status).toBe(304);
     expect(existsSync(join(config.siteDir, 'status.html'))).toBe(true);
     expect(existsSync(join(config.siteDir, 'methodology.html'))).toBe(true);
+    expect(existsSync(join(config.siteDir, 'api.html'))).toBe(true);
+  });
+
+  it('the home page says why the latest list holds fewer launches than the archive holds records', async () => {
+    expect(await handleHome(get('/'), deps).text()).not.toContain('held without');
+    putDoc(store, { ...launchDoc(randomAddress(), NOW), origin: 'scanned', observedAtLaunch: false, launch: null, finding: { class: 'UNKNOWN', label: 'Not established', why: 'No creation.' }, cleanAtBirth: null }, NOW);
+    const home = await handleHome(get('/'), deps).text();
+    expect(home).toContain('121 launch records');
+    expect(home).toContain('1 record held without its creation transaction is not in this list');
   });
 
   it('lists: 50 rows a page, newest first; pages past the last are 404 and removed when the list shrinks', async () => {
