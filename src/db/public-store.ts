@@ -40,10 +40,10 @@ export interface StoredWalletRole extends WalletRole {
   mint: string;
 }
 
-/** A role of a wallet with its launch's summary (null fields: the launch row is missing). */
 /** Meta key: the tip slot at the last program listing that found nothing newer than the cursor ('' when the last found some). */
 export const PROGRAM_CAUGHT_UP_META = 'program_caught_up_slot';
 
+/** A role of a wallet with its launch's summary (null fields: the launch row is missing). */
 export interface WalletLaunchRole {
   mint: string;
   role: WalletRole['role'];

@@ -57,7 +57,7 @@ export interface CollectorState {
   cursorSlot: number | null;
   /** chain tip at the latest heartbeat */
   tipSlot: number | null;
-  /** how far the records trail the chain at the latest heartbeat: tipSlot − cursorSlot, or 0 once a listing after a tip found nothing newer than the cursor (a quiet chain) */
+  /** how far the records trail the chain at the latest heartbeat: tipSlot − the slot they are current through (the cursor's, or the tip read before a listing that found nothing newer: a quiet chain is no lag) */
   lagSlots: number | null;
   running: boolean;
   /**
