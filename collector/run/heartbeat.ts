@@ -1,5 +1,5 @@
 import { redactUrl } from '../../src/log.ts';
-import { gapOnStart, parseUnreachable, UNREACHABLE_META } from '../../src/core/coverage.ts';
+import { CATCHING_UP_LAG_SLOTS, gapOnStart, parseUnreachable, UNREACHABLE_META } from '../../src/core/coverage.ts';
 import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../../src/core/falling-behind.ts';
 import { removeStaleTemporaryFiles, writeSiteAssets } from '../../src/ingest/write-site.ts';
 import type { CollectDeps } from '../context.ts';
@@ -51,8 +51,8 @@ export function beginRun(deps: CollectDeps, reached: { slot: number; ms: number 
 export class Heartbeat {
   private readonly timer: NodeJS.Timeout;
   private tipReadMs = 0;
-  /** whether the last beat found the collector falling behind (a change is logged) */
-  private behind = false;
+  /** whether the last beat found the collector falling behind, and how it was logged: `noted` (info), `warned` */
+  private behind: 'no' | 'noted' | 'warned' = 'no';
   private readonly now: () => number;
 
   constructor(private readonly deps: CollectDeps, private readonly runId: number) {
@@ -85,18 +85,26 @@ export class Heartbeat {
 
   /**
    * Log when the collector starts or stops falling behind the chain (core/falling-behind.ts, the
-   * rule `/api/v1/status` reports as `collector.fallingBehind`): once per change, not every beat.
+   * rule `/api/v1/status` reports as `collector.fallingBehind`): once per change, not every beat —
+   * at info while the lag is a few slots, and a warning once in an episode when it reaches the
+   * status's catching_up lag (CATCHING_UP_LAG_SLOTS, about a minute).
    */
   private noteFallingBehind(): void {
     const samples = parseLagSamples(this.deps.store.getMeta(LAG_SAMPLES_META));
     const behind = fallingBehind(samples);
-    if (behind === this.behind) return;
-    this.behind = behind;
     const lagSlots = samples.at(-1)?.lagSlots ?? null;
-    if (behind) {
-      const minuteAgo = samples.find((x) => (samples.at(-1)?.atMs ?? 0) - x.atMs <= 60_000)?.lagSlots ?? null;
-      this.deps.log.warn({ lagSlots, lagSlotsAMinuteAgo: minuteAgo }, 'collector falling behind the chain: the lag has grown for over a minute (the RPC provider or this machine does not keep up with the chain; see RPC_MAX_RPS, RPC_CONCURRENCY)');
-    } else this.deps.log.info({ lagSlots }, 'collector no longer falling behind the chain');
+    if (!behind) {
+      if (this.behind !== 'no') this.deps.log.info({ lagSlots }, 'collector no longer falling behind the chain');
+      this.behind = 'no';
+      return;
+    }
+    const level = (lagSlots ?? 0) >= CATCHING_UP_LAG_SLOTS ? 'warned' : 'noted';
+    if (this.behind === 'warned' || this.behind === level) return;
+    this.behind = level;
+    const minuteAgo = samples.find((x) => (samples.at(-1)?.atMs ?? 0) - x.atMs <= 60_000)?.lagSlots ?? null;
+    const msg = 'collector falling behind the chain: the lag has grown for over a minute (the RPC provider or this machine does not keep up with the chain; see RPC_MAX_RPS, RPC_CONCURRENCY)';
+    if (level === 'warned') this.deps.log.warn({ lagSlots, lagSlotsAMinuteAgo: minuteAgo }, msg);
+    else this.deps.log.info({ lagSlots, lagSlotsAMinuteAgo: minuteAgo }, msg);
   }
 
   /**
