@@ -2,7 +2,7 @@ import { address } from '@solana/kit';
 import type { ChainState } from '../core/record/build-launch.ts';
 import type { PoolNow } from '../core/types.ts';
 import { instant } from '../core/canonical.ts';
-import { PUMP_AMM_PROGRAM_ID, USDC_MINT, WSOL_MINT } from '../core/programs.ts';
+import { PUMP_AMM_PROGRAM_ID, knownQuoteDecimals } from '../core/programs.ts';
 import { decodeBondingCurve, decodeMintDecimals, decodePool, decodeTokenAccount } from '../core/decode/index.ts';
 import { absentCurveRead, curveReadOf } from '../core/record/curve-history.ts';
 import { bondingCurveAddress, canonicalPoolAddress } from './pda.ts';
@@ -11,18 +11,6 @@ import { inScheduledRequests, type TransactionReader } from './transaction-reade
 
 /** Decimals of every pump.fun mint (reference.md §1: 1,000,000,000 tokens of 6 decimals). */
 const BASE_DECIMALS = 6;
-const SOL_DECIMALS = 9;
-const USDC_DECIMALS = 6;
-
-/**
- * Decimals of a pool's quote mint when known without a read: WSOL 9, USDC 6. Any other quote (a
- * pump coin, 6; a token listed through QuoteControl such as an xStock, 8; FACTS §6) is read from
- * its mint account with the pool's vaults, so the pool's price is never scaled by a guess.
- */
-function knownQuoteDecimals(quoteMint: string): number | null {
-  return quoteMint === WSOL_MINT ? SOL_DECIMALS : quoteMint === USDC_MINT ? USDC_DECIMALS : null;
-}
-
 type AccountValue = { data: [string, string] } | null;
 
 /** getMultipleAccounts takes at most this many addresses per call (Agave's limit). */
@@ -163,7 +151,8 @@ export async function readChainStates(accounts: AccountsReader, asks: readonly C
     }
     pools.push({ mint: t.mint, quoteMint: t.quoteMint, address: t.pool, fields: f, baseVault: f.pool_base_token_account, quoteVault: f.pool_quote_token_account });
   }
-  // the vaults of every pool, then the mint of each quote whose decimals are not known (knownQuoteDecimals)
+  // the vaults of every pool, then the mint of each quote whose decimals are not known without a
+  // read (programs.ts knownQuoteDecimals: WSOL, USDC), so the pool's price is never scaled by a guess
   const quoteOf = (p: (typeof pools)[number]) => (typeof p.fields.quote_mint === 'string' ? p.fields.quote_mint : p.quoteMint);
   const unknownQuotes = [...new Set(pools.map(quoteOf).filter((q) => knownQuoteDecimals(q) === null))];
   const read = pools.length > 0 ? await accounts([...pools.flatMap((p) => [p.baseVault, p.quoteVault]), ...unknownQuotes]) : [];

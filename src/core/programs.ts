@@ -17,6 +17,18 @@ export const WSOL_MINT = 'So11111111111111111111111111111111111111112';
 export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 /** The default key: `quote_mint` = this means SOL (reference.md §1.5). */
 export const DEFAULT_KEY = '11111111111111111111111111111111';
+
+/**
+ * The decimals of a quote mint known without reading the chain: 9 for SOL (absent, the default
+ * key or WSOL: lamports), 6 for USDC; null for any other quote (a pump coin, a token listed through
+ * QuoteControl such as an 8-decimal xStock: idl/2026-10 FACTS §6), whose decimals come from the
+ * chain (record-building: launch-events.ts quoteDecimalsOf; the pool: chain-state.ts's mint read).
+ * @example knownQuoteDecimals(USDC_MINT) // 6
+ */
+export function knownQuoteDecimals(quoteMint: string | null | undefined): number | null {
+  if (!quoteMint || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT) return 9;
+  return quoteMint === USDC_MINT ? 6 : null;
+}
 export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 export const ASSOCIATED_TOKEN_PROGRAM_ID = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';

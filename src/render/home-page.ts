@@ -108,6 +108,17 @@ function windowWords(w: ListWindow): Html {
     : (html`` as Html);
 }
 
+/**
+ * Under the latest list: how many records it leaves out (held without their creation transaction:
+ * no creation time to place them), when its count is exact and some are left out; else nothing.
+ */
+function unlistedNote(f: HomeFacts, listed: number): Html | '' {
+  const left = f.status.counts.records - listed;
+  if (listed >= LIST_PAGE_ROWS * LIST_MAX_PAGES || left <= 0) return '';
+  const one = left === 1;
+  return html`<p class="muted small">${plural(left, 'record')} held without ${one ? 'its' : 'their'} creation transaction ${one ? 'is' : 'are'} not in this list (no creation time to place ${one ? 'it' : 'them'}): search by mint.</p>` as Html;
+}
+
 function section(list: ListName, f: HomeFacts): Html {
   const t = LIST_TITLES[list];
   const { rows, total } = f.lists[list];
@@ -115,7 +126,7 @@ function section(list: ListName, f: HomeFacts): Html {
 <h2 id="${list}-h">${t.title}</h2>
 ${listRows(rows, f.nowMs, t.empty, t.when)}
 ${total > rows.length ? html`<p class="more"><a href="/lists/${list}/1.html">All ${t.title.toLowerCase().replace('findings', 'FINDINGS')} (${n(Math.min(total, LIST_PAGE_ROWS * LIST_MAX_PAGES))}${total > LIST_PAGE_ROWS * LIST_MAX_PAGES ? ' newest' : ''})</a></p>` : ''}
-${list === 'latest' && total < LIST_PAGE_ROWS * LIST_MAX_PAGES && f.status.counts.records > total ? html`<p class="muted small">${plural(f.status.counts.records - total, 'record')} held without ${f.status.counts.records - total === 1 ? 'its' : 'their'} creation transaction ${f.status.counts.records - total === 1 ? 'is' : 'are'} not in this list (no creation time to place ${f.status.counts.records - total === 1 ? 'it' : 'them'}): search by mint.</p>` : ''}
+${list === 'latest' ? unlistedNote(f, total) : ''}
 </section>` as Html;
 }
 

@@ -14,16 +14,22 @@ type Html = ReturnType<typeof raw>;
 
 const escapeHtml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-/** Heading ids given in the document being parsed (a repeated heading gets `-1`, `-2`, … as on GitHub). */
+/** Heading ids given in the document being parsed, with how often each was given (emptied before each parse). */
 const headingIds = new Map<string, number>();
 
 /**
  * A heading's anchor as GitHub makes it (so `#what-changed-from-markers-v1` in the documents works
  * on the site too): its text lower-cased, punctuation other than `-` and `_` dropped, spaces `-`.
+ * Pure; a repeated heading gets `-1`, `-2`, … from the renderer ({@link uniqueHeadingId}).
  * @example headingSlug('What changed from `markers-v1`') // 'what-changed-from-markers-v1'
  */
 export function headingSlug(text: string): string {
-  const base = text.toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').trim().replace(/ /g, '-');
+  return text.toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').trim().replace(/ /g, '-');
+}
+
+/** The id of a heading in the document being parsed: its slug, `-1`, `-2`, … when repeated (as on GitHub). */
+function uniqueHeadingId(text: string): string {
+  const base = headingSlug(text);
   const seen = headingIds.get(base);
   headingIds.set(base, (seen ?? -1) + 1);
   return seen === undefined ? base : `${base}-${seen + 1}`;
@@ -41,7 +47,7 @@ const marked = new Marked({
     // raw HTML blocks and inline tags are shown as text
     html: ({ text }) => escapeHtml(text),
     heading({ tokens, depth, text }) {
-      return `<h${depth} id="${escapeHtml(headingSlug(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+      return `<h${depth} id="${escapeHtml(uniqueHeadingId(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
     },
   },
   walkTokens(token) {

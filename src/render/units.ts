@@ -8,7 +8,7 @@
  * Raw amounts are decimal strings (types.ts); they are scaled with bigint arithmetic so the exact
  * text never goes through a float. Never prints exponent notation (no "1e-7").
  */
-import { DEFAULT_KEY, USDC_MINT, WSOL_MINT } from '../core/programs.ts';
+import { USDC_MINT, knownQuoteDecimals } from '../core/programs.ts';
 
 /** USDC (reference.md §1.5: USDC-quoted coins report `quote_amount`); src/core/programs.ts. */
 export { USDC_MINT };
@@ -26,8 +26,9 @@ export const TOKEN_DECIMALS = 6;
  * @example quoteUnit('So11111111111111111111111111111111111111112') // {symbol: 'SOL', decimals: 9, sol: true, raw: false}
  */
 export function quoteUnit(quoteMint: string | null | undefined, decimals?: number | null): { symbol: string; decimals: number; sol: boolean; raw: boolean } {
-  if (!quoteMint || quoteMint === DEFAULT_KEY || quoteMint === WSOL_MINT) return { symbol: 'SOL', decimals: 9, sol: true, raw: false };
-  if (quoteMint === USDC_MINT) return { symbol: 'USDC', decimals: 6, sol: false, raw: false };
+  const known = knownQuoteDecimals(quoteMint);
+  // SOL (however spelled, or absent) and USDC need no decimals from the record
+  if (known !== null || !quoteMint) return quoteMint === USDC_MINT ? { symbol: 'USDC', decimals: known ?? 6, sol: false, raw: false } : { symbol: 'SOL', decimals: known ?? 9, sol: true, raw: false };
   if (typeof decimals === 'number' && Number.isInteger(decimals) && decimals >= 0) return { symbol: shortAddress(quoteMint), decimals, sol: false, raw: false };
   return { symbol: `raw units of ${shortAddress(quoteMint)}`, decimals: 0, sol: false, raw: true };
 }

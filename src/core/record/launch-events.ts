@@ -1,5 +1,5 @@
 import type { DecodedEvent, DecodedTransaction, DecodedValue } from '../types.ts';
-import { DEFAULT_KEY, USDC_MINT, WSOL_MINT } from '../programs.ts';
+import { DEFAULT_KEY, WSOL_MINT, knownQuoteDecimals } from '../programs.ts';
 
 /**
  * Typed views over a launch's decoded transactions: the pump events and instructions the builder
@@ -66,10 +66,6 @@ export function documentQuoteMint(quoteMint: string | undefined): string {
   return isSolQuote(quoteMint) ? WSOL_MINT : quoteMint!;
 }
 
-/** Decimals of SOL (lamports) and of USDC, known without reading the chain. */
-const SOL_DECIMALS = 9;
-const USDC_DECIMALS = 6;
-
 /**
  * The decimals of a launch's quote mint (markers-v6; docs/methodology.md "A quote's own decimals"):
  * 9 for SOL and 6 for USDC; for any other quote (a pump coin, 6; a token listed through QuoteControl
@@ -82,8 +78,8 @@ const USDC_DECIMALS = 6;
  * @example quoteDecimalsOf('So11111111111111111111111111111111111111112', []) // 9
  */
 export function quoteDecimalsOf(quoteMint: string, successfulTxs: readonly DecodedTransaction[]): number | null {
-  if (isSolQuote(quoteMint)) return SOL_DECIMALS;
-  if (quoteMint === USDC_MINT) return USDC_DECIMALS;
+  const known = knownQuoteDecimals(quoteMint);
+  if (known !== null) return known;
   const reported = new Set<number>();
   for (const tx of successfulTxs) {
     for (const b of tx.preTokenBalances) if (b.mint === quoteMint && b.decimals !== null) reported.add(b.decimals);
