@@ -129,6 +129,9 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
     DEMO: 'true',
     COLLECT_START: 'latest',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // the buyout wallets' afterwards read every 30 s rather than every 10 min, so the demo's few
+    // minutes show what they did (the wallet pages' Afterwards column)
+    AFTERWARDS_SWEEP_MS: process.env.AFTERWARDS_SWEEP_MS ?? '30000',
   });
   const privateState = openPrivateState(config);
   const { id: keyId, key } = await new KeyService(privateState, loadKeySecret(config)).create('demo');

@@ -71,6 +71,8 @@ export interface WalletPageRows {
   totals: Record<WalletRole['role'], number>;
   /** the launches it created, counted by their record's finding class (absent: none of that class) */
   createdByClass: Partial<Record<FindingClass, number>>;
+  /** what it did afterwards with each curve it bought out, as followed so far (table buyout_afterwards; a buyout never read has none) */
+  afterwards: StoredAfterwards[];
 }
 
 /** An interval the collector was not watching (coverage_gap). */
@@ -98,6 +100,18 @@ export interface StoredAfterwards {
   state: AfterwardsState | null;
   reason: string | null;
   checkedAtMs: number;
+}
+
+/**
+ * What a wallet's page shows of a followed buyout (render/creator-page.ts afterwardsCell), as a
+ * key: whether it is known, why it cannot be followed, and the sales, balance and tokens moved out.
+ * The newest slot read and the check's time are left out: a sweep that finds nothing new changes
+ * neither the facts nor the page.
+ */
+function afterwardsShown(state: AfterwardsState | null, reason: string | null, checkedAtMs: number): string {
+  if (state === null) return `x:${reason ?? ''}`;
+  if (checkedAtMs <= 0) return 'reading';
+  return `${state.balance}:${state.movedOut}:${state.sales.map((x) => x.signature).join(',')}`;
 }
 
 /** Why a transaction is unreadable (table unreadable_tx). */
@@ -292,6 +306,7 @@ export class PublicStore {
       putAfterwards: prepare(
         'INSERT INTO buyout_afterwards (mint, wallet, state, reason, checked_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (mint, wallet) DO UPDATE SET state = excluded.state, reason = excluded.reason, checked_at_ms = excluded.checked_at_ms',
       ),
+      afterwardsRow: prepare('SELECT state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE mint = ? AND wallet = ?'),
       afterwardsOfWallet: prepare('SELECT mint, state, reason, checked_at_ms AS checkedAtMs FROM buyout_afterwards WHERE wallet = ?'),
       txsForMint: prepare('SELECT decoded FROM launch_tx WHERE mint = ? ORDER BY slot, rowid'),
       countTxForMint: prepare('SELECT count(*) AS n FROM launch_tx WHERE mint = ?').pluck(),
@@ -603,9 +618,19 @@ export class PublicStore {
     }));
   }
 
-  /** Store what a buyout's wallet did afterwards (`state` null with a `reason` when it cannot be followed). */
+  /**
+   * Store what a buyout's wallet did afterwards (`state` null with a `reason` when it cannot be
+   * followed; `checkedAtMs` 0: not read to the end yet). The wallet's page is marked to be written
+   * again (pending_wallet_page) when what it shows of the buyout changed ({@link afterwardsShown}):
+   * not when a sweep only found the account as it was.
+   */
   putAfterwards(mint: string, wallet: string, state: AfterwardsState | null, reason: string | null, checkedAtMs: number): void {
-    this.s.putAfterwards.run(mint, wallet, state === null ? null : JSON.stringify(state), reason, checkedAtMs);
+    this.transaction(() => {
+      const before = this.s.afterwardsRow.get(mint, wallet) as { state: string | null; reason: string | null; checkedAtMs: number } | undefined;
+      this.s.putAfterwards.run(mint, wallet, state === null ? null : JSON.stringify(state), reason, checkedAtMs);
+      const was = before ? afterwardsShown(before.state === null ? null : (JSON.parse(before.state) as AfterwardsState), before.reason, before.checkedAtMs) : null;
+      if (was !== afterwardsShown(state, reason, checkedAtMs)) this.s.markWallet.run(wallet);
+    });
   }
 
   /** The followed afterwards of every buyout of a wallet (rows of buyouts read at least once). */
@@ -902,7 +927,7 @@ export class PublicStore {
       const totals = this.walletRoleTotals(wallet);
       const createdByClass: WalletPageRows['createdByClass'] = {};
       for (const c of this.s.walletCreatedByClass.all(wallet) as { findingClass: FindingClass; n: number }[]) createdByClass[c.findingClass] = c.n;
-      return { roles, totals, createdByClass };
+      return { roles, totals, createdByClass, afterwards: totals.buyout > 0 ? this.afterwardsOfWallet(wallet) : [] };
     })();
   }
 

@@ -4,6 +4,7 @@ import { renderPage } from './shell.ts';
 import { explorerOf, tokenPath, txLink, walletPath, type Explorer } from './links.ts';
 import { count, duration, pctOf, quoteAmount, shortAddress, tokenAmount, utc } from './units.ts';
 import type { FindingClass } from '../core/types.ts';
+import { afterwardsOf, type AfterwardsState } from '../core/afterwards.ts';
 import { WALLET_LIST_MAX } from '../core/wallet-lists.ts';
 
 /**
@@ -30,6 +31,20 @@ export interface CreatorPageData {
   totals: Record<CreatorPageRole['role'], number>;
   /** the launches it created, counted by their record's finding class */
   createdByClass: Partial<Record<FindingClass, number>>;
+  /** what it did afterwards with each curve it bought out, as followed so far (PublicStore.walletPage; absent or without a mint: not read yet) */
+  afterwards?: FollowedBuyout[];
+}
+
+/**
+ * A buyout as the collector's afterwards sweep followed it (table buyout_afterwards;
+ * docs/methodology.md "Buyout afterwards"): `state` null with a `reason` when it cannot be
+ * followed; `checkedAtMs` 0 while its token account is not read to the end.
+ */
+export interface FollowedBuyout {
+  mint: string;
+  state: AfterwardsState | null;
+  reason: string | null;
+  checkedAtMs: number;
 }
 
 /**
@@ -88,8 +103,43 @@ ${rows.map(
 </tbody></table>` as Html;
 }
 
-function buyoutTable(rows: CreatorPageRole[], ex: Explorer): Html {
-  return html`<table class="stack wallets" id="buyouts"><thead><tr><th scope="col">Token</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Spent</th><th scope="col">Transaction</th></tr></thead><tbody>
+/** The most sale signatures an Afterwards cell links; the rest are counted (the API's wallet record lists every one). */
+export const AFTERWARDS_SALE_LINKS = 5;
+
+/** The id of docs/methodology.md's "Buyout afterwards" heading on /methodology.html (tests/unit/wallet-afterwards.test.ts holds it to the page). */
+export const AFTERWARDS_ANCHOR = 'buyout-afterwards-wallet-priors-spec-24-buyoutsafterwards';
+
+const VENUE_WORDS = { pool: 'the PumpSwap pool', curve: 'the curve' } as const;
+
+/**
+ * What the buyout's wallet did afterwards with the tokens of its completing buy, in words with
+ * the sales' signatures (spec §2.4 `buyouts[].afterwards`; methodology "Buyout afterwards"). Only
+ * an account read to the end is a fact: anything else says it is not known, never "no sale".
+ */
+function afterwardsCell(r: CreatorPageRole, f: FollowedBuyout | undefined, ex: Explorer): Html | string {
+  if (!f || (f.state === null && f.reason === null)) return 'not known yet: the wallet’s token account has not been read since the buyout';
+  if (f.state === null) return 'cannot be followed: the bought tokens did not land in a token account of this wallet';
+  if (f.checkedAtMs <= 0) return 'not known yet: the wallet’s token account is still being read';
+  const a = afterwardsOf(f.state, f.checkedAtMs);
+  const share = (raw: string) => `${tokenAmount(raw).text}${r.totalSupplyRaw ? ` (${pctOf(raw, r.totalSupplyRaw)})` : ''}`;
+  const moved = BigInt(a.movedOutTokens) > 0n ? `; ${share(a.movedOutTokens)} left the account other than by a sale (not counted as sold)` : '';
+  const holds = `; the account holds ${share(a.balanceTokens)} (read to slot ${a.throughSlot.toLocaleString('en')})`;
+  if (a.sold === 'none') return `no sale${moved}${holds}`;
+  const d = r.detail;
+  const hours = typeof d.hoursAfterLaunch === 'number' ? d.hoursAfterLaunch : null;
+  const buyoutMs = r.createdAtMs === null ? null : d.sameBatchAsLaunch === true ? r.createdAtMs : hours === null ? null : r.createdAtMs + hours * 3_600_000;
+  const when = (ms: number) => (buyoutMs === null ? utc(ms) : `${duration(Math.max(0, ms - buyoutMs) / 1000)} after the buyout`);
+  const first = a.firstSoldAt ? when(a.firstSoldAt.ms) : null;
+  const last = a.lastSoldAt && a.signatures.length > 1 ? when(a.lastSoldAt.ms) : null;
+  const timing = first === null ? '' : last === null || last === first ? `, ${first}` : `, first ${first}, last ${last}`;
+  const venues = a.venues.map((v) => VENUE_WORDS[v]).join(' and ');
+  const sales = a.signatures.slice(0, AFTERWARDS_SALE_LINKS);
+  const more = a.signatures.length - sales.length;
+  return html`sold ${a.sold === 'all' ? 'all' : 'part'}: ${share(a.soldTokens)} on ${venues} in ${count(a.signatures.length, 'sale')}${timing}${moved}${a.sold === 'all' ? '' : holds}. Sales: ${sales.map((s, i) => html`${i ? ' ' : ''}${txLink(ex, s, shortAddress(s))}`)}${more > 0 ? ` and ${more.toLocaleString('en')} more (every sale is in the API’s wallet record)` : ''}` as Html;
+}
+
+function buyoutTable(rows: CreatorPageRole[], followed: readonly FollowedBuyout[], ex: Explorer): Html {
+  return html`<table class="stack wallets" id="buyouts"><thead><tr><th scope="col">Token</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Spent</th><th scope="col">Transaction</th><th scope="col">Afterwards</th></tr></thead><tbody>
 ${rows.map((r) => {
   const d = r.detail;
   const hours = typeof d.hoursAfterLaunch === 'number' ? d.hoursAfterLaunch : null;
@@ -97,7 +147,7 @@ ${rows.map((r) => {
   const quote = str(d.quoteSpent);
   return html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="When">${d.sameBatchAsLaunch === true ? 'in the creation slot' : hours === null ? 'unknown — a block time is missing' : `${duration(hours * 3600)} after launch`}</td><td data-label="Tokens">${
     tokens ? html`${tokenAmount(tokens).text}${r.totalSupplyRaw ? ` (${pctOf(tokens, r.totalSupplyRaw)})` : ''}` : 'unknown'
-  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint, (str(d.quoteMint) ?? r.quoteMint) === r.quoteMint ? r.quoteDecimals : null).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td></tr>`;
+  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint, (str(d.quoteMint) ?? r.quoteMint) === r.quoteMint ? r.quoteDecimals : null).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td><td data-label="Afterwards">${afterwardsCell(r, followed.find((f) => f.mint === r.mint), ex)}</td></tr>`;
 })}
 </tbody></table>` as Html;
 }
@@ -153,7 +203,7 @@ export function renderCreatorPage(wallet: string, data: CreatorPageData, opts: C
 <h2 id="h-created">Launches it created <span class="muted">(${t.creator.toLocaleString('en')})</span></h2>
 ${created.length ? listed(created, t.creator, createdTable(created), 'launches') : none('as its creator')}
 <h2 id="h-buyouts">Curves it bought out <span class="muted">(${t.buyout.toLocaleString('en')})</span></h2>
-${buyouts.length ? listed(buyouts, t.buyout, buyoutTable(buyouts, ex), 'curves') : none('as the buyer that completed its curve')}
+${buyouts.length ? html`<p class="muted small">Afterwards: what the wallet did with the tokens of its completing buy, read from its token account’s later transactions. A sale is a sell on the curve or the PumpSwap pool from that account; tokens moved out otherwise are not counted as sold (<a href="/methodology.html#${AFTERWARDS_ANCHOR}">methodology</a>).</p>${listed(buyouts, t.buyout, buyoutTable(buyouts, data.afterwards ?? [], ex), 'curves')}` : none('as the buyer that completed its curve')}
 <h2 id="h-bundled">Bundled buys <span class="muted">(${t.bundled.toLocaleString('en')})</span></h2>
 <p class="muted small">Buys in a launch’s creation slot, the same batch of chain events as the launch.</p>
 ${bundled.length ? listed(bundled, t.bundled, buysTable('bundled', bundled, ex), 'bundled buys') : none('as a bundled buyer')}

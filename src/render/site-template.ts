@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 6;
+export const SITE_TEMPLATE_VERSION = 7;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = 'f3b0fc805ba125e369d68e761726d5956097d8998be7890aea25ed8b9b10f7a8';
+export const SITE_TEMPLATE_PINNED = '94b8d856e9e94b7bd2866824b27694e596a9036a0ff725efa09fe607eec611b6';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

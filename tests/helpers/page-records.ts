@@ -34,6 +34,8 @@ export interface PageRecords {
   /** a wallet that created a launch and one that bought in a creation slot */
   creator: string;
   bundledWallet: string;
+  /** the wallet that completed the graduated record's curve (curveBuyout.wallet) */
+  buyoutWallet: string;
 }
 
 const NOW = Date.parse('2026-11-25T00:00:00Z');
@@ -94,7 +96,9 @@ export async function buildPageRecords(tmp: string): Promise<PageRecords> {
       };
       for (const [k, m] of Object.entries(mints)) if (!m || !store.getLaunch(m)) throw new Error(`no record for ${k}`);
       const bundledWallet = doc(findings).launch!.bundle[0]?.wallet ?? doc(findings).launch!.creator;
-      return { dataDir, chain, mints, creator: doc(findings).launch!.creator, bundledWallet };
+      const buyoutWallet = doc(graduated).curveBuyout?.wallet;
+      if (!buyoutWallet) throw new Error('the graduated record names no buyout wallet');
+      return { dataDir, chain, mints, creator: doc(findings).launch!.creator, bundledWallet, buyoutWallet };
     } finally {
       store.close();
     }

@@ -167,7 +167,7 @@ export async function pinnedPages(tmp: string): Promise<[string, string][]> {
   return [...pages, ...pinnedCreatorPages(rec)];
 }
 
-/** The creator pages of the collected records (tests/helpers/page-records.ts): a FINDINGS record's creator (also as the demo shows it) and its bundled buyer. */
+/** The creator pages of the collected records (tests/helpers/page-records.ts): a FINDINGS record's creator (also as the demo shows it), its bundled buyer, and the graduated record's buyout wallet. */
 function pinnedCreatorPages(rec: PageRecords): [string, string][] {
   const config = loadConfig({ DATA_DIR: rec.dataDir, LOG_LEVEL: 'silent' });
   const store = new PublicStore(config.publicDbPath);
@@ -181,6 +181,7 @@ function pinnedCreatorPages(rec: PageRecords): [string, string][] {
       ['creator/FINDINGS-creator', page(rec.creator)],
       ['creator/FINDINGS-bundled-buyer', page(rec.bundledWallet)],
       ['creator/FINDINGS-creator-demo', page(rec.creator, true)],
+      ['creator/graduated-buyout-wallet', page(rec.buyoutWallet)],
     ];
   } finally {
     store.close();

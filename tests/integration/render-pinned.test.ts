@@ -38,6 +38,10 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * Regenerated for version 6: the footer's links (API → /api.html, Keys → /pricing, where one link
  * "API and keys" went to /pricing) on every page, and "Markers at birth: unknown — not established"
  * for two UNKNOWN records the archive did not call unobserved; nothing else.
+ * Version 7: the buyout table of a wallet's page has an Afterwards column (what the wallet did with
+ * the curve it took, with the sales' signatures) under a line saying what it is; the graduated
+ * record's buyout wallet was added to the pins (creator/graduated-buyout-wallet), since no pinned
+ * page had a buyout. The other pins did not change.
  */
 
 const PINNED: [string, string][] = [
@@ -66,6 +70,7 @@ const PINNED: [string, string][] = [
   ['creator/FINDINGS-creator', 'ca8c20be822ac30f68d9c60b235143cf65a830831d29542b2292d3098c426bdd'],
   ['creator/FINDINGS-bundled-buyer', '14b023c4427cf3258969c09f74c08584d9f633b78c7b545004cabeede905eb9a'],
   ['creator/FINDINGS-creator-demo', '7d013a3283a308c546436d633337741063ae74ce17f268274e655f7dfd54ad5e'],
+  ['creator/graduated-buyout-wallet', '35d071125bdfab098aeca0fae14cc03ba9fc260e338ecc09f0c21e97a2f264d8'],
 ];
 
 let tmp: string;
