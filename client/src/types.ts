@@ -99,7 +99,7 @@ export type LaunchFacts = {
   graduationCheck: {
     checkedAt: Instant;
     curveComplete: boolean | null;
-    poolFound: boolean;
+    poolFound: boolean | null;
     pool: string | null;
   } | null;
   graduationConfirmedBy: "migration_event" | "pool" | "withdraw" | null;

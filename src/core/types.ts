@@ -231,7 +231,7 @@ export interface LaunchFacts {
   graduated: boolean;
   graduationObserved: boolean;
   /** the last account read: `curveComplete` null when the curve account could not be read (unknown, not false) */
-  graduationCheck: null | { checkedAt: Instant; curveComplete: boolean | null; poolFound: boolean; pool: string | null };
+  graduationCheck: null | { checkedAt: Instant; curveComplete: boolean | null; poolFound: boolean | null; pool: string | null };
   /** `migration_event` (CompletePumpAmmMigrationEvent/CreatePoolEvent seen), `pool` (canonical pool account read), `withdraw` (Raydium era), or null. */
   graduationConfirmedBy: 'migration_event' | 'pool' | 'withdraw' | null;
   graduatedAt: Instant | null;

@@ -123,7 +123,7 @@ export const LaunchFacts = named(
     completedAt: Instant.nullable(),
     graduated: z.boolean(),
     graduationObserved: z.boolean(),
-    graduationCheck: z.object({ checkedAt: Instant, curveComplete: z.boolean().nullable(), poolFound: z.boolean(), pool: address.nullable() }).nullable(),
+    graduationCheck: z.object({ checkedAt: Instant, curveComplete: z.boolean().nullable(), poolFound: z.boolean().nullable(), pool: address.nullable() }).nullable(),
     graduationConfirmedBy: z.enum(['migration_event', 'pool', 'withdraw']).nullable(),
     graduatedAt: Instant.nullable(),
     secondsToGraduate: z.number().int().nullable(),

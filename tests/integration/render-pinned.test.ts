@@ -41,28 +41,29 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * Version 7: the buyout table of a wallet's page has an Afterwards column (what the wallet did with
  * the curve it took, with the sales' signatures) under a line saying what it is; the graduated
  * record's buyout wallet was added to the pins (creator/graduated-buyout-wallet), since no pinned
- * page had a buyout. The other pins did not change.
+ * page had a buyout. The other pins did not change. Then markers-v7 (in the same version, not yet
+ * released): a line diff showed only the methodVersion text and the documents' sha256.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '36b3d41d9db28f1e7b143438f98a3245488c510bae5e8367a70ac044c3c86db3'],
-  ['records/FINDINGS-no-transactions', '2b43db394723f5408beeadcb08c48df79051523611657d07bf59cf0aefb91376'],
-  ['records/NOTE', '037ec31153c3126a26a1cdcc33fcc35ecc14b31a14ae5e04e11975a6861646cb'],
-  ['records/NO_MARKERS', '2e5aa9ccb42f95b8bce4c16836679f20fd7227ca5014314df8ff91d551e9b59f'],
-  ['records/UNKNOWN', 'a9b7bc29c7f6afc4e34add27a476ebbc156e50083a3905822ae45f6328a511f5'],
-  ['records/UNKNOWN_NO_CREATION', '11131ddab3a979135473e3574c31bb03a0d2355c9583349b75ba7525efe3983d'],
-  ['records/graduated', '47ade9386769c7ade6329bfb5451f05c0f1c2e030cb1edf00ca12b77ab55a1a4'],
-  ['records/hostile', '2285f7cbb10623af7c200b7647128110ca0ebe02cf8718c01edadcc36953036f'],
-  ['records/hostile-metadata', 'b4ae520021973a28e939154200a4c1cb90b238de7ae5010dd8d553d90ec802ce'],
-  ['records/hostile-metadata-demo', '6e2461c89f4123935b1adea768614c193eae0d9fdf4ef2a0c1a1ae09a8339fca'],
-  ['records/rebuilt', 'd579ed243c025646be3fb93b2d7aea1fb1de4a4cb33cc386a12225f1c69fd256'],
-  ['records/v3_migration', '06ecea3762ef2359ec3a01c75476eb6fc00d265d91068e2c47ea65c502b0222f'],
-  ['bench/long-curve', '97ad99cfd034330a68220f9ea5ea2294be725432206a270968dafc447853322c'],
-  ['bench/long-curve-hostile', 'c1eb2046fece347429df2bd54eef567fe19b86c378e4a1d45682ab8edbff4c61'],
-  ['synthetic/events-graduated', 'cd616e38753c193780f0bd3b4b8bccf43173b5a55584b3923c635470cc6cb568'],
-  ['synthetic/trades-sum', 'd1a5baf6400fa643a3df86b60b4f9bdb727aba6ae317f102d0fc144b032c177b'],
-  ['synthetic/usdc-graduated', 'ece52c57f339835257b155c58a34db677966c447753bf48b903ad5faa88e7190'],
-  ['synthetic/short', 'b9bc4659130bce8cbd9ae4fa34eace7b3d1acaff431ce857885601dd565b5b3d'],
+  ['records/FINDINGS', '92f4880d46052c9aed257434afc9804d15cbd0d5c97147d20ea68e6cbccdb1e5'],
+  ['records/FINDINGS-no-transactions', 'dc0eba27928d3afd90a59199c74c743b7763d4c9cbe081ffcbe16f5a9755477b'],
+  ['records/NOTE', 'ffff6f6e2275732e5b4d57dbc2952458a93adf99f4eaa5660b52cb0b906a3fbf'],
+  ['records/NO_MARKERS', '3aaad4a207a973ab51b8536fe7c97e8948de28fed82aaee9d465f8735ef1c6c0'],
+  ['records/UNKNOWN', '75be84c379964c5714b989bcc6bf5fb1a8fdec83852d2cc7c04ea8a7ec98202f'],
+  ['records/UNKNOWN_NO_CREATION', '13d780cf0ad0c1d9715ec08d8674d5c999edff067186b1be15e7b5f40f82eecf'],
+  ['records/graduated', '0dd2341c0195e92a5ee030a26e8f8752c93a0b83df1a9165838ce8c9340d2cd5'],
+  ['records/hostile', 'b28b2bcb298d078caac2cc66d715e629705ff269da4e164a1eb72ee0af481bd0'],
+  ['records/hostile-metadata', 'd90779c82ddab7137ba67388af77e39df0005596d3bc64a12273cf277517e5d0'],
+  ['records/hostile-metadata-demo', '5221b1056f265d41ccdc35c37f1b6d167398d8dcc83b974988252ddcc78ae4cb'],
+  ['records/rebuilt', '2c54da376900331124d1eec776d0354813cd079392cab17c3748a4b033619d80'],
+  ['records/v3_migration', '7a5a75a483fe6396efb24ec2c5695cd72d78d4a42e7b02853f9ffa391ba5ab7c'],
+  ['bench/long-curve', 'bd3a49bb194c838014d968c72237b6551cab242c45222202eb258e1bcba0e46a'],
+  ['bench/long-curve-hostile', '4139fd38128fd8ebc10de076e10792bfdc8b915fb619b66c1f3a95722e92d989'],
+  ['synthetic/events-graduated', '5235d15d48ca8f1430a87ad8aab230f4afc84f95778a91ad6fe7cf5d138f126d'],
+  ['synthetic/trades-sum', 'ab58013d838f17e7a9290cdbc6b6b6f5520258c767b73493245326b13db35a79'],
+  ['synthetic/usdc-graduated', 'df0e892a1cc3481ba6581783ac150abbb45f9aa1927f8705f49233a4ea7abe1f'],
+  ['synthetic/short', 'a77c4f292372aa7f3fcffd1f32b5c60b3912af792a80aa3f8e61e3f08133c514'],
   ['doc/no-markers', '50106f9e46608be6801d72f101eaf76d3ea824f8c8cd98dfd344ffdb48529972'],
   ['doc/hostile', '5efcd72849e25974cefa90b8b92337f083851dcc4b77a9768c1d804ec426b195'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],

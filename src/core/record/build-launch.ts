@@ -72,6 +72,8 @@ export interface LaunchAnalysis {
   historyComplete: boolean;
   /** the curve account disagreed with the held history (conclusively): the record is UNKNOWN */
   historyCheck: CurveHistoryComparison | null;
+  /** transactions of the launch that could not be read at all (ChainState.unreadable): while any is, its history is not complete (markers-v7) */
+  unreadableTransactions: number;
   transactions: number;
   failedTransactions: number;
   firstSlot: number | null;
@@ -79,6 +81,9 @@ export interface LaunchAnalysis {
 }
 
 const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
+
+/** The pump instructions that migrate a completed curve to PumpSwap (CPI create_pool; reference.md §2.2, idl/2026-10). */
+const MIGRATE_INSTRUCTIONS = new Set(['migrate', 'migrate_v2']);
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
@@ -121,7 +126,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   const driftFlags = unreadableFlags(ok, state.unreadable ?? []);
   if (!creationTx || !create) {
-    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null };
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null, unreadableTransactions: (state.unreadable ?? []).length };
   }
   const creation = ref(creationTx);
   const c = create as Record<string, never>;
@@ -209,12 +214,21 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   let graduationTx: TxRef | undefined;
   let confirmedBy: LaunchFacts['graduationConfirmedBy'] = null;
   for (const tx of ok) {
-    // this mint's migration events only: one transaction may migrate several curves (markers-v5)
-    const migs = tx.events.filter(
-      (e) =>
-        (e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
-        (e.name === 'CreatePoolEvent' && str(e.fields.base_mint) === mint),
-    );
+    // this mint's migration events only: one transaction may migrate several curves (markers-v5).
+    // A PumpSwap CreatePoolEvent of the mint is a migration only inside one (markers-v7): with the
+    // mint's CompletePumpAmmMigrationEvent, or in a transaction with a pump migrate instruction of
+    // the mint (reference.md §2.2: migrate CPIs create_pool). Anyone may create a PumpSwap pool of
+    // any mint; such a pool is not a graduation (mints-of.ts does not attribute it either).
+    const migrated =
+      tx.events.some((e) => e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
+      tx.instructions.some((i) => i.program === 'pump' && MIGRATE_INSTRUCTIONS.has(i.name ?? '') && i.accounts.mint === mint);
+    const migs = migrated
+      ? tx.events.filter(
+          (e) =>
+            (e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
+            (e.name === 'CreatePoolEvent' && str(e.fields.base_mint) === mint),
+        )
+      : [];
     if (migs.length > 0) {
       graduationTx = ref(tx);
       confirmedBy = 'migration_event';
@@ -262,7 +276,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
         ? {
             checkedAt: instant(state.checkedAtMs),
             curveComplete: typeof state.curveComplete === 'boolean' ? state.curveComplete : null,
-            poolFound: statePool !== null,
+            // markers-v7: null when the pool was not read or could not be read (it said false: "not found")
+            poolFound: state.pool === undefined || state.pool === 'unreadable' ? null : state.pool !== null,
             pool: statePool?.address ?? null,
           }
         : null,
@@ -280,7 +295,10 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   // creator's share at the end of the creation slot, which a missing transaction of that slot would change)
   // is flagged only over a complete history. A marker shown by transactions the archive holds
   // (bundled buyers, a sale, the curve taken, a shared funder) stays true whatever is missing.
-  const absenceProvable = historyComplete && !incomplete;
+  // markers-v7: and every transaction of it read and understood (no drift flag): a transaction that
+  // could not be read, or program data the decoder does not know, may be the outside buy or the
+  // creator's sale that the absence denies.
+  const absenceProvable = historyComplete && !incomplete && driftFlags.length === 0;
   const flags: Flag[] = [];
   const pct = (n: number) => `${n.toFixed(3)}%`;
   if (absenceProvable && creatorSupplyPct > 50) {
@@ -376,6 +394,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     flags,
     historyComplete,
     historyCheck: incomplete,
+    unreadableTransactions: (state.unreadable ?? []).length,
   };
 }
 

@@ -3,7 +3,7 @@ import { instant } from '../canonical.ts';
 import type { LaunchAnalysis } from './build-launch.ts';
 
 /** Version of the marker definitions (docs/methodology.md). Every record carries it. */
-export const METHOD_VERSION = 'markers-v6';
+export const METHOD_VERSION = 'markers-v7';
 
 export interface ClassifyContext {
   origin: Origin;
@@ -36,8 +36,9 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
   let label: string;
   let why: string;
   const held = a.historyComplete && a.facts !== null;
-  // `history.complete` is false once the curve account shows trades missing (markers-v2)
-  const complete = held && !a.flags.some((f) => f.code === 'history_incomplete');
+  // `history.complete` is false once the curve account shows trades missing (markers-v2), or while a
+  // transaction of the launch could not be read (markers-v7)
+  const complete = held && !a.flags.some((f) => f.code === 'history_incomplete') && !(a.unreadableTransactions > 0);
   if (!held) {
     cls = 'UNKNOWN';
     clean = null;
