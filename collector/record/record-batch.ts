@@ -3,6 +3,7 @@ import type { PublicStore } from '../../src/db/public-store.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import type { ChainState } from '../../src/core/record/build-launch.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
+import { unrecognisedOf } from '../../src/core/decode/unrecognised.ts';
 import { creationsIn } from '../../src/core/record/from-logs.ts';
 import { watchedAt } from '../../src/core/coverage.ts';
 import { recordLaunch } from '../../src/ingest/record-launch.ts';
@@ -33,7 +34,7 @@ export function recordTransactions(store: PublicStore, memory: CollectorMemory, 
       for (const d of store.noteUnrecognised(tx, nowMs)) log.warn({ ...d, signature: tx.signature }, 'program data the decoder does not know: the launches of this transaction are UNKNOWN (update the IDLs)');
     }
     let text: string | undefined; // its JSON once, however many mints it touches
-    for (const mint of mintsOf(tx)) {
+    for (const mint of launchMintsOf(store, tx)) {
       if (createdAhead && !createdAhead.has(mint)) continue;
       text ??= JSON.stringify(tx);
       if (store.addTransaction(mint, tx, text)) memory.txs.added(store, mint, tx, text.length);
@@ -51,6 +52,22 @@ export function recordTransactions(store: PublicStore, memory: CollectorMemory, 
     if (r.doc.launch?.completed) memory.completed.set(mint, r.doc.launch.quoteMint);
   }
   return changed;
+}
+
+/**
+ * The launches a transaction is kept under: {@link mintsOf}; and when that names none but the
+ * transaction holds pump, PumpSwap or Pump Fees program data the decoder does not know (a new
+ * instruction or event after a redeploy names its mint in no way the decoder can read), the held
+ * launches whose mint its token balances name, so the drift guard makes them UNKNOWN
+ * (methodology "unrecognised_program_data") instead of building them without it. Mints not held
+ * (quote mints, other tokens) are not made records.
+ */
+export function launchMintsOf(store: Pick<PublicStore, 'getOrigin'>, tx: DecodedTransaction): string[] {
+  const named = mintsOf(tx);
+  if (named.length > 0 || unrecognisedOf(tx).length === 0) return named;
+  const held = new Set<string>();
+  for (const b of [...tx.preTokenBalances, ...tx.postTokenBalances]) if (!held.has(b.mint) && store.getOrigin(b.mint) !== undefined) held.add(b.mint);
+  return [...held];
 }
 
 /** The transactions of a batch by the mints they touch. */

@@ -8,6 +8,7 @@ import { pageSignatures } from '../chain/signatures.ts';
 import { bondingCurveAddress } from '../chain/pda.ts';
 import { kitAccounts, readChainState, readChainStates } from '../chain/chain-state.ts';
 import type { ChainState } from '../core/record/build-launch.ts';
+import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { mintsOf } from '../core/record/mints-of.ts';
 import { fetchAnswer } from '../chain/fetch-answer.ts';
 import { decodeTransaction } from '../core/decode/index.ts';
@@ -113,10 +114,12 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
 
   // Only transactions that touch this launch by its events or accounts are kept for it (the same rule
   // as the collector); a later curve trade in its logs form, as the collector keeps it (keptFromLogs).
+  // A transaction of the curve's history holding program data the decoder does not know is kept too,
+  // whatever it names: the drift guard then makes the record UNKNOWN rather than build it without it.
   const creations = new Map(fetched.flatMap((f) => creationsIn(f.whole)));
   const creationOf = (m: string) => creations.get(m) ?? store.creationAt(m);
   const own = fetched
-    .filter((f) => mintsOf(f.whole).includes(mint))
+    .filter((f) => mintsOf(f.whole).includes(mint) || unrecognisedOf(f.whole).length > 0)
     .map(({ whole, trade }) => (trade && laterTradeForm(trade, creationOf)) ?? whole);
   const provisional = completionOf(mint, own);
   const state: ChainState = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : {};
