@@ -14,7 +14,7 @@ import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import { loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';
-import { complete, createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { complete, createEvent, migration, trade, tx } from '../helpers/synthetic-launch.ts';
 
 const MINT = 'Mint111111111111111111111111111111111111pump';
 const CREATOR = 'Creator1111111111111111111111111111111111111';
@@ -142,5 +142,22 @@ describe('markers-v7: graduationCheck.poolFound is null unless the pool account 
     expect(found.poolFound).toBe(true);
     expect(found.pool).toBe('Pool111111111111111111111111111111111111111');
     expect(check({ curveComplete: true, pool: null }).poolFound).toBe(false);
+  });
+});
+
+describe('markers-v7: a record whose class waits on a pool read is not settled', () => {
+  const graduated = () => [
+    tx({ slot: 1_000, blockTime: T0, events: [createEvent(MINT, CREATOR)] }),
+    tx({ slot: 1_100, blockTime: T0 + 40, events: [trade(MINT, BUYER, true, 10n ** 12n, 10n ** 8n)] }),
+    tx({ slot: 2_000, blockTime: T0 + 100, events: [trade(MINT, 'Taker111111111111111111111111111111111111111', true, 793n * 10n ** 12n, 85n * 10n ** 9n), complete(MINT, 'Taker111111111111111111111111111111111111111')] }),
+    tx({ slot: 2_010, blockTime: T0 + 105, events: migration(MINT, 'Pool111111111111111111111111111111111111111') }),
+  ];
+  const pool = { address: 'Pool111111111111111111111111111111111111111', program: 'pAMM', quoteMint: 'So11111111111111111111111111111111111111112' } as never;
+
+  it('pool read: settled; pool unreadable: UNKNOWN "Pool not readable", not settled', () => {
+    const ok = record(graduated(), { curveComplete: true, pool, checkedAtMs: (T0 + 200) * 1000 });
+    expect([ok.finding.class, ok.settled]).toEqual(['NO_MARKERS', true]);
+    const unread = record(graduated(), { curveComplete: true, pool: 'unreadable', checkedAtMs: (T0 + 200) * 1000 });
+    expect([unread.finding.class, unread.finding.label, unread.cleanAtBirth, unread.settled]).toEqual(['UNKNOWN', 'Pool not readable', false, false]);
   });
 });

@@ -157,7 +157,11 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     const d = classify([create, buy, noop, mig]);
     expect(d.launch).toMatchObject({ graduated: true, graduationObserved: true, graduationConfirmedBy: 'migration_event', secondsToGraduate: 130 });
     expect(d.launch!.graduatedAt!.ms).toBe((T0 + 130) * 1000);
-    expect(d.settled).toBe(true);
+    // its pool not read: UNKNOWN "Pool not readable", not settled (markers-v7); read: settled
+    expect([d.finding.class, d.settled]).toEqual(['UNKNOWN', false]);
+    const pool = { address: 'PoolAddr', program: 'pAMM', quoteMint: 'So11111111111111111111111111111111111111112' } as never;
+    const read = classifyLaunch(analyzeLaunch(MINT, [create, buy, noop, mig], true, { ...NO_FUNDER, curveComplete: true, pool, checkedAtMs: (T0 + 200) * 1000 }), ctx);
+    expect([read.finding.class, read.settled]).toEqual(['NO_MARKERS', true]);
   });
 
   it('Raydium era: withdraw by the keeper is graduation (confirmedBy withdraw, no pool)', () => {

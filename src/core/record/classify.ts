@@ -78,7 +78,8 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     label = 'No recorded markers';
     why = `Checked against every ${METHOD_VERSION} marker over the launch’s complete history; none was present. This is not an endorsement.`;
   }
-  const settled = complete && unknowns.length === 0 && a.facts !== null && a.facts.graduated && a.sharedCohort !== null;
+  // markers-v7: not while the class waits on a pool read (rule 4): a cached "Pool not readable" would outlive the next read
+  const settled = complete && unknowns.length === 0 && a.facts !== null && a.facts.graduated && a.sharedCohort !== null && !a.poolUnreadable;
   return {
     apiVersion: 'v1',
     methodVersion: METHOD_VERSION,
