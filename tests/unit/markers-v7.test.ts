@@ -161,3 +161,21 @@ describe('markers-v7: a record whose class waits on a pool read is not settled',
     expect([unread.finding.class, unread.finding.label, unread.cleanAtBirth, unread.settled]).toEqual(['UNKNOWN', 'Pool not readable', false, false]);
   });
 });
+
+describe('markers-v7: an RPC answer without meta is not read as a successful transaction', () => {
+  it('FIX/5 (a 2024-09 sell) with meta null: the decoder cannot tell its status; the launch is UNKNOWN, citing it', () => {
+    const raw = loadFixtureTransaction('pump_2024-09_sell_getParsedTransaction.json');
+    (raw.result ?? raw).meta = null;
+    const bare = decodeTransaction(raw);
+    expect(bare.err).toBeNull(); // what the decoder reports: no err, because there is no meta to hold one
+    expect(bare.skipped.map((x) => x.where)).toContain('meta');
+    const mint = bare.instructions.find((i) => i.program === 'pump')!.accounts.mint!;
+    const creation = tx({ slot: (bare.slot ?? 10) - 5, blockTime: (bare.blockTime ?? T0) - 5, events: [createEvent(mint, CREATOR), trade(mint, CREATOR, true, 6n * 10n ** 14n, 10n ** 11n)] });
+    const d = record([creation, bare], {}, mint);
+    expect(d.finding.class).toBe('UNKNOWN');
+    const flag = d.flags.find((f) => f.code === 'unrecognised_program_data')!;
+    expect(flag.evidence).toEqual([bare.signature]);
+    expect(flag.summary).toContain('without status metadata');
+    expect(d.flags.map((f) => f.code)).not.toContain('creator_kept_majority');
+  });
+});

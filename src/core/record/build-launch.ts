@@ -463,25 +463,31 @@ function bundleOf(bundled: Trade[], creationSignature: string, txs: DecodedTrans
  * decoder cannot read (an unknown instruction or event discriminator, an event that fails to decode:
  * `skipped` items with `program` set), or a transaction of the launch that could not be read at all,
  * means no fact is claimed from it: one flag `unrecognised_program_data` (class UNKNOWN) citing the
- * signatures. Pure.
+ * signatures; so does an RPC answer without `meta` (markers-v7: its status is unknown, and it was
+ * counted as a successful transaction with no events). Pure.
  */
 function unreadableFlags(ok: DecodedTransaction[], unreadable: string[]): Flag[] {
   const sigs: string[] = [];
   const discs = new Set<string>();
+  // an RPC answer without `meta` has no status, logs, inner instructions or balances: whether it
+  // succeeded and what it did cannot be read (the decoder leaves its err null)
+  const noMeta: string[] = [];
   for (const tx of ok) {
+    if (tx.skipped.some((x) => x.where === 'meta')) noMeta.push(tx.signature);
     const items = unrecognisedOf(tx);
     if (items.length === 0) continue;
     sigs.push(tx.signature);
     for (const x of items) discs.add(`${x.program} ${x.kind ?? 'data'} ${x.discriminator ?? '?'}`);
   }
-  if (sigs.length === 0 && unreadable.length === 0) return [];
+  if (sigs.length === 0 && unreadable.length === 0 && noMeta.length === 0) return [];
   const parts: string[] = [];
   if (sigs.length > 0) parts.push(`${sigs.length} transaction${sigs.length === 1 ? '' : 's'} of this launch hold${sigs.length === 1 ? 's' : ''} program data the archive cannot read (${[...discs].sort().join(', ')})`);
+  if (noMeta.length > 0) parts.push(`${noMeta.length} transaction${noMeta.length === 1 ? '' : 's'} of this launch came without status metadata (no result, logs or balances)`);
   if (unreadable.length > 0) parts.push(`${unreadable.length} transaction${unreadable.length === 1 ? '' : 's'} of this launch could not be read from the chain`);
   return [{
     code: 'unrecognised_program_data',
     class: 'UNKNOWN',
     summary: `${parts.join('; ')}. No fact is claimed from a transaction the archive cannot fully read.`,
-    evidence: sortUnique([...sigs, ...unreadable]),
+    evidence: sortUnique([...sigs, ...noMeta, ...unreadable]),
   }];
 }
