@@ -139,18 +139,27 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
 }
 
 /**
- * Whether these transactions show the launch's curve completing (CompleteEvent), and its quote mint
- * from the CreateEvent: a completed curve is the one whose pool is read (methodology "graduation").
+ * Whether these transactions show the launch's curve completing (CompleteEvent), and its quote mint:
+ * the CreateEvent's, else one a CompleteEvent or TradeEvent of the mint names (2026-10 layouts),
+ * else SOL (WSOL). The raw value is returned (SOL may be the default key; canonicalPoolAddress maps
+ * it to WSOL). A completed curve is the one whose pool is read (methodology "graduation").
  */
 export function completionOf(mint: string, txs: DecodedTransaction[]): { completed: boolean; quoteMint: string } {
   let completed = false;
-  let quoteMint = 'So11111111111111111111111111111111111111112';
+  let created: string | undefined;
+  // since 2026-10 a CompleteEvent (and a TradeEvent) names the quote too: a completion whose creation
+  // is not among `txs` (the collector's batch) still derives the right pool for a USDC or pump-coin quote
+  let named: string | undefined;
   for (const tx of txs) {
     if (tx.err !== null) continue;
     for (const e of tx.events) {
-      if (e.name === 'CompleteEvent' && e.fields.mint === mint) completed = true;
-      if (e.name === 'CreateEvent' && e.fields.mint === mint && typeof e.fields.quote_mint === 'string') quoteMint = e.fields.quote_mint;
+      if (e.fields.mint !== mint) continue;
+      if (e.name === 'CompleteEvent') completed = true;
+      const q = e.fields.quote_mint;
+      if (typeof q !== 'string') continue;
+      if (e.name === 'CreateEvent') created = q;
+      else if (e.name === 'CompleteEvent' || e.name === 'TradeEvent') named ??= q;
     }
   }
-  return { completed, quoteMint };
+  return { completed, quoteMint: created ?? named ?? 'So11111111111111111111111111111111111111112' };
 }
