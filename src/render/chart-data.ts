@@ -186,6 +186,7 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
     if (tx.slot === creation.slot || inFirstWindow(creation, { slot, blockTime })) windowTxs.push(tx);
     const tAt = cbt !== null && blockTime !== null ? blockTime - cbt : (slot - creation.slot) * SLOT_SECONDS;
     const events = tx.events;
+    let poolCreated = false;
     for (let j = 0; j < events.length; j++) {
       const e = events[j]!;
       const name = e.name;
@@ -207,18 +208,19 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
         pointQ.push(lastQ);
       } else if (name === 'CompleteEvent') {
         if (completedAt === null && str(f.mint) === mint) completedAt = tAt;
-      } else if (
-        migratedAt === null &&
-        ((name === 'CompletePumpAmmMigrationEvent' && str(f.mint) === mint) || (name === 'CreatePoolEvent' && str(f.base_mint) === mint))
-      ) {
+      } else if (migratedAt === null && name === 'CompletePumpAmmMigrationEvent' && str(f.mint) === mint) {
         migratedAt = tAt;
+      } else if (name === 'CreatePoolEvent' && str(f.base_mint) === mint) {
+        poolCreated = true;
       }
     }
     if (migratedAt === null) {
+      // a Raydium-era withdraw; or a PumpSwap pool of the mint created inside a pump migrate of it
+      // (markers-v7, as build-launch.ts: anyone may create a pool of any mint, which is no migration)
       const instructions = tx.instructions;
       for (let j = 0; j < instructions.length; j++) {
         const i = instructions[j]!;
-        if (i.name === 'withdraw' && i.program === 'pump' && i.accounts.mint === mint) {
+        if (i.program === 'pump' && i.accounts.mint === mint && (i.name === 'withdraw' || (poolCreated && (i.name === 'migrate' || i.name === 'migrate_v2')))) {
           migratedAt = tAt;
           break;
         }

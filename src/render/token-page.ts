@@ -136,10 +136,16 @@ function unknownExplained(doc: LaunchDocument): string {
   const l = doc.launch;
   if (!l) return 'Not known: every launch fact (who created it, who bought first, whether buys were bundled), because the archive does not hold the creation transaction.';
   const u = doc.flags.filter((f) => f.class === 'UNKNOWN').map((f) => f.code);
-  if (u.includes('history_incomplete') || !doc.history.complete) return 'Not known: whether the launch carried a marker, because the held history is missing trades; the counts below are of the history held only.';
-  if (u.includes('unrecognised_program_data')) return 'Not known: whether the launch carried a marker, because a transaction of the launch holds program data the archive cannot read.';
-  if (l.graduated && !doc.pool) return 'Not known: the pool this curve graduated to, because it could not be read; every launch marker was checked and none was found.';
-  if (doc.funder.sharedCohort === null) return 'Not known: whether the creator and the earliest buyers share a funder, because a wallet’s first funding source could not be established; every other marker was checked.';
+  if (u.includes('unrecognised_program_data')) return 'Not known: whether the launch carried a marker, because a transaction of the launch could not be read, or holds program data the archive cannot read; the counts below are of what was read only.';
+  if (u.includes('history_incomplete')) return 'Not known: whether the launch carried a marker, because the held history is missing trades (the curve account disagrees with it); the counts below are of the history held only.';
+  if (!doc.history.complete) return 'Not known: whether the launch carried a marker, because the archive does not hold its complete history; the counts below are of the history held only.';
+  const funding = doc.funder.sharedCohort === null;
+  if (l.graduated && !doc.pool && l.graduationConfirmedBy !== 'withdraw') {
+    return `Not known: the pool this curve graduated to, because it could not be read${
+      funding ? ', nor whether the creator and the earliest buyers share a funder (a wallet’s first funding source could not be established); no other marker was found.' : '; every other launch marker was checked and none was found.'
+    }`;
+  }
+  if (funding) return 'Not known: whether the creator and the earliest buyers share a funder, because a wallet’s first funding source could not be established; every other marker was checked.';
   return 'Not known: a criterion of the method could not be checked.';
 }
 
@@ -171,7 +177,8 @@ function bundleTable(doc: LaunchDocument, ex: Explorer): Html {
   const l = doc.launch;
   const why = unknownWhy(doc);
   if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
-  if (!l.bundle.length) return html`<p>${l.bundledBuyers === 0 ? `No outside wallet bought in the creation slot${why ? ` of the ${why === 'the held history is incomplete' ? 'held history' : 'history'}` : ''}.` : 'The wallets are not listed in this record (issued before markers-v2).'}</p>` as Html;
+  // a markers-v1 document has no `bundle` (schemas.ts): its wallets are not in the record
+  if (!l.bundle?.length) return html`<p>${l.bundledBuyers === 0 ? `No outside wallet bought in the creation slot${why ? ` of the ${why === 'the held history is incomplete' ? 'held history' : 'history'}` : ''}.` : 'The wallets are not listed in this record (issued before markers-v2).'}</p>` as Html;
   return html`<table class="stack wallets" id="bundled-table"><thead><tr><th scope="col">Wallet</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">How it arrived</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${raw(
   joinMap(
@@ -262,7 +269,7 @@ function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
   const qd = l?.quoteMint === b.quoteMint ? l.quoteDecimals : null;
   const price = pricePerMillion(b.quoteSpent, b.tokens, b.quoteMint, qd);
   return html`<table class="stack wallets" id="buyout-table"><thead><tr><th scope="col">Wallet</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transaction</th></tr></thead><tbody>
-<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint, qd))} + fees ${shown(quoteAmount(b.fees, b.quoteMint, qd))}${
+<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint, qd))}${b.fees === undefined ? '' : html` + fees ${shown(quoteAmount(b.fees, b.quoteMint, qd))}`}${
     price ? html`<br><span class="muted">${shown(price)}</span>` : ''
   }${b.poolPart ? html`<br><span class="muted">of which at the future pool’s price: ${shown(tokenAmount(b.poolPart.tokens))} for ${shown(quoteAmount(b.poolPart.quoteSpent, b.quoteMint, qd))}</span>` : ''}</td><td data-label="Transaction">${txLink(ex, b.signature, shortAddress(b.signature))}</td></tr>
 </tbody></table>` as Html;
@@ -284,12 +291,20 @@ function quoteRow(l: LaunchFacts): unknown {
  * only the held history's (a missing trade may have completed the curve): unknown, never "no".
  */
 function notCompletedKnown(doc: LaunchDocument, l: LaunchFacts): boolean {
-  return doc.history.complete || l.graduationCheck?.curveComplete === false;
+  // markers-v1 wrote false for a curve account it could not read (null since markers-v2)
+  return doc.history.complete || (l.graduationCheck?.curveComplete === false && methodAtLeast(doc, 2));
 }
 
 /** Whether a completed curve is known not to have migrated: complete history, or the pool account read and not found. */
 function notMigratedKnown(doc: LaunchDocument, l: LaunchFacts): boolean {
-  return doc.history.complete || l.graduationCheck?.poolFound === false;
+  // before markers-v7 `poolFound: false` also meant "not read" or "could not be read" (null since)
+  return doc.history.complete || (l.graduationCheck?.poolFound === false && methodAtLeast(doc, 7));
+}
+
+/** Whether the record was issued under `markers-v<n>` or later (methodVersion; an unknown spelling: no). */
+function methodAtLeast(doc: Pick<LaunchDocument, 'methodVersion'>, n: number): boolean {
+  const m = /^markers-v(\d+)$/.exec(doc.methodVersion ?? '');
+  return m !== null && Number(m[1]) >= n;
 }
 
 const PARTIAL = 'the held history is incomplete';
@@ -297,7 +312,7 @@ const PARTIAL = 'the held history is incomplete';
 /** The 'Curve completed' value of a launch whose record says not completed. */
 function notCompletedText(doc: LaunchDocument, l: LaunchFacts): string {
   if (doc.history.complete) return 'no';
-  if (l.graduationCheck?.curveComplete === false) return `no — the curve account read ${utc(l.graduationCheck.checkedAt.ms)}`;
+  if (l.graduationCheck?.curveComplete === false && methodAtLeast(doc, 2)) return `no — the curve account read ${utc(l.graduationCheck.checkedAt.ms)}`;
   return `unknown — ${PARTIAL}`;
 }
 
@@ -354,7 +369,8 @@ function flagsSection(doc: LaunchDocument, ex: Explorer): Html {
 function cohortCell(doc: LaunchDocument): unknown {
   const c = doc.funder?.sharedCohort ?? null;
   if (!doc.launch) return 'unknown — the creation transaction is not held';
-  if (c === null) return 'unknown — a cohort wallet’s first funder is not established';
+  // the cohort is checked over the complete history only (classify.ts): otherwise that is the reason
+  if (c === null) return doc.history.complete ? 'unknown — a cohort wallet’s first funder is not established' : `unknown — not checked: ${unknownWhy(doc) ?? 'the held history is incomplete'}`;
   if (!c.length) return 'no shared funder: every cohort wallet was checked';
   return html`<ul>${c.map((g) => html`<li>funder <code title="${g.funder}">${shortAddress(g.funder)}</code> first funded ${count(g.wallets.length, 'cohort wallet')}</li>`)}</ul>`;
 }
@@ -365,7 +381,7 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
   return [
     row('Created', created ? html`${utc(created.ms)}` : 'unknown — the creation transaction has no block time', created?.iso),
     row('Creator', html`${walletCell(ex, l.creator)}`, l.creator),
-    row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pct(l.creatorSupplyPct)} of supply at the end of the creation slot`, `${l.creatorSupplyPct}%`),
+    row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pct(l.creatorSupplyPct)} of supply at the end of the creation slot${inc}`, `${l.creatorSupplyPct}%`),
     row('Creator sold', (l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — the held history is incomplete') + (l.creatorSold ? inc : '')),
     row('Outside wallets that bought on the curve', `${l.curveBuyers}${inc}`),
     row('Buyers in the first 30 seconds', `${l.buyersFirst30s}${inc}`),

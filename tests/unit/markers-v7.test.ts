@@ -46,14 +46,14 @@ describe('markers-v7: absence markers need every transaction read and understood
     expect(d.settled).toBe(false);
   });
 
-  it('program data the decoder does not know: no absence marker (the transaction is held, so the history stays complete)', () => {
+  it('program data the decoder does not know: no absence marker, and the history is not complete (what was read of it is not all of it)', () => {
     const txs = lonely();
     const odd = tx({ slot: 1_000, blockTime: T0, events: [] });
     odd.skipped = [{ where: 'instruction 2', reason: 'unknown pump instruction discriminator 0102030405060708', program: 'pump', kind: 'instruction', discriminator: '0102030405060708' }];
     const d = record([...txs, odd]);
     expect(codes(d)).toEqual(['unrecognised_program_data']);
     expect(d.finding.class).toBe('UNKNOWN');
-    expect(d.history.complete).toBe(true);
+    expect(d.history.complete).toBe(false);
   });
 
   it('a marker shown by held transactions stays: bundled buyers with an unreadable transaction', () => {

@@ -72,8 +72,6 @@ export interface LaunchAnalysis {
   historyComplete: boolean;
   /** the curve account disagreed with the held history (conclusively): the record is UNKNOWN */
   historyCheck: CurveHistoryComparison | null;
-  /** transactions of the launch that could not be read at all (ChainState.unreadable): while any is, its history is not complete (markers-v7) */
-  unreadableTransactions: number;
   transactions: number;
   failedTransactions: number;
   firstSlot: number | null;
@@ -126,7 +124,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   const driftFlags = unreadableFlags(ok, state.unreadable ?? []);
   if (!creationTx || !create) {
-    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null, unreadableTransactions: (state.unreadable ?? []).length };
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null };
   }
   const creation = ref(creationTx);
   const c = create as Record<string, never>;
@@ -394,7 +392,6 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     flags,
     historyComplete,
     historyCheck: incomplete,
-    unreadableTransactions: (state.unreadable ?? []).length,
   };
 }
 

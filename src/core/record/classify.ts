@@ -37,8 +37,10 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
   let why: string;
   const held = a.historyComplete && a.facts !== null;
   // `history.complete` is false once the curve account shows trades missing (markers-v2), or while a
-  // transaction of the launch could not be read (markers-v7)
-  const complete = held && !a.flags.some((f) => f.code === 'history_incomplete') && !(a.unreadableTransactions > 0);
+  // transaction of the launch could not be read or holds program data the decoder does not know
+  // (the drift guard's flag, markers-v7): the launch facts then rest on part of the history only,
+  // and are read as such (docs/api.md: read them as unknown unless history.complete is true)
+  const complete = held && !a.flags.some((f) => f.code === 'history_incomplete' || f.code === 'unrecognised_program_data');
   if (!held) {
     cls = 'UNKNOWN';
     clean = null;
