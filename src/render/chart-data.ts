@@ -79,6 +79,8 @@ export interface ChartSeries {
   curve: {
     points: CurvePoint[];
     /** points after each trade, at most CURVE_MAX_POINTS (the last of each time bucket) */
+    /** the curve trades walked (each a point before the points were thinned to at most CURVE_MAX_POINTS) */
+    trades: number;
     /** where the reserves came from: the events' real reserves, or the sum of trade amounts (2024 events) */
     source: 'events' | 'trades';
     completedAt: number | null;
@@ -307,7 +309,7 @@ function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint:
     supply: part.supply,
     timeline: part.timeline,
     earlyBuyers: part.earlyBuyers,
-    curve: { points: curveOut, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
+    curve: { points: curveOut, trades: pointT.length - 1, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
   };
 }
 

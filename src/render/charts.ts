@@ -209,7 +209,7 @@ function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, 
   const creatorTrades = tl.points.filter((p) => p.who === 'creator').length;
   return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">
 <figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
-<svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.points.length} trades in the first 30 s, ${tl.bundledWallets} bundled wallets</title>
+<svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.cutAt100 ? `the first ${tl.points.length} trades of the first 30 s (there were more)` : `${tl.points.length} trades in the first 30 s`}, ${tl.bundledWallets} bundled wallets</title>
 <rect class="band" x="${PAD.l}" y="${PAD.t}" width="${oneDecimal(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
 ${axes(x, y, TL_H, timeTicks(maxT), unit.symbol)}
 ${marks}
@@ -361,7 +361,7 @@ ${axes(x, y, CV_H, timeTicks(end), unit.symbol)}
 ${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
-<tr><th scope="row">Trades charted</th><td>${c.points.length - 1}</td></tr>
+<tr><th scope="row">Curve trades</th><td>${c.trades === c.points.length - 1 ? c.trades.toLocaleString('en') : `${c.trades.toLocaleString('en')} (the chart draws ${(c.points.length - 1).toLocaleString('en')}: the last of each time bucket)`}</td></tr>
 <tr><th scope="row">In the curve after the last trade</th><td title="${esc(lastQ.exact)}">${esc(lastQ.text)}, ${esc(duration(last.t))} after creation</td></tr>
 <tr><th scope="row">Completed</th><td>${c.completedAt !== null ? esc(`${duration(c.completedAt)} after creation`) : 'not completed in the held history'}</td></tr>
 <tr><th scope="row">Migrated</th><td>${c.migratedAt !== null ? esc(`${duration(c.migratedAt)} after creation`) : 'not migrated in the held history'}</td></tr>

@@ -46,28 +46,30 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * two synthetic graduated pages whose pool is not read (UNKNOWN "Pool not readable") "not settled"
  * where they said "settled"; and records/UNKNOWN (the drift guard's record: history not complete
  * since markers-v7) shows its counts as "of the held history", its graduation as unknown, no charts,
- * and the reason in the not-known line.
+ * and the reason in the not-known line. Then the curve table's "Trades charted" (the points drawn:
+ * 117 for the 2,000-trade curve) became "Curve trades" with the trades held and, when thinned, the
+ * points drawn; nothing else.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '92f4880d46052c9aed257434afc9804d15cbd0d5c97147d20ea68e6cbccdb1e5'],
+  ['records/FINDINGS', '43fa1aa718ac3395e54a47a039aa12cc23bfb85f67a35426339c7b79633df633'],
   ['records/FINDINGS-no-transactions', 'dc0eba27928d3afd90a59199c74c743b7763d4c9cbe081ffcbe16f5a9755477b'],
-  ['records/NOTE', 'ffff6f6e2275732e5b4d57dbc2952458a93adf99f4eaa5660b52cb0b906a3fbf'],
-  ['records/NO_MARKERS', '3aaad4a207a973ab51b8536fe7c97e8948de28fed82aaee9d465f8735ef1c6c0'],
+  ['records/NOTE', '7c712ef4262f99d0feea443fd0c2a1913533979db334e26912633b390bca399e'],
+  ['records/NO_MARKERS', '6c7bb6ab5e9da4951b321d14f932d9c8a73348a3039ac499d8e0f7430d7f9f23'],
   ['records/UNKNOWN', 'c4d32abc4529362c58ba7fa041b31f61b02d89f931474b07508c61818781761e'],
   ['records/UNKNOWN_NO_CREATION', '13d780cf0ad0c1d9715ec08d8674d5c999edff067186b1be15e7b5f40f82eecf'],
-  ['records/graduated', '0dd2341c0195e92a5ee030a26e8f8752c93a0b83df1a9165838ce8c9340d2cd5'],
-  ['records/hostile', 'b28b2bcb298d078caac2cc66d715e629705ff269da4e164a1eb72ee0af481bd0'],
-  ['records/hostile-metadata', 'd90779c82ddab7137ba67388af77e39df0005596d3bc64a12273cf277517e5d0'],
-  ['records/hostile-metadata-demo', '5221b1056f265d41ccdc35c37f1b6d167398d8dcc83b974988252ddcc78ae4cb'],
-  ['records/rebuilt', '2c54da376900331124d1eec776d0354813cd079392cab17c3748a4b033619d80'],
-  ['records/v3_migration', '7a5a75a483fe6396efb24ec2c5695cd72d78d4a42e7b02853f9ffa391ba5ab7c'],
-  ['bench/long-curve', 'bd3a49bb194c838014d968c72237b6551cab242c45222202eb258e1bcba0e46a'],
-  ['bench/long-curve-hostile', '4139fd38128fd8ebc10de076e10792bfdc8b915fb619b66c1f3a95722e92d989'],
-  ['synthetic/events-graduated', 'f3b685899b3c82aafb097f35de3fcfb07190bdb341b910e0fcd8796589939120'],
-  ['synthetic/trades-sum', 'ab58013d838f17e7a9290cdbc6b6b6f5520258c767b73493245326b13db35a79'],
-  ['synthetic/usdc-graduated', 'b8f122ef446c6cc7b64cd03a378e668436ca5b41f3362b6fcc6afca039ebd9e7'],
-  ['synthetic/short', 'a77c4f292372aa7f3fcffd1f32b5c60b3912af792a80aa3f8e61e3f08133c514'],
+  ['records/graduated', '6d1e3b82656184d77830969c03ad4f2f7a920c6ee0bb29bf3453adf6a9bbcc12'],
+  ['records/hostile', 'ff3d8c4eff1f8483f472a5e01f3eca8f7a070ea68e525ab4c56212af7219f06c'],
+  ['records/hostile-metadata', '455f3bcb7e7c78ce258b143d5e62d16fb9585b7b6cd6974b0265f9110b4bb7be'],
+  ['records/hostile-metadata-demo', 'b6e2fdb9cf0836bc4fe9598293b13f5ee0cbea00910fd65e1859ed41ed3669d7'],
+  ['records/rebuilt', 'd4ae4b16110afa19af2f610c12df9181021118452d360cc57e09b2cd081de512'],
+  ['records/v3_migration', '1ec7f24854215e0058186d10639082f64052d90d820d976a4919109bfba0994a'],
+  ['bench/long-curve', '886011111abc9539eee0e2fd879b415850daf9b52422e87e84c215cc21b96ed6'],
+  ['bench/long-curve-hostile', 'a2638a6882d4b9bdb2a1574b90674ba87adc27a92d39b159010725dae83bc774'],
+  ['synthetic/events-graduated', 'ce26b0c60b1f466c938f799f0e4ed12af7afc572dd141c42b7d920175e3bb18d'],
+  ['synthetic/trades-sum', '84f47f72a1a9ccb8ad69b4ea4fec1c589764cb15d14365633aa75918b976a7b4'],
+  ['synthetic/usdc-graduated', '9703d21f733cf86618da73e04879cc678ed5052fbe5c675ac739943ef701d185'],
+  ['synthetic/short', 'f3cb45380859de4283041f46181184dcce169f39f7b0a618233f19599217703f'],
   ['doc/no-markers', '50106f9e46608be6801d72f101eaf76d3ea824f8c8cd98dfd344ffdb48529972'],
   ['doc/hostile', '5efcd72849e25974cefa90b8b92337f083851dcc4b77a9768c1d804ec426b195'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],

@@ -16,7 +16,7 @@ import { instant } from '../../src/core/canonical.ts';
 import { analyzeLaunch, type ChainState } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts';
-import { clearChartSeriesCache } from '../../src/render/chart-data.ts';
+import { clearChartSeriesCache, CURVE_MAX_POINTS } from '../../src/render/chart-data.ts';
 import { renderTokenPage } from '../../src/render/token-page.ts';
 import { launchDoc, randomAddress } from '../helpers/launch-doc.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
@@ -127,5 +127,16 @@ describe('token pages after the markers-v7 audit', () => {
     const html = render(doc);
     expect(html).toContain('The wallets are not listed in this record (issued before markers-v2).');
     expect(cell(html.slice(html.indexOf('id="buyout-table"')), 'Spent')).toMatch(/^85 SOL/);
+  });
+
+  it('the curve table gives the trades held, and the points drawn when the chart thins them', () => {
+    const trades = Array.from({ length: CURVE_MAX_POINTS + 40 }, (_, i) =>
+      tx({ slot: 1_001 + i, blockTime: T0 + 1 + i * 10, events: [trade(MINT, `W${String(i).padStart(43, '1')}`, true, 10n ** 9n, 10n ** 7n, { real_sol_reserves: String(10 ** 7 * (i + 1)) })] }),
+    );
+    const txs = [tx({ slot: 1_000, blockTime: T0, events: [createEvent(MINT, CREATOR)] }), ...trades];
+    const html = render(built(txs), txs);
+    const drawn = Number(html.match(/data-chart="curve" data-points="(\d+)"/)![1]) - 1;
+    expect(drawn).toBeLessThan(trades.length);
+    expect(html).toContain(`<tr><th scope="row">Curve trades</th><td>${trades.length} (the chart draws ${drawn}: the last of each time bucket)</td></tr>`);
   });
 });
