@@ -42,7 +42,8 @@ const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
 /** A synthetic launch with `trades` later trades; `reserves` false: the era without real reserves in its events. */
 function syntheticCurve(opts: { trades: number; reserves: boolean; quoteMint?: string; graduate: boolean }): { doc: LaunchDocument; txs: DecodedTransaction[] } {
   const q = opts.quoteMint ? { quote_mint: opts.quoteMint } : {};
-  const real = (n: bigint): Record<string, unknown> => (opts.reserves ? (opts.quoteMint ? { real_quote_reserves: n.toString(), quote_amount: '0' } : { real_sol_reserves: n.toString() }) : {});
+  // (a quote_amount of '0' here overwrote every trade's amount: the USDC page showed "0 USDC" throughout)
+  const real = (n: bigint): Record<string, unknown> => (opts.reserves ? (opts.quoteMint ? { real_quote_reserves: n.toString() } : { real_sol_reserves: n.toString() }) : {});
   const amt = (sol: bigint): Record<string, unknown> => (opts.quoteMint ? { quote_amount: sol.toString() } : {});
   const ev = (user: string, buy: boolean, tokens: bigint, sol: bigint, r: bigint) => trade(MINT, user, buy, tokens, sol, { ...q, ...amt(sol), ...real(r) });
   let k = 0;

@@ -48,7 +48,8 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * since markers-v7) shows its counts as "of the held history", its graduation as unknown, no charts,
  * and the reason in the not-known line. Then the curve table's "Trades charted" (the points drawn:
  * 117 for the 2,000-trade curve) became "Curve trades" with the trades held and, when thinned, the
- * points drawn; nothing else.
+ * points drawn; nothing else. And synthetic/usdc-graduated's input was mended (tests/helpers/pinned-pages.ts
+ * set every trade's quote_amount to 0): its trades now show their USDC amounts.
  */
 
 const PINNED: [string, string][] = [
@@ -68,7 +69,7 @@ const PINNED: [string, string][] = [
   ['bench/long-curve-hostile', 'a2638a6882d4b9bdb2a1574b90674ba87adc27a92d39b159010725dae83bc774'],
   ['synthetic/events-graduated', 'ce26b0c60b1f466c938f799f0e4ed12af7afc572dd141c42b7d920175e3bb18d'],
   ['synthetic/trades-sum', '84f47f72a1a9ccb8ad69b4ea4fec1c589764cb15d14365633aa75918b976a7b4'],
-  ['synthetic/usdc-graduated', '9703d21f733cf86618da73e04879cc678ed5052fbe5c675ac739943ef701d185'],
+  ['synthetic/usdc-graduated', 'd7e548dd2cec5b96a0c3e486479119f9c8cbf21247af7809625169fed16d8fea'],
   ['synthetic/short', 'f3cb45380859de4283041f46181184dcce169f39f7b0a618233f19599217703f'],
   ['doc/no-markers', '50106f9e46608be6801d72f101eaf76d3ea824f8c8cd98dfd344ffdb48529972'],
   ['doc/hostile', '5efcd72849e25974cefa90b8b92337f083851dcc4b77a9768c1d804ec426b195'],
