@@ -33,8 +33,13 @@ function countsTable(s: StatusBody): Html {
 
 function gapsList(s: StatusBody): Html {
   const gaps = s.coverage.gaps;
-  if (gaps.length === 0) return html`<p>No gap: the collector has not been down for longer than the allowed pause since coverage began.</p>` as Html;
-  return html`<ul>${gaps.map(
+  // the interval since the last heartbeat of a collector that is not running now is a gap listed
+  // only when it runs again (coverage.gaps), while downtimeMinutes already counts it
+  const c = s.collector;
+  if (!s.coverage.from) return html`<p>None yet: the collector has not read the chain, so coverage has not begun.</p>` as Html;
+  const now = c.state === 'stopped' ? html`<p>The collector is not running now${c.lastHeartbeat ? html` (last heartbeat ${utcMinute(c.lastHeartbeat.ms)})` : ''}: launches created since are not being watched. A pause longer than the allowed one (COVERAGE_GAP_MS) is listed here as a gap when it runs again, and its launches are found then from chain (origin scanned).</p>` : '';
+  if (gaps.length === 0) return html`${now}<p>No ${now ? 'earlier ' : ''}gap: the collector has not been down for longer than the allowed pause since coverage began${now ? ', before this' : ''}.</p>` as Html;
+  return html`${now}<ul>${gaps.map(
     (g) => html`<li>${utcMinute(g.from.ms)} to ${utcMinute(g.to.ms)} (${shortDuration(g.to.ms - g.from.ms)})${g.fromSlot !== null && g.toSlot !== null ? `, slots ${n(g.fromSlot)}–${n(g.toSlot)}` : ''}</li>`,
   )}</ul>` as Html;
 }

@@ -40,6 +40,23 @@ afterEach(() => {
 
 const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://x${path}`, { headers });
 
+describe('the status page during an outage', () => {
+  it('says the collector is not watching now, not "no gap", while the outage is not yet a listed gap', async () => {
+    store.setMeta('coverage_from_ms', String(NOW - 86_400_000));
+    const run = store.startRun(NOW - 86_400_000, 100);
+    store.heartbeat(run, NOW - 3_600_000, 200); // the last beat an hour ago: stopped
+    const page = await (await handleStatusPage(get('/status.html'), deps)).text();
+    const since = new Date(NOW - 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(page).toContain(`The collector is not running now (last heartbeat ${since} UTC): launches created since are not being watched.`);
+    expect(page).toContain('No earlier gap: the collector has not been down for longer than the allowed pause since coverage began, before this.');
+    // running again (a fresh beat): no such line
+    store.heartbeat(run, NOW, 300);
+    const live = await (await handleStatusPage(get('/status.html'), deps)).text();
+    expect(live).not.toContain('is not running now');
+    expect(live).toContain('No gap: the collector has not been down');
+  });
+});
+
 describe('site pages', () => {
   it('render from the database before the first write, then serve the written file with its ETag', async () => {
     const before = handleHome(get('/'), deps);
@@ -96,6 +113,9 @@ describe('site pages', () => {
     const status = await (await handleStatusPage(get('/status.html'), deps)).text();
     expect(status).toContain('<h1>Status</h1>');
     expect(status).toContain('not running');
+    // never run: no coverage, so no "no gap" either
+    expect(status).toContain('None yet: the collector has not read the chain, so coverage has not begun.');
+    expect(status).not.toContain('No gap');
     const m = handleMethodologyPage(get('/methodology.html'), deps, '# Method\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.org/)');
     expect(m.headers.get('Cache-Control')).toBe('max-age=300');
     const html = await m.text();
