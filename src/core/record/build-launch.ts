@@ -85,7 +85,7 @@ const MIGRATE_INSTRUCTIONS = new Set(['migrate', 'migrate_v2']);
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
- * nothing). Pure. Definitions: docs/methodology.md (markers-v6; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
+ * nothing). Pure. Definitions: docs/methodology.md (markers-v7; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
  *
  * @param mint the launch's mint (base58)
  * @param txs every transaction held that touched the launch's bonding curve or mint
