@@ -6,8 +6,9 @@ import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
 import { curveChart, drawnSections, remembered, supplyChart, timelineChart } from './charts.ts';
 import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
 import { esc } from './escape.ts';
-import { USDC_MINT, after, count, duration, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
+import { USDC_MINT, after, count, duration, pct, pctBeside, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
+import { CREATOR_MAJORITY_PCT } from '../core/record/build-launch.ts';
 
 /**
  * The one template of the public token page `t/{mint}.html`, used by the collector (which writes
@@ -156,7 +157,7 @@ function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
   if (l) {
     const total = l.totalSupplyRaw;
     const inc = doc.history.complete ? '' : ' (held history)';
-    pills.push(html`<li><span class="k">Creator kept</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pct(l.creatorSupplyPct)}</span>${inc}</li>` as Html);
+    pills.push(html`<li><span class="k">Creator kept</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)}</span>${inc}</li>` as Html);
     pills.push(html`<li><span class="k">Bundled buyers</span> ${l.bundledBuyers}${inc}</li>` as Html);
     pills.push(html`<li><span class="k">First-30-s buyers</span> ${l.buyersFirst30s}${inc}</li>` as Html);
     pills.push(html`<li><span class="k">Creator sold</span> ${l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — history incomplete'}</li>` as Html);
@@ -381,7 +382,7 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
   return [
     row('Created', created ? html`${utc(created.ms)}` : 'unknown — the creation transaction has no block time', created?.iso),
     row('Creator', html`${walletCell(ex, l.creator)}`, l.creator),
-    row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pct(l.creatorSupplyPct)} of supply at the end of the creation slot${inc}`, `${l.creatorSupplyPct}%`),
+    row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)} of supply at the end of the creation slot${inc}`, `${l.creatorSupplyPct}%`),
     row('Creator sold', (l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — the held history is incomplete') + (l.creatorSold ? inc : '')),
     row('Outside wallets that bought on the curve', `${l.curveBuyers}${inc}`),
     row('Buyers in the first 30 seconds', `${l.buyersFirst30s}${inc}`),

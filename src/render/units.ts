@@ -235,6 +235,22 @@ export function pct(p: number): string {
 }
 
 /**
+ * {@link pct}, but never rounded onto a marker's threshold it is not: a share of 50.04% beside the
+ * flag "more than 50%" reads "50.04%", not "50%"; 49.996% reads "49.996%". More significant digits
+ * (up to 8) until the text is not the threshold; the threshold itself, or any other value, as pct.
+ * @example pctBeside(50.04, 50) // '50.04%'
+ */
+export function pctBeside(p: number, threshold: number): string {
+  const shown = pct(p);
+  if (p === threshold || shown !== `${sig(threshold, 3)}%`) return shown;
+  for (let digits = 4; digits <= 8; digits++) {
+    const t = sig(p, digits);
+    if (Number(t.replace(/,/g, '')) !== threshold) return `${t}%`;
+  }
+  return `${sig(p, 8)}%`;
+}
+
+/**
  * A duration in words, two units at most: `0 s`, `45 s`, `3 min 5 s`, `1 h 40 min`, `2 d 3 h`.
  * @example duration(6000) // '1 h 40 min'
  */

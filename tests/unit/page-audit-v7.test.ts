@@ -18,6 +18,7 @@ import { classifyLaunch } from '../../src/core/record/classify.ts';
 import type { DecodedTransaction, LaunchDocument } from '../../src/core/types.ts';
 import { clearChartSeriesCache, CURVE_MAX_POINTS } from '../../src/render/chart-data.ts';
 import { renderTokenPage } from '../../src/render/token-page.ts';
+import { pct, pctBeside } from '../../src/render/units.ts';
 import { launchDoc, randomAddress } from '../helpers/launch-doc.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
 
@@ -138,5 +139,17 @@ describe('token pages after the markers-v7 audit', () => {
     const drawn = Number(html.match(/data-chart="curve" data-points="(\d+)"/)![1]) - 1;
     expect(drawn).toBeLessThan(trades.length);
     expect(html).toContain(`<tr><th scope="row">Curve trades</th><td>${trades.length} (the chart draws ${drawn}: the last of each time bucket)</td></tr>`);
+  });
+
+  it('a creator share next to the majority threshold is not rounded onto it', () => {
+    expect(pctBeside(50.04, 50)).toBe('50.04%');
+    expect(pctBeside(49.996, 50)).toBe('49.996%');
+    expect(pctBeside(50, 50)).toBe('50%');
+    expect(pctBeside(60.004, 50)).toBe(pct(60.004));
+    expect(pctBeside(1.5649, 50)).toBe(pct(1.5649));
+    const base = launchDoc(randomAddress(), T0 * 1000);
+    const html = render({ ...base, launch: { ...base.launch!, creatorSupplyPct: 50.0004, creatorTokensRaw: '500004000000000' } });
+    expect(html).toMatch(/<span class="k">Creator kept<\/span> <span[^>]*>50\.0004%<\/span>/);
+    expect(cell(html, 'Creator kept')).toContain('50.0004% of supply');
   });
 });

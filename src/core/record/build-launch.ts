@@ -80,6 +80,9 @@ export interface LaunchAnalysis {
 
 const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 
+/** `creator_kept_majority`: the creator kept more than this share of supply (percent) at the end of the creation slot (methodology markers table). */
+export const CREATOR_MAJORITY_PCT = 50;
+
 /** The pump instructions that migrate a completed curve to PumpSwap (CPI create_pool; reference.md §2.2, idl/2026-10). */
 const MIGRATE_INSTRUCTIONS = new Set(['migrate', 'migrate_v2']);
 
@@ -299,11 +302,11 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const absenceProvable = historyComplete && !incomplete && driftFlags.length === 0;
   const flags: Flag[] = [];
   const pct = (n: number) => `${n.toFixed(3)}%`;
-  if (absenceProvable && creatorSupplyPct > 50) {
+  if (absenceProvable && creatorSupplyPct > CREATOR_MAJORITY_PCT) {
     flags.push({
       code: 'creator_kept_majority',
       class: 'FINDINGS',
-      summary: `The creator kept ${pct(creatorSupplyPct)} of supply at the end of the creation slot (more than 50%).`,
+      summary: `The creator kept ${pct(creatorSupplyPct)} of supply at the end of the creation slot (more than ${CREATOR_MAJORITY_PCT}%).`,
       evidence: sortUnique(creatorCreationSlotSigs),
     });
   }
