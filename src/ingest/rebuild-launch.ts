@@ -120,7 +120,8 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   const creationOf = (m: string) => creations.get(m) ?? store.creationAt(m);
   const own = fetched
     .filter((f) => mintsOf(f.whole).includes(mint) || unrecognisedOf(f.whole).length > 0)
-    .map(({ whole, trade }) => (trade && laterTradeForm(trade, creationOf)) ?? whole);
+    // (a transaction the decoder cannot fully read is kept whole, never in its logs form: the drift guard reads it)
+    .map(({ whole, trade }) => (trade && unrecognisedOf(whole).length === 0 ? laterTradeForm(trade, creationOf) : null) ?? whole);
   const provisional = completionOf(mint, own);
   const state: ChainState = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : {};
   if (curveRead) state.curve = { read: curveRead.read, listedAllHeld: true };

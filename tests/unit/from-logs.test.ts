@@ -166,6 +166,24 @@ describe('keptFromLogs: the form a fetched transaction is kept in', () => {
     expect(keptFromLogs({ ...r, blockTime: null }, listedOf(full), longAgo)).toBeNull();
   });
 
+  it('an instruction its log line names but the IDLs do not know (a redeploy) keeps the transaction whole, for the drift guard', () => {
+    const r = load('pump_2024-08_buy+sell_getTransaction_jsonParsed.json').result;
+    const full = decodeTransaction(r);
+    const longAgo = () => ({ slot: full.slot! - 10_000, blockTime: full.blockTime! - 3_600 });
+    expect(keptFromLogs(r, listedOf(full), longAgo)).not.toBeNull();
+    // the same transaction with a new pump instruction logged inside its first pump frame
+    const logs: string[] = [...r.meta.logMessages];
+    const at = logs.findIndex((l) => l.startsWith('Program log: Instruction: ')) + 1;
+    logs.splice(at, 0, 'Program log: Instruction: FutureThing');
+    const changed = { ...r, meta: { ...r.meta, logMessages: logs } };
+    const heard = heardOf(changed);
+    expect(heard.skipped).toContainEqual(expect.objectContaining({ program: 'pump', kind: 'instruction', reason: expect.stringContaining('future_thing') }));
+    expect(takeFromLogs(heard, listedOf(full), longAgo)).toBeNull();
+    expect(keptFromLogs(changed, listedOf(full), longAgo)).toBeNull();
+    // the whole decode of the same transaction knows its instructions: the log line adds no skipped item there
+    expect(decodeTransaction(changed).skipped).toEqual(full.skipped);
+  });
+
   it('what is not a getTransaction answer with logs has no logs form', () => {
     const r = load('pump_2024-08_buy+sell_getTransaction_jsonParsed.json').result;
     for (const bad of [null, 'x', {}, { ...r, meta: null }, { ...r, slot: undefined }, { ...r, transaction: { ...r.transaction, signatures: [] } }, { ...r, meta: { ...r.meta, logMessages: undefined } }]) {

@@ -128,6 +128,13 @@ export interface LogScan {
   events: LogEvent[];
   instructions: LogInstruction[];
   skipped: SkippedItem[];
+  /**
+   * `Program log: Instruction: X` lines of pump, PumpSwap or Pump Fees whose X is not an instruction
+   * of the bundled IDLs (a new instruction after a redeploy): the logs name it, but not its bytes.
+   * Not in `skipped`: a whole transaction's decoder sees the instruction itself; a logs form has
+   * only this (decodeLogsNotification turns them into skipped items, so the drift guard sees them).
+   */
+  unknownInstructions: { program: ProgramName; name: string; line: number }[];
   /** a line starts with "Log truncated" (the RPC's marker when the log cap was reached) */
   truncated: boolean;
 }
@@ -185,7 +192,7 @@ export function snakeCase(s: string): string {
  * it is consumed from the count and not decoded a second time.
  */
 export function scanLogs(logs: readonly unknown[], known?: Map<string, number>): LogScan {
-  const out: LogScan = { events: [], instructions: [], skipped: [], truncated: false };
+  const out: LogScan = { events: [], instructions: [], skipped: [], unknownInstructions: [], truncated: false };
   // the invoke stack: stack[0..depth) (entries past `depth` are stale; an array's length is not
   // changed on every line, which costs V8 a runtime call)
   const stack: string[] = [];
@@ -247,7 +254,7 @@ export function scanLogs(logs: readonly unknown[], known?: Map<string, number>):
       const name = snakeCase(line.slice('Program log: Instruction: '.length).trim());
       if (reg.instructionNames.has(name)) {
         out.instructions.push({ program: reg.program, name, outerIndex: Math.max(outer, 0), innerIndex: depth > 1 ? innerCount - 1 : null });
-      }
+      } else out.unknownInstructions.push({ program: reg.program, name, line: i });
     }
   }
   return out;

@@ -68,7 +68,13 @@ export function decodeLogsNotification(input: unknown): DecodedTransaction {
     postTokenBalances: [],
     logsTruncated: scan.truncated,
     fromLogsOnly: true,
-    skipped: scan.skipped,
+    // an instruction the logs name but the IDLs do not know is program data the archive cannot read:
+    // such a transaction is never taken from its logs (from-logs.ts plainCurveTrade), and is read
+    // whole, where the drift guard sees the instruction itself
+    skipped: scan.unknownInstructions.length === 0 ? scan.skipped : [
+      ...scan.skipped,
+      ...scan.unknownInstructions.map((u) => ({ where: `log ${u.line}`, reason: `${u.program} instruction ${u.name} (named by its log line) is not in the IDL`, program: u.program, kind: 'instruction' as const })),
+    ],
     jitoTipLamports: null,
   };
 }
