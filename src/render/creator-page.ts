@@ -139,6 +139,7 @@ function afterwardsCell(r: CreatorPageRole, f: FollowedBuyout | undefined, ex: E
 }
 
 function buyoutTable(rows: CreatorPageRole[], followed: readonly FollowedBuyout[], ex: Explorer): Html {
+  const byMint = new Map(followed.map((f) => [f.mint, f]));
   return html`<table class="stack wallets" id="buyouts"><thead><tr><th scope="col">Token</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Spent</th><th scope="col">Transaction</th><th scope="col">Afterwards</th></tr></thead><tbody>
 ${rows.map((r) => {
   const d = r.detail;
@@ -147,7 +148,7 @@ ${rows.map((r) => {
   const quote = str(d.quoteSpent);
   return html`<tr data-mint="${r.mint}"><td data-label="Token">${tokenCell(r)}</td><td data-label="When">${d.sameBatchAsLaunch === true ? 'in the creation slot' : hours === null ? 'unknown — a block time is missing' : `${duration(hours * 3600)} after launch`}</td><td data-label="Tokens">${
     tokens ? html`${tokenAmount(tokens).text}${r.totalSupplyRaw ? ` (${pctOf(tokens, r.totalSupplyRaw)})` : ''}` : 'unknown'
-  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint, (str(d.quoteMint) ?? r.quoteMint) === r.quoteMint ? r.quoteDecimals : null).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td><td data-label="Afterwards">${afterwardsCell(r, followed.find((f) => f.mint === r.mint), ex)}</td></tr>`;
+  }</td><td data-label="Spent">${quote ? quoteAmount(quote, str(d.quoteMint) ?? r.quoteMint, (str(d.quoteMint) ?? r.quoteMint) === r.quoteMint ? r.quoteDecimals : null).text : 'unknown'}</td><td data-label="Transaction">${txLink(ex, r.signature, shortAddress(r.signature))}</td><td data-label="Afterwards">${afterwardsCell(r, byMint.get(r.mint), ex)}</td></tr>`;
 })}
 </tbody></table>` as Html;
 }

@@ -84,7 +84,7 @@ const sortUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 export const CREATOR_MAJORITY_PCT = 50;
 
 /** The pump instructions that migrate a completed curve to PumpSwap (CPI create_pool; reference.md §2.2, idl/2026-10). */
-const MIGRATE_INSTRUCTIONS = new Set(['migrate', 'migrate_v2']);
+export const MIGRATE_INSTRUCTIONS = new Set(['migrate', 'migrate_v2']);
 
 /**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
@@ -222,7 +222,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     // any mint; such a pool is not a graduation (mints-of.ts does not attribute it either).
     const migrated =
       tx.events.some((e) => e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
-      tx.instructions.some((i) => i.program === 'pump' && MIGRATE_INSTRUCTIONS.has(i.name ?? '') && i.accounts.mint === mint);
+      tx.instructions.some((i) => i.program === 'pump' && MIGRATE_INSTRUCTIONS.has(i.name) && i.accounts.mint === mint);
     const migs = migrated
       ? tx.events.filter(
           (e) =>
