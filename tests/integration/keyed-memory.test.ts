@@ -115,11 +115,17 @@ describe('quota counts group-committed', () => {
     while (answers().split('\n').length < 3000) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     await new Promise((ok) => child.once('exit', ok));
-    const answered = answers().split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+    // Only whole lines were answered: a write the kill cut short (a line crossing a page boundary is
+    // copied page by page, and a fatal signal ends the copy between pages) leaves a last line
+    // without its newline, such as "34" of "3498\n" — an answer never given, so it is left out.
+    const lines = answers().split('\n');
+    const answered = lines.slice(0, -1).map(Number);
+    expect(answered.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
     const highest = Math.max(...answered);
     const onDisk = await state.usage(keyId, '2026-11-26');
     console.log(`kill -9: ${answered.length} answered, highest ${highest}, on disk ${onDisk}`);
-    expect(new Set(answered).size).toBe(answered.length); // no count given twice
+    const twice = answered.filter((n, i) => answered.indexOf(n) !== i);
+    expect(twice).toEqual([]); // no count given twice
     expect(onDisk).toBeGreaterThanOrEqual(highest); // nothing answered was lost
     expect(onDisk - highest).toBeLessThanOrEqual(25); // at most the one turn in flight was counted and not answered
   });
