@@ -26,6 +26,8 @@ export interface SupplySplit {
 export interface TimelinePoint {
   /** seconds after the creation transaction (blockTime; slot distance × 0.4 s when a blockTime is missing) */
   t: number;
+  /** present when `t` is estimated from the slot distance (this or the creation transaction has no blockTime) */
+  estimated?: true;
   slot: number;
   signature: string;
   wallet: string;
@@ -41,6 +43,8 @@ export interface EarlyBuyer {
   wallet: string;
   /** seconds after creation of its first buy */
   t: number;
+  /** present when `t` is estimated from the slot distance (a blockTime is missing) */
+  estimated?: true;
   signatures: string[];
   tokens: string;
   quote: string;
@@ -58,6 +62,11 @@ export interface CurvePoint {
 export interface ChartSeries {
   /** why no chart can be drawn (the launch's history is not held whole), or null */
   missing: string | null;
+  /**
+   * Whether any time the charts place was estimated from the slot distance (× 0.4 s) because a
+   * transaction, or the creation, has no blockTime: the page then says so and marks such times "≈".
+   */
+  timesEstimated: boolean;
   quoteMint: string;
   /** `launch.quoteDecimals` (null: not known; the quote amounts are then drawn in raw units) */
   quoteDecimals: number | null;
@@ -153,6 +162,8 @@ interface Walk {
   completedAt: number | null;
   migratedAt: number | null;
   prevSlot: number;
+  /** whether a walked transaction's time was estimated from its slot (it or the creation has no blockTime) */
+  estimated: boolean;
   /** the first window's part of the series, kept while the window holds the same transactions and the record the same creator and supply */
   window?: { key: string; part: WindowPart };
 }
@@ -160,7 +171,7 @@ interface Walk {
 function newWalk(mint: string, creation: Creation): Walk {
   return {
     mint, creation, n: 0, first: undefined, last: undefined, held: false, windowTxs: [], pointT: [0], pointSlot: [creation.slot], pointQ: [0n],
-    source: 'events', sum: 0n, lastQ: null, completedAt: null, migratedAt: null, prevSlot: -Infinity,
+    source: 'events', sum: 0n, lastQ: null, completedAt: null, migratedAt: null, prevSlot: -Infinity, estimated: false,
   };
 }
 
@@ -175,7 +186,7 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
   const { mint, creation } = w;
   const cbt = creation.blockTime;
   const { pointT, pointSlot, pointQ, windowTxs } = w;
-  let { held, source, sum, lastQ, completedAt, migratedAt, prevSlot } = w;
+  let { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, estimated } = w;
   const nTx = txs.length;
   for (let k = from; k < nTx; k++) {
     const tx = txs[k]!;
@@ -186,7 +197,9 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
     if (!held && tx.signature === creation.signature) held = true;
     const blockTime = tx.blockTime;
     if (tx.slot === creation.slot || inFirstWindow(creation, { slot, blockTime })) windowTxs.push(tx);
-    const tAt = cbt !== null && blockTime !== null ? blockTime - cbt : (slot - creation.slot) * SLOT_SECONDS;
+    const timed = cbt !== null && blockTime !== null;
+    if (!timed) estimated = true;
+    const tAt = timed ? blockTime - cbt : (slot - creation.slot) * SLOT_SECONDS;
     const events = tx.events;
     let poolCreated = false;
     for (let j = 0; j < events.length; j++) {
@@ -229,7 +242,7 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
       }
     }
   }
-  Object.assign(w, { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, n: nTx, first: txs[0], last: txs[nTx - 1] });
+  Object.assign(w, { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, estimated, n: nTx, first: txs[0], last: txs[nTx - 1] });
   return true;
 }
 
@@ -285,7 +298,7 @@ export function chartSeries(doc: LaunchDocument, txs: DecodedTransaction[]): Cha
 
 function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint: string, txs: DecodedTransaction[], creation: Creation) => Walk | null): ChartSeries {
   const l = doc.launch;
-  const base = { quoteMint: l?.quoteMint ?? '', quoteDecimals: l?.quoteDecimals ?? null, totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
+  const base = { timesEstimated: false, quoteMint: l?.quoteMint ?? '', quoteDecimals: l?.quoteDecimals ?? null, totalSupplyRaw: l?.totalSupplyRaw ?? '0', supply: null, timeline: null, curve: null, earlyBuyers: [] };
   if (!l) return { ...base, missing: 'the creation transaction is not held, so nothing about the launch is charted' };
   if (!doc.history.complete) return { ...base, missing: 'the held history is incomplete, so a chart would leave out trades the archive has not read' };
   const creation = { signature: l.transaction.signature, slot: l.transaction.slot, blockTime: l.createdAt ? l.createdAt.ms / 1000 : null };
@@ -306,6 +319,7 @@ function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint:
   return {
     ...base,
     missing: null,
+    timesEstimated: walked.estimated,
     supply: part.supply,
     timeline: part.timeline,
     earlyBuyers: part.earlyBuyers,
@@ -322,8 +336,9 @@ interface WindowPart {
 
 /** {@link WindowPart} from the transactions of the creation slot and the first window (slot order). */
 function windowPart(mint: string, creator: string, total: bigint, creation: Creation, windowTxs: DecodedTransaction[]): WindowPart {
-  const tOf = (x: { slot: number; blockTime: number | null }) =>
-    creation.blockTime !== null && x.blockTime !== null ? x.blockTime - creation.blockTime : (x.slot - creation.slot) * SLOT_SECONDS;
+  const timed = (x: { blockTime: number | null }) => creation.blockTime !== null && x.blockTime !== null;
+  const tOf = (x: { slot: number; blockTime: number | null }) => (timed(x) ? x.blockTime! - creation.blockTime! : (x.slot - creation.slot) * SLOT_SECONDS);
+  const est = (x: { blockTime: number | null }) => (timed(x) ? {} : { estimated: true as const });
   // Supply, timeline and early buyers need only the first window's trades (decoded by tradesOf);
   // the curve reads one field per later trade (a 2,000-trade curve renders in milliseconds).
   const trades = tradesOf(mint, windowTxs);
@@ -359,20 +374,20 @@ function windowPart(mint: string, creator: string, total: bigint, creation: Crea
       cutAt100 = true;
       break;
     }
-    points.push({ t: tOf(t), slot: t.slot, signature: t.signature, wallet: t.wallet, who: who(t), isBuy: t.isBuy, tokens: t.tokens.toString(), quote: t.quote.toString() });
+    points.push({ t: tOf(t), ...est(t), slot: t.slot, signature: t.signature, wallet: t.wallet, who: who(t), isBuy: t.isBuy, tokens: t.tokens.toString(), quote: t.quote.toString() });
   }
   const creationSlotEnd = Math.max(0, ...points.filter((p) => p.slot === creation.slot).map((p) => p.t));
   const first30sWallets = new Set(trades.filter((t) => t.isBuy && outside(t.wallet) && inFirstWindow(creation, t)).map((t) => t.wallet)).size;
-  const earlyMap = new Map<string, { t: number; signatures: Set<string>; tokens: bigint; quote: bigint }>();
+  const earlyMap = new Map<string, { t: number; estimated?: true; signatures: Set<string>; tokens: bigint; quote: bigint }>();
   for (const t of trades) {
     if (!t.isBuy || !early.has(t.wallet) || !inFirstWindow(creation, t)) continue;
-    const e = earlyMap.get(t.wallet) ?? { t: tOf(t), signatures: new Set<string>(), tokens: 0n, quote: 0n };
+    const e = earlyMap.get(t.wallet) ?? { t: tOf(t), ...est(t), signatures: new Set<string>(), tokens: 0n, quote: 0n };
     e.signatures.add(t.signature);
     e.tokens += t.tokens;
     e.quote += t.quote;
     earlyMap.set(t.wallet, e);
   }
-  const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
+  const earlyBuyers: EarlyBuyer[] = [...earlyMap].map(([wallet, e]) => ({ wallet, t: e.t, ...(e.estimated ? { estimated: e.estimated } : {}), signatures: [...e.signatures].sort(), tokens: e.tokens.toString(), quote: e.quote.toString() }));
 
   return { supply, timeline: { points, cutAt100, creationSlotEnd, bundledWallets: bundled.size, first30sWallets }, earlyBuyers };
 }

@@ -157,6 +157,14 @@ const WHO_MARK: Record<TimelinePoint['who'], string> = { creator: 'Creator buy',
 const WHO_ROW: Record<TimelinePoint['who'], string> = { creator: 'creator', bundled: 'bundled', early: 'first 30 s', other: 'other' };
 
 /** Buyer timeline: the first 30 s (at most 100 buys), by time and size; the creation-slot bundle highlighted; creator trades marked. */
+/**
+ * A time after creation in words ("12 s"), marked "≈" when it was estimated from the slot distance
+ * (chart-data.ts: a transaction without a blockTime); the page's note says what the mark means.
+ */
+export function afterText(t: number, estimated: boolean | undefined): string {
+  return estimated ? `≈${duration(t)}` : duration(t);
+}
+
 export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null): Html {
   const tl = s.timeline;
   if (!tl) return missingChart('timeline', 'Buyer timeline', s.missing);
@@ -173,7 +181,7 @@ function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, 
   const shown = tl.points.map((p) => {
     const qa = quoteAmount(p.quote, s.quoteMint, s.quoteDecimals);
     const ta = tokenAmount(p.tokens);
-    return { q: unitsValue(p.quote, unit.decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(duration(p.t)) };
+    return { q: unitsValue(p.quote, unit.decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(afterText(p.t, p.estimated)) };
   });
   const maxT = Math.max(30, ...tl.points.map((p) => p.t + 1));
   const x = scaleLinear().domain([0, maxT]).range([PAD.l, W - PAD.r]);
@@ -362,9 +370,9 @@ ${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
 <tr><th scope="row">Curve trades</th><td>${c.trades === c.points.length - 1 ? c.trades.toLocaleString('en') : `${c.trades.toLocaleString('en')} (the chart draws ${(c.points.length - 1).toLocaleString('en')}: the last of each time bucket)`}</td></tr>
-<tr><th scope="row">In the curve after the last trade</th><td title="${esc(lastQ.exact)}">${esc(lastQ.text)}, ${esc(duration(last.t))} after creation</td></tr>
-<tr><th scope="row">Completed</th><td>${c.completedAt !== null ? esc(`${duration(c.completedAt)} after creation`) : 'not completed in the held history'}</td></tr>
-<tr><th scope="row">Migrated</th><td>${c.migratedAt !== null ? esc(`${duration(c.migratedAt)} after creation`) : 'not migrated in the held history'}</td></tr>
+<tr><th scope="row">In the curve after the last trade</th><td title="${esc(lastQ.exact)}">${esc(lastQ.text)}, ${esc(afterText(last.t, s.timesEstimated))} after creation</td></tr>
+<tr><th scope="row">Completed</th><td>${c.completedAt !== null ? esc(`${afterText(c.completedAt, s.timesEstimated)} after creation`) : 'not completed in the held history'}</td></tr>
+<tr><th scope="row">Migrated</th><td>${c.migratedAt !== null ? esc(`${afterText(c.migratedAt, s.timesEstimated)} after creation`) : 'not migrated in the held history'}</td></tr>
 ${poolQ ? `<tr><th scope="row">Pool now</th><td title="${esc(poolQ.exact)}">${esc(poolQ.text)}</td></tr>` : ''}
 </tbody></table></details>
 </figure>`) as Html;

@@ -3,7 +3,7 @@ import { html, htmlValue, joinMap } from './html-tag.ts';
 import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
-import { curveChart, drawnSections, remembered, supplyChart, timelineChart } from './charts.ts';
+import { afterText, curveChart, drawnSections, remembered, supplyChart, timelineChart } from './charts.ts';
 import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
 import { esc } from './escape.ts';
 import { USDC_MINT, after, count, duration, pct, pctBeside, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
@@ -229,7 +229,7 @@ ${raw(
   joinMap(
     rows,
     (b) =>
-      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(duration(b.t))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(afterText(b.t, b.estimated))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
   ),
 )}
 </tbody></table>` as Html;
@@ -246,7 +246,7 @@ ${raw(
     all,
     (b) =>
       // short: the links' full addresses are in their hrefs (the table's rows carry titles and explorer links too)
-      `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(duration(b.t))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} · ${txLinksText(ex, b.signatures, shortAddress, true)}</li>`,
+      `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(afterText(b.t, b.estimated))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} · ${txLinksText(ex, b.signatures, shortAddress, true)}</li>`,
   ),
 )}
 </ol></details>` as Html;
@@ -425,7 +425,7 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   const h = doc.history;
   const l = doc.launch;
   const s = opts.series ?? (opts.transactions ? chartSeriesCached(doc, opts.sha256, opts.transactions) : null);
-  const noTx = { missing: 'the launch’s transactions were not given to this page', quoteMint: '', quoteDecimals: null, totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
+  const noTx = { missing: 'the launch’s transactions were not given to this page', timesEstimated: false, quoteMint: '', quoteDecimals: null, totalSupplyRaw: '0', supply: null, timeline: null, curve: null, earlyBuyers: [] } as ChartSeries;
   const series = s ?? noTx;
   const mintAcc = ex.account(doc.mint);
   const asOfAfter = l?.createdAt ? ` (${after(doc.asOf.ms, l.createdAt.ms)})` : '';
@@ -438,7 +438,8 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
 </header>
 ${verdict(doc, s)}
 <p class="asof muted">As of ${utc(doc.asOf.ms)}${asOfAfter}; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
-<h2 id="charts">At launch</h2>
+<h2 id="charts">At launch</h2>${series.timesEstimated ? html`
+<p class="muted small" id="times-estimated">Times marked ≈ are estimated from the slot distance (about 0.4 s a slot): the chain gave no block time for ${l?.createdAt ? 'some of this launch’s transactions' : 'the creation transaction'}.</p>` : ''}
 <div class="charts">
 ${supplyChart(series, name)}
 ${timelineChart(series, name, ex.tx)}
