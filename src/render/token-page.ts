@@ -329,7 +329,7 @@ function graduatedCell(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): unkno
   if (!l.graduated && !l.completed && !notCompletedKnown(doc, l)) return `unknown — ${PARTIAL}`;
   if (!l.graduated) return l.completed ? 'no: the curve completed but no migration is held' : 'no: the curve has not completed';
   return html`yes${l.graduationConfirmedBy ? html` — confirmed by ${CONFIRMED_BY[l.graduationConfirmedBy] ?? l.graduationConfirmedBy}` : ''}${
-    l.graduatedAt ? html`, at ${utc(l.graduatedAt.ms)}` : ''
+    l.graduatedAt ? html`, at ${utc(l.graduatedAt.ms)}` : l.graduation?.signature ? '; when: unknown (its transaction has no block time)' : '; when: unknown (no graduating transaction is held: the account reads do not tell when)'
   }${l.secondsToGraduate !== null ? html` (<span title="${l.secondsToGraduate} s">${duration(l.secondsToGraduate)} after creation</span>)` : ''}${
     l.graduationObserved ? '' : html`; graduation not observed live`
   }${l.graduation?.signature ? html`; transaction ${txLink(ex, l.graduation.signature, shortAddress(l.graduation.signature))}` : ''}`;

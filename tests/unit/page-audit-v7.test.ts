@@ -111,6 +111,23 @@ describe('token pages after the markers-v7 audit', () => {
     expect(cell(render(doc('markers-v7')), 'Graduated')).toBe('no: the curve completed but no migration is held');
   });
 
+  it('a graduation confirmed by the account reads alone says its time is unknown, not nothing', () => {
+    const base = launchDoc(randomAddress(), T0 * 1000);
+    const pool = 'Pool111111111111111111111111111111111111111';
+    const doc: LaunchDocument = {
+      ...base,
+      launch: {
+        ...base.launch!, completed: true, graduated: true, graduationConfirmedBy: 'pool', graduationObserved: false, graduatedAt: null, secondsToGraduate: null,
+        graduation: { signature: null, slot: null, venue: 'pumpswap', pool },
+        graduationCheck: { checkedAt: instant(T0 * 1000 + 3_600_000), curveComplete: true, poolFound: true, pool },
+      },
+    };
+    expect(cell(render(doc), 'Graduated')).toMatch(/^yes — confirmed by .*; when: unknown \(no graduating transaction is held: the account reads do not tell when\); graduation not observed live$/);
+    const timed = { ...doc, launch: { ...doc.launch!, graduationConfirmedBy: 'migration_event' as const, graduatedAt: instant(T0 * 1000 + 600_000), secondsToGraduate: 600, graduation: { signature: 'M'.repeat(88), slot: 9, venue: 'pumpswap' as const, pool } } };
+    expect(cell(render(timed), 'Graduated')).not.toContain('when: unknown');
+    expect(cell(render(timed), 'Graduated')).toContain('10 min after creation');
+  });
+
   it('the funder row of a partial history names the partial history as the reason', () => {
     const doc = built([tx({ slot: 1_000, blockTime: T0, events: [createEvent(MINT, CREATOR)] })], { unreadable: ['U'] });
     expect(cell(render(doc), 'Shared funder cohort')).toBe('unknown — not checked: the held history is incomplete');
