@@ -16,6 +16,11 @@ export function randomAddress(): string {
   return b58.decode(randomBytes(32));
 }
 
+/** A fresh random transaction signature (64 random bytes in base58: 87–88 characters, as on chain). */
+export function randomSignature(): string {
+  return b58.decode(randomBytes(64));
+}
+
 /** A NO_MARKERS document of `mint` created at `createdMs` by `creator`, with `over` on top. */
 export function launchDoc(mint: string, createdMs: number, over: Partial<LaunchDocument> = {}, creator = randomAddress()): LaunchDocument {
   return {
