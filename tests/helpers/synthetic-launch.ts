@@ -15,7 +15,7 @@ const event = (name: string, fields: Record<string, unknown>, program: 'pump' | 
   source: 'cpi',
 });
 
-export function tx(opts: { slot: number; blockTime: number; err?: unknown; events?: DecodedEvent[]; signature?: string; instructions?: DecodedTransaction['instructions'] }): DecodedTransaction {
+export function tx(opts: { slot: number; blockTime: number | null; err?: unknown; events?: DecodedEvent[]; signature?: string; instructions?: DecodedTransaction['instructions'] }): DecodedTransaction {
   return {
     signature: opts.signature ?? sig('tx'),
     slot: opts.slot,
