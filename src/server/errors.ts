@@ -11,7 +11,7 @@ export const ERRORS = {
     status: 400,
     label: 'Not an address',
     message: 'The path value is not an address: it must be base58 of 32-44 characters. Check the value you sent; nothing was looked up.',
-    why: 'The request did not name a valid address, so nothing about any token was checked.',
+    why: 'The request did not name a valid address, so nothing about any token or wallet was checked.',
   },
   missing_key: {
     status: 401,
@@ -70,7 +70,7 @@ export const ERRORS = {
   not_found: {
     status: 404,
     label: 'Not found',
-    message: 'Nothing is held at this path. For a mint, the archive holds no record for it; absence of a record is not a clean record. Check the path against the API documentation.',
+    message: 'Nothing is served at this path: check it against the API documentation (a record is GET /api/v1/token/{mint}, singular; many are GET /api/v1/tokens?mints=…). Nothing was looked up.',
     why: 'Nothing is held here, so nothing about any token is established.',
   },
   invalid_signature: {
@@ -94,7 +94,7 @@ export const ERRORS = {
   bad_request: {
     status: 400,
     label: 'Bad request',
-    message: 'The request could not be read: its path or query has malformed percent-encoding, or its target is not a path. Check the URL you sent; nothing was looked up.',
+    message: 'The request could not be read as HTTP/1.1: its request line, a header line or its URL is malformed (for example malformed percent-encoding in the path or query, a target that is not a path, or a method not in capitals). Check the request you sent; nothing was looked up.',
     why: 'The request could not be read, so nothing about any token was checked.',
   },
   method_not_allowed: {

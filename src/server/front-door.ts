@@ -42,6 +42,19 @@ function refusal(spec: RouteSpec, code: ErrorCode, heading: string, text: string
   return htmlPage(status, heading, text, { cors: spec.cors, headers });
 }
 
+/** The path of a request target: origin form (`/a?b`) or absolute form (`http://host/a?b`); `/` otherwise. */
+function pathOfTarget(target: string): string {
+  if (target.startsWith('/')) return target.split('?')[0]!;
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      return new URL(target).pathname;
+    } catch {
+      return '/';
+    }
+  }
+  return '/';
+}
+
 /**
  * The answer to a request Astro must not see, or null to pass it on. In order: a target that is
  * not a path, or whose percent-encoding does not decode → 400 `bad_request`; a method no Web
@@ -51,8 +64,8 @@ function refusal(spec: RouteSpec, code: ErrorCode, heading: string, text: string
  */
 export function screenRequest(head: RequestHead): Response | null {
   const { method, target } = head;
-  const rawPath = target.split('?')[0];
-  const spec = routeFor(target.startsWith('/') ? rawPath : '/');
+  // an absolute-form target (`http://host/path`: refused below) is answered in its path's error format
+  const spec = routeFor(pathOfTarget(target));
   const badTarget = () =>
     refusal(spec, 'bad_request', 'Bad request', 'The address could not be read: its path or query has malformed percent-encoding, or it is not a path.');
   if (!target.startsWith('/') || !decodes(target)) return badTarget();
@@ -158,7 +171,7 @@ export function hardenServer(server: Server): void {
 export function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined): Response {
   const line = rawPacket ? rawPacket.subarray(0, 2048).toString('latin1').split('\r\n')[0] : '';
   const target = line.split(' ')[1] ?? '/';
-  const spec = routeFor(target.startsWith('/') ? target.split('?')[0] : '/');
+  const spec = routeFor(pathOfTarget(target));
   const error: ErrorCode = code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request';
   if (spec.errors === 'json') return errorResponse(error, { headers: CLOSE_CONNECTION });
   const status = error === 'headers_too_large' ? 431 : error === 'request_timeout' ? 408 : 400;
@@ -180,7 +193,10 @@ function writeRaw(socket: Duplex, response: Response): void {
     .text()
     .then((body) => {
       const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
-      response.headers.forEach((v, k) => lines.push(`${k}: ${v}`));
+      // the length is the body's as written here: a length the Response carried is not sent twice
+      response.headers.forEach((v, k) => {
+        if (k !== 'content-length' && k !== 'transfer-encoding') lines.push(`${k}: ${v}`);
+      });
       if (!response.headers.has('connection')) lines.push('connection: close');
       lines.push(`content-length: ${Buffer.byteLength(body)}`, '', body);
       socket.end(lines.join('\r\n'), () => socket.destroy());

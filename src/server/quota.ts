@@ -89,13 +89,16 @@ export function keyRefusal(status: 'missing_key' | 'invalid_key' | 'revoked_key'
   if (status !== 'missing_key') return errorResponse(status, { nowMs });
   const where = misplacedKey(request);
   if (!where) return errorResponse(status, { nowMs });
+  if (where === EMPTY_BEARER) return errorResponse(status, { nowMs, message: 'The Authorization field says "Bearer" but no key follows it. Send "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.' });
   return errorResponse(status, { nowMs, message: `The request carried a key in ${where}, where this API does not read one: send it as "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.` });
 }
 
-/** Where a request put a key the API does not read, in words; null when it shows none. */
+const EMPTY_BEARER = 'an empty Bearer';
+
+/** Where a request put a key the API does not read, in words ({@link EMPTY_BEARER}: "Bearer" with nothing after it); null when it shows none. */
 function misplacedKey(request: Request): string | null {
   const auth = request.headers.get('Authorization');
-  if (auth !== null && auth.trim() !== '') return /^\s*bearer\b/i.test(auth) ? 'the Authorization field, without a key after "Bearer"' : 'the Authorization field without the "Bearer " scheme';
+  if (auth !== null && auth.trim() !== '') return /^\s*bearer\b/i.test(auth) ? EMPTY_BEARER : 'the Authorization field without the "Bearer " scheme';
   if (request.headers.has('X-API-Key')) return 'an X-API-Key field';
   const params = new URL(request.url).searchParams;
   for (const name of ['api_key', 'apiKey', 'key']) if (params.has(name)) return `the query parameter "${name}" (a key in a URL ends up in logs)`;

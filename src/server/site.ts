@@ -65,7 +65,7 @@ export async function handleDocument(request: Request, deps: Deps, params: { min
   const row = deps.publicStore.getLaunch(mint);
   // A file older than the record (collector has not rewritten it yet) yields to the database.
   const body = row && (file === null || sha256Hex(file) !== row.sha256) ? row.document : file;
-  if (body === null) return errorResponse('not_found', { nowMs });
+  if (body === null) return errorResponse('not_found', { nowMs, message: 'The archive holds no record of this mint, so it has no document: absence of a record is not a clean record. GET /api/v1/token/{mint} (keyed) starts a rebuild of a launch the archive did not watch.' });
   const settled = row ? row.settled : (JSON.parse(body) as Partial<LaunchDocument>).settled === true;
   return serve(request, body, 'application/json; charset=utf-8', settled);
 }

@@ -11,6 +11,8 @@ export interface RawAnswer {
   body: Buffer;
   /** The connection closed without any answer. */
   noAnswer: boolean;
+  /** Header names (lower case) the answer sent more than once (`headers` keeps the last). */
+  repeated: string[];
 }
 
 function dechunk(body: Buffer): Buffer {
@@ -30,16 +32,20 @@ function dechunk(body: Buffer): Buffer {
 /** Parse one HTTP/1.1 answer (the whole byte stream the server sent before closing). */
 export function parseAnswer(raw: Buffer): RawAnswer {
   const end = raw.indexOf('\r\n\r\n');
-  if (end < 0) return { status: 0, headers: {}, body: Buffer.alloc(0), noAnswer: true };
+  if (end < 0) return { status: 0, headers: {}, body: Buffer.alloc(0), noAnswer: true, repeated: [] };
   const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n');
   const headers: Record<string, string> = {};
+  const repeated: string[] = [];
   for (const l of lines) {
     const c = l.indexOf(':');
-    if (c > 0) headers[l.slice(0, c).trim().toLowerCase()] = l.slice(c + 1).trim();
+    if (c <= 0) continue;
+    const name = l.slice(0, c).trim().toLowerCase();
+    if (name in headers && !repeated.includes(name)) repeated.push(name);
+    headers[name] = l.slice(c + 1).trim();
   }
   let body = raw.subarray(end + 4);
   if (headers['transfer-encoding']?.includes('chunked')) body = dechunk(body);
-  return { status: Number(statusLine.split(' ')[1]), headers, body, noAnswer: false };
+  return { status: Number(statusLine.split(' ')[1]), headers, body, noAnswer: false, repeated };
 }
 
 /**

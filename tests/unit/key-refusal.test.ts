@@ -18,7 +18,8 @@ async function message(r: Request, status: 'missing_key' | 'invalid_key' = 'miss
 describe('keyRefusal: where a misplaced key was sent', () => {
   it.each([
     [{ Authorization: KEY }, '', 'the Authorization field without the "Bearer " scheme'],
-    [{ Authorization: 'Bearer' }, '', 'the Authorization field, without a key after "Bearer"'],
+    [{ Authorization: 'Bearer' }, '', 'says "Bearer" but no key follows it'],
+    [{ Authorization: 'Bearer   ' }, '', 'says "Bearer" but no key follows it'],
     [{ 'X-API-Key': KEY }, '', 'an X-API-Key field'],
     [{}, `?api_key=${KEY}`, 'the query parameter "api_key"'],
   ])('%j %s → names it, says how to send it, never repeats the key', async (headers, query, where) => {

@@ -398,7 +398,10 @@ describe('GET /d/{mint} and /t/{mint}.html', () => {
     expect(res.headers.get('ETag')).toBe(`"${sha}"`);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(await res.text()).toBe(text);
-    await expectError(await handleDocument(new Request('http://x/'), deps, { mint: newAddress() }), 404, 'not_found');
+    const unheld = await handleDocument(new Request('http://x/'), deps, { mint: newAddress() });
+    // the 404 of a mint not held says so (and that absence is not clean); an unknown path's says the path
+    expect((await unheld.clone().json()).message).toMatch(/^The archive holds no record of this mint.*not a clean record/);
+    await expectError(unheld, 404, 'not_found');
     await expectError(await handleDocument(new Request('http://x/'), deps, { mint: 'nope' }), 400, 'not_an_address');
   });
 
