@@ -56,7 +56,12 @@ export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOption
 ${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not answered since ${utcMinute(c.unreachableSince.ms)}${c.lastRpcError ? html` (last error: <code>${c.lastRpcError}</code>)` : ''}.</p>` : ''}
 <table class="facts">${periodic.map(([k, v]) => html`<tr><th scope="row">${k} last ran</th><td>${v ? utcMinute(v.ms) : 'never'}</td></tr>`)}</table>
 <h2>Coverage</h2>
-<p>${coverageWords(s, nowMs)}</p>
+<p>${coverageWords(s, nowMs)}</p>${
+    o.demo
+      ? html`
+<p class="muted small" id="demo-dates">In this demo the launches carry the replayed chain’s dates (2024–2026), and the collector watched each one as it was replayed: records dated before the coverage start still read “observed live”, which on mainnet cannot happen.</p>`
+      : ''
+  }
 <h3>Gaps</h3>
 ${gapsList(s)}
 <p class="muted small">${s.coverage.note}</p>

@@ -81,6 +81,8 @@ describe('npm run demo', () => {
 
     let home = await (await fetch(`${base}/`)).text();
     expect(home).toContain('id="demo"');
+    // the status page says why launches dated before the coverage start read "observed live" here
+    expect(await (await fetch(`${base}/status.html`)).text()).toMatch(/id="demo-dates">In this demo the launches carry the replayed chain’s dates/);
     // the home page lists launches (issue 23; rewritten every LISTS_INTERVAL_MS as they land), and its search finds one by its symbol
     const rowOf = (page: string) => /<a class="tok" href="\/t\/(\w+)\.html"><span class="name">[^<]*<\/span> <span class="sym">(\w+)<\/span>/.exec(page);
     for (let i = 0; i < 100 && !rowOf(home); i++) {

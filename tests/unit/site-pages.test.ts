@@ -54,6 +54,7 @@ describe('the status page during an outage', () => {
     const live = await (await handleStatusPage(get('/status.html'), deps)).text();
     expect(live).not.toContain('is not running now');
     expect(live).toContain('No gap: the collector has not been down');
+    expect(live).not.toContain('demo-dates'); // the demo's note on replayed dates: only in the demo (tests/integration/demo.test.ts)
   });
 });
 
