@@ -226,9 +226,18 @@ export function errorReply(
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       ...corsHeaders(),
+      ...(ERRORS[code].status === 401 ? { 'WWW-Authenticate': wwwAuthenticate(code) } : {}),
       ...opts.headers,
     },
   };
+}
+
+/**
+ * The challenge of a 401 (RFC 9110 §11.6.1: a 401 carries one): the Bearer scheme of RFC 6750 §3,
+ * with `error="invalid_token"` when a key was sent but is not valid (unknown or revoked).
+ */
+function wwwAuthenticate(code: ErrorCode): string {
+  return code === 'missing_key' ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"';
 }
 
 /**

@@ -54,7 +54,7 @@ const GENERIC_ERRORS: ErrorCode[] = ['bad_request', 'request_timeout', 'headers_
 const KEY_ERRORS: ErrorCode[] = ['missing_key', 'invalid_key', 'revoked_key'];
 const QUOTA_ERRORS: ErrorCode[] = ['quota_exceeded'];
 
-type HeaderName = 'X-Archive-Generation' | 'RateLimit' | 'RateLimit-Policy' | 'Retry-After' | 'ETag' | 'Cache-Control' | 'Allow' | 'Location' | 'Content-Disposition' | 'Last-Modified';
+type HeaderName = 'X-Archive-Generation' | 'RateLimit' | 'RateLimit-Policy' | 'Retry-After' | 'WWW-Authenticate' | 'ETag' | 'Cache-Control' | 'Allow' | 'Location' | 'Content-Disposition' | 'Last-Modified';
 
 /** Response headers, by name (components.headers). */
 const HEADERS: Record<HeaderName, Json> = {
@@ -75,6 +75,7 @@ const HEADERS: Record<HeaderName, Json> = {
     example: `"daily";q=${DAILY_QUOTA};w=86400`,
   },
   'Retry-After': { description: 'Seconds to wait before asking again (RFC 9110 §10.2.3).', schema: { type: 'string', pattern: '^\\d+$' } },
+  'WWW-Authenticate': { description: 'The Bearer challenge of a 401 (RFC 6750 §3): `error="invalid_token"` when a key was sent but is unknown or revoked.', schema: { type: 'string', pattern: '^Bearer ' } },
   ETag: { description: 'Strong entity tag: the sha256 (hex) of the document or file. Send it back in If-None-Match for a 304.', schema: { type: 'string', pattern: '^"[0-9a-f]{64}"$' } },
   'Cache-Control': { description: '`max-age=3600, stale-while-revalidate=86400` for a settled record; `no-store` for anything unsettled and every error.', schema: { type: 'string' } },
   Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', schema: { type: 'string' } },
@@ -478,7 +479,7 @@ function operationObject(op: Operation): Json {
     const rated = counted && AFTER_ADMISSION.has(status);
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),
-      headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),
+      headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(status === 401 ? { 'WWW-Authenticate': { ...HEADERS['WWW-Authenticate'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),
       content: errorContent(codes),
     };
   }

@@ -60,11 +60,13 @@ describe('the conformance check bites', () => {
   const error = (code: string) => JSON.stringify({ apiVersion: 'v1', error: code, message: 'm', finding: { class: 'UNKNOWN', label: 'l', why: 'w' }, generatedAt: { ms: 0, iso: '1970-01-01T00:00:00.000Z' } });
 
   it('accepts a conforming error, refuses an undeclared status, a code not of that status, an extra field, a missing header', () => {
-    expect(violationsOf('GET', '/api/v1/token/x', 401, h(), error('missing_key'))).toEqual([]);
+    expect(violationsOf('GET', '/api/v1/token/x', 401, h({ 'WWW-Authenticate': 'Bearer realm="api"' }), error('missing_key'))).toEqual([]);
+    expect(violationsOf('GET', '/api/v1/token/x', 401, h(), error('missing_key'))[0]).toContain('WWW-Authenticate missing');
     expect(violationsOf('GET', '/api/v1/status', 401, h(), error('missing_key'))[0]).toContain('status not declared');
-    expect(violationsOf('GET', '/api/v1/token/x', 401, h(), error('quota_exceeded'))[0]).toContain('does not match');
+    const challenge = h({ 'WWW-Authenticate': 'Bearer realm="api"' });
+    expect(violationsOf('GET', '/api/v1/token/x', 401, challenge, error('quota_exceeded'))[0]).toContain('does not match');
     const extra = JSON.stringify({ ...JSON.parse(error('missing_key')), surprise: 1 });
-    expect(violationsOf('GET', '/api/v1/token/x', 401, h(), extra)[0]).toContain('does not match');
+    expect(violationsOf('GET', '/api/v1/token/x', 401, challenge, extra)[0]).toContain('does not match');
     expect(violationsOf('GET', '/api/v1/token/x', 429, h({ RateLimit: '"daily";r=0;t=5' }), error('quota_exceeded'))[0]).toContain('Retry-After');
   });
 

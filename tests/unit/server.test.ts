@@ -108,6 +108,8 @@ const tokenReq = (mint: string, headers: Record<string, string> = {}) =>
 
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
+  // a 401 carries its Bearer challenge (RFC 6750 §3); no other status does
+  expect(res.headers.get('WWW-Authenticate')).toBe(status !== 401 ? null : code === 'missing_key' ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"');
   expect(res.headers.get('Cache-Control')).toBe('no-store');
   expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
   expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
