@@ -98,7 +98,10 @@ const EMPTY_BEARER = 'an empty Bearer';
 /** Where a request put a key the API does not read, in words ({@link EMPTY_BEARER}: "Bearer" with nothing after it); null when it shows none. */
 function misplacedKey(request: Request): string | null {
   const auth = request.headers.get('Authorization');
-  if (auth !== null && auth.trim() !== '') return /^\s*bearer\b/i.test(auth) ? EMPTY_BEARER : 'the Authorization field without the "Bearer " scheme';
+  if (auth !== null && auth.trim() !== '') {
+    if (/^\s*bearer\s*$/i.test(auth)) return EMPTY_BEARER;
+    return /^\s*bearer\b/i.test(auth) ? 'the Authorization field after "Bearer", but not as one key after one space' : 'the Authorization field without the "Bearer " scheme';
+  }
   if (request.headers.has('X-API-Key')) return 'an X-API-Key field';
   const params = new URL(request.url).searchParams;
   for (const name of ['api_key', 'apiKey', 'key']) if (params.has(name)) return `the query parameter "${name}" (a key in a URL ends up in logs)`;

@@ -20,6 +20,8 @@ describe('keyRefusal: where a misplaced key was sent', () => {
     [{ Authorization: KEY }, '', 'the Authorization field without the "Bearer " scheme'],
     [{ Authorization: 'Bearer' }, '', 'says "Bearer" but no key follows it'],
     [{ Authorization: 'Bearer   ' }, '', 'says "Bearer" but no key follows it'],
+    [{ Authorization: `Bearer: ${KEY}` }, '', 'after "Bearer", but not as one key'],
+    [{ Authorization: `Bearer ${KEY} ${KEY}` }, '', 'after "Bearer", but not as one key'],
     [{ 'X-API-Key': KEY }, '', 'an X-API-Key field'],
     [{}, `?api_key=${KEY}`, 'the query parameter "api_key"'],
   ])('%j %s → names it, says how to send it, never repeats the key', async (headers, query, where) => {
