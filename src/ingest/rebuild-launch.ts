@@ -31,6 +31,26 @@ export class RebuildReadError extends Error {
   override name = 'RebuildReadError';
 }
 
+/**
+ * The chain serves no transaction of the mint's bonding curve: there is nothing to rebuild from, and
+ * nothing is written (a record built from no history would claim a launch that may not exist). With
+ * no curve account either, the mint is no curve launch (the server's 404 `not_a_curve_launch`);
+ * with an account, the RPC does not serve the curve's history (not an archival node).
+ */
+export class NoCurveHistoryError extends Error {
+  override name = 'NoCurveHistoryError';
+  /** `curveAccount`: whether the curve account exists (null: its read failed) */
+  constructor(readonly curveAccount: boolean | null) {
+    super(
+      curveAccount === true
+        ? 'the RPC lists no transaction of its bonding curve although the curve account exists: it does not serve that history (use an archival RPC); nothing was written'
+        : curveAccount === false
+          ? 'not a curve launch: the chain has no bonding curve account and no transaction history for this mint; nothing was written'
+          : 'the RPC lists no transaction of its bonding curve (its account could not be read): nothing to rebuild from; nothing was written',
+    );
+  }
+}
+
 export interface RebuildDeps {
   config: Config;
   store: PublicStore;
@@ -88,6 +108,7 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
     }),
   );
   const signatures = history.signatures.map((s) => s.signature);
+  if (signatures.length === 0) throw new NoCurveHistoryError(curveRead ? curveRead.read.exists ?? null : null);
   progress.signaturesComplete = true;
   report();
 

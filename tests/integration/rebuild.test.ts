@@ -312,6 +312,13 @@ describe('agreement: a rebuild from history equals the record the collector obse
     await run(process.execPath, [LPA, 'rebuild', '--file', join(tmp, 'first.txt')], { env, cwd: ROOT });
     const resumed = await run(process.execPath, [LPA, 'rebuild', '--file', file], { env, cwd: ROOT, maxBuffer: 1 << 24 });
     expect(resumed.stderr.match(/held already, skipped/g)?.length).toBe(10);
+    // an address that is no launch (no curve account, no history): refused, nothing written (it wrote an UNKNOWN record)
+    const none = await run(process.execPath, [LPA, 'rebuild', '11111111111111111111111111111111'], { env, cwd: ROOT }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('not a curve launch: the chain has no bonding curve account and no transaction history for this mint; nothing was written');
 
     const read = (dir: string) => {
       const db = new Database(join(dir, 'public.db'), { readonly: true });
@@ -321,6 +328,7 @@ describe('agreement: a rebuild from history equals the record the collector obse
     };
     const observed = read(observedDir);
     const rebuilt = read(dataDir);
+    expect(rebuilt.has('11111111111111111111111111111111')).toBe(false);
     const perField = new Map<string, { same: number; total: number }>();
     const mismatches: string[] = [];
     for (const mint of allMints) {
