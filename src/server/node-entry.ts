@@ -22,7 +22,7 @@ import { serveSitePagesFirst } from './static-door.ts';
 import { compressWhenAsked } from './compress.ts';
 import { currentDeps, getDeps } from './deps.ts';
 import { closeFeedOf } from './stream.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -59,8 +59,19 @@ export function start(): { server: { server: Server } } {
   compressWhenAsked(server);
   hardenServer(server);
   endStreamsOnSignal(server);
-  const port = process.env.PORT ? Number(process.env.PORT) : (options.port ?? 8080);
-  const host = process.env.HOST ?? hostOf(options.host);
+  // HOST and PORT as the archive's configuration reads them (src/config.ts: an empty value is unset,
+  // so `HOST=` from an env file is 127.0.0.1, never every interface; `PORT=abc` is a configuration error)
+  let listenOn: { host: string; port: number };
+  try {
+    const c = loadConfig();
+    listenOn = { host: c.HOST, port: c.PORT };
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`The server cannot start: ${e.message}`);
+    process.exitCode = 1;
+    return { server: { server } };
+  }
+  const { host, port } = listenOn;
   server.listen(port, host, () => {
     const a = server.address();
     const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
@@ -86,11 +97,6 @@ export function start(): { server: { server: Server } } {
     log.info({ url: `http://${where}` }, 'server listening');
   });
   return { server: { server } };
-}
-
-/** The adapter's reading of its `host` option: true = every interface, false/absent = localhost. */
-function hostOf(host: string | boolean | undefined): string {
-  return typeof host === 'string' ? host : host ? '0.0.0.0' : 'localhost';
 }
 
 /** Time (ms) given to the last bytes of ended streams before the process stops on a signal. */

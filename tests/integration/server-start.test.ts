@@ -31,9 +31,28 @@ describe('server start (dist/server/entry.mjs)', () => {
     }
   });
 
-  it('stops with exit code 1 and names the bad setting when the configuration is invalid', async () => {
+  it('an empty HOST (as an env file leaves it) listens on 127.0.0.1, never on every interface', async () => {
     const port = String(await freePort());
-    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port, LOG_LEVEL: 'loud' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, HOST: '', PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    try {
+      for (const t0 = Date.now(); !out.includes('server listening') && Date.now() - t0 < 15_000; ) await sleep(50);
+      const line = out.split('\n').find((l) => l.includes('server listening'))!;
+      expect(JSON.parse(line)).toMatchObject({ url: `http://127.0.0.1:${port}` }); // it was http://[::]:PORT
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((done) => proc.once('exit', done));
+    }
+  });
+
+  it.each([
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ PORT: 'abc' }, 'PORT'], // was a RangeError stack from listen
+  ])('stops with exit code 1 and names the bad setting when the configuration is invalid (%j)', async (bad, name) => {
+    const port = String(await freePort());
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port, ...bad }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (out += d));
@@ -43,7 +62,8 @@ describe('server start (dist/server/entry.mjs)', () => {
     });
     expect(code).toBe(1);
     expect(out).toContain('The server cannot start: invalid configuration');
-    expect(out).toContain('LOG_LEVEL');
+    expect(out).toContain(name);
+    expect(out).not.toMatch(/^\s+at /m); // one line, no stack
     await expect(fetch(`http://127.0.0.1:${port}/api/v1/status`)).rejects.toThrow();
   });
 });
