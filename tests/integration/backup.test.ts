@@ -4,7 +4,7 @@
  * DATA_DIR, the records and the API keys work; a second backup into the same folder is refused.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +33,10 @@ describe('lpa backup', () => {
     const env = { ...process.env, DATA_DIR: data, LOG_FORMAT: 'json' };
     const r = await run(process.execPath, [LPA, 'backup', '--out', out], { env });
     expect(r.stdout.trim().split('\n').map((l) => l.slice(out.length + 1)).sort()).toEqual(['key-secret', 'private.db', 'public.db']);
+    // the private copies are owner-only, as in DATA_DIR (private.db was 0644), and the folder 0700
+    expect(statSync(join(out, 'private.db')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(out, 'key-secret')).mode & 0o777).toBe(0o600);
+    expect(statSync(out).mode & 0o777).toBe(0o700);
     store.setMeta('coverage_from_ms', '1'); // written after the backup: not in it
     store.close();
 
@@ -48,5 +52,18 @@ describe('lpa backup', () => {
     rp.close();
 
     await expect(run(process.execPath, [LPA, 'backup', '--out', out], { env })).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('a DATA_DIR without some of the files says which; one with none of them creates nothing', async () => {
+    const data = join(tmp, 'only-public');
+    new PublicStore(loadConfig({ DATA_DIR: data }).publicDbPath).close();
+    const out = join(tmp, 'backup-2');
+    const r = await run(process.execPath, [LPA, 'backup', '--out', out], { env: { ...process.env, DATA_DIR: data, LOG_FORMAT: 'json' } });
+    expect(r.stderr).toContain(`${join(data, 'private.db')} does not exist; the backup is without it`);
+    expect(r.stdout.trim()).toBe(join(out, 'public.db'));
+    const typo = join(tmp, 'no-such-data');
+    const none = join(tmp, 'backup-3');
+    await expect(run(process.execPath, [LPA, 'backup', '--out', none], { env: { ...process.env, DATA_DIR: typo, LOG_FORMAT: 'json' } })).rejects.toMatchObject({ code: 1 });
+    expect(existsSync(none)).toBe(false); // no empty folder left behind
   });
 });
