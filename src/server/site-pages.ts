@@ -113,11 +113,18 @@ export function handleListPage(request: Request, deps: Deps, params: { list?: st
 
 /** `GET /status.html`: the status in words. */
 export async function handleStatusPage(request: Request, deps: Deps): Promise<Response> {
-  const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'status.html'), deps.now());
-  if (file) return serveBytes(request, file.body, file.etag, CACHE_LISTS);
-  // not written by a collector yet: rendered here, with the rebuild queue's counts when readable
   const rebuildCounts = await rebuildCountsOf(deps);
-  return serveSiteFile(request, deps, 'status.html', CACHE_LISTS, () => renderStatusPage(statusBody({ ...deps, rebuildCounts }, deps.now()), deps.now(), siteOptions(deps)));
+  const facts = statusBody({ ...deps, rebuildCounts }, deps.now());
+  // The collector writes status.html while it runs, and keeps it current then. Once it is not
+  // running (a cron run ended, it stopped or failed) that file still says what it said last
+  // ("running and live"): the page is rendered here from the facts of /api/v1/status instead, as it
+  // is before any collector wrote one, so the page and the JSON never disagree.
+  if (facts.collector.running) {
+    const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'status.html'), deps.now());
+    if (file) return serveBytes(request, file.body, file.etag, CACHE_LISTS);
+  }
+  const page = renderStatusPage(facts, deps.now(), siteOptions(deps));
+  return serveBytes(request, page, etagOf(createHash('sha256').update(page).digest('hex')), CACHE_LISTS);
 }
 
 /** `GET /methodology.html`: docs/methodology.md as a page; `markdown` is the text bundled at build. */

@@ -7,8 +7,8 @@ import { CACHE_ASSET } from '../cache-rules.ts';
 import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedCopy, tagAsHeld } from './compress.ts';
 
 /**
- * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`,
- * `/methodology.html` — answered from memory before Astro's pipeline, as the adapter answers
+ * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/methodology.html`
+ * (not `/status.html`: its route renders it when the collector that wrote it is not running) — answered from memory before Astro's pipeline, as the adapter answers
  * its own static files: the home page is the most requested page of the site, and Astro's
  * per-request pipeline costs several times the answer (docs/benchmarks.md "Home page and search").
  * Same bytes and headers as the routes of site-pages.ts, which answer everything this does not:
@@ -47,7 +47,6 @@ const ASSETS: Record<string, StaticSiteFile> = {
 export function staticSiteFile(target: string): StaticSiteFile | null {
   if (target === '/') return { rel: 'index.html', cacheControl: CACHE_LISTS };
   if (Object.hasOwn(ASSETS, target)) return ASSETS[target]!;
-  if (target === '/status.html') return { rel: 'status.html', cacheControl: CACHE_LISTS };
   if (target === '/methodology.html') return { rel: 'methodology.html', cacheControl: CACHE_METHODOLOGY };
   if (target === '/api.html') return { rel: 'api.html', cacheControl: CACHE_METHODOLOGY };
   if (LIST_PAGE.test(target)) return { rel: target.slice(1), cacheControl: CACHE_LISTS };

@@ -42,7 +42,8 @@ beforeAll(async () => {
   mkdirSync(scratch, { recursive: true });
   otherBuild = mkdtempSync(join(scratch, 'dist-'));
   cpSync(dist, otherBuild, { recursive: true });
-  const env = { SOLANA_RPC_URL: rpc.url };
+  // one public address for both, as behind a load balancer (pages rendered by a node name it: /status.html)
+  const env = { SOLANA_RPC_URL: rpc.url, PUBLIC_BASE_URL: 'https://archive.example' };
   nodes.push(await startApiNode(dataDir, env));
   nodes.push(await startApiNode(dataDir, env, join(otherBuild, 'server', 'entry.mjs')));
 }, 120_000);

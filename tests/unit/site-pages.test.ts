@@ -56,6 +56,19 @@ describe('the status page during an outage', () => {
     expect(live).toContain('No gap: the collector has not been down');
     expect(live).not.toContain('demo-dates'); // the demo's note on replayed dates: only in the demo (tests/integration/demo.test.ts)
   });
+
+  it('the page the collector wrote while running is served while it runs, not after it stopped (a cron run that ended)', async () => {
+    store.setMeta('coverage_from_ms', String(NOW - 86_400_000));
+    const run = store.startRun(NOW - 86_400_000, 100);
+    mkdirSync(config.siteDir, { recursive: true });
+    writeFileSync(join(config.siteDir, 'status.html'), '<!doctype html><p>The collector is running and live (written by it)</p>');
+    store.heartbeat(run, NOW - 10_000, 200); // running
+    expect(await (await handleStatusPage(get('/status.html'), deps)).text()).toContain('written by it');
+    store.heartbeat(run, NOW - 3_600_000, 300); // its last beat an hour ago: the file is what it said then
+    const stopped = await (await handleStatusPage(get('/status.html'), deps)).text();
+    expect(stopped).not.toContain('written by it');
+    expect(stopped).toContain('The collector is not running now');
+  });
 });
 
 describe('site pages', () => {
@@ -140,6 +153,6 @@ describe('site pages', () => {
     expect(staticSiteFile('/site.css')).toEqual({ rel: 'site.css', cacheControl: 'public, max-age=0', asset: { contentType: 'text/css; charset=utf-8' } });
     expect(staticSiteFile('/favicon.ico')).toEqual({ rel: 'favicon.ico', cacheControl: 'public, max-age=0', asset: { contentType: 'image/x-icon', compress: false } });
     expect(staticSiteFile('/robots.txt')).toEqual({ rel: 'robots.txt', cacheControl: 'public, max-age=0', asset: { contentType: 'text/plain; charset=utf-8' } });
-    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html/', '/search', '/site.css?v=1', '/favicon.ico/', '/robots.txt?x', '/constructor', '/toString']) expect(staticSiteFile(t)).toBeNull();
+    for (const t of ['/?q=1', '/lists/latest/0.html', '/lists/../x/1.html', '/lists/latest/1.html?x', '/status.html', '/status.html/', '/search', '/site.css?v=1', '/favicon.ico/', '/robots.txt?x', '/constructor', '/toString']) expect(staticSiteFile(t)).toBeNull();
   });
 });
