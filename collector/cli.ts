@@ -84,7 +84,7 @@ program
   .addHelpText('after', settingsHelp('collect'))
   .action(async (o: { once?: boolean }) => {
     const { runCollect } = await import('./commands/collect.ts');
-    await runCollect(config(), { once: o.once === true });
+    process.exitCode = await runCollect(config(), { once: o.once === true });
   });
 
 program

@@ -9,8 +9,10 @@ import { limitHeapGrowth } from '../../src/heap-limits.ts';
  * `lpa collect [--once]`: run the collector against `SOLANA_RPC_URL`. SIGINT/SIGTERM stop it after
  * the batch in flight (a batch is one SQLite transaction, so even a kill -9 loses nothing).
  * Exit code 1 when `--once` could not catch up (cron mails the operator).
+ * @returns the exit code: 0, or for `--once` stopped by a signal before it caught up 130 (SIGINT),
+ * 143 (SIGTERM) or 1 (`signal`): a cron run that was stopped did not catch up and must not say so.
  */
-export async function runCollect(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<void> {
+export async function runCollect(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<number> {
   const log = createLogger(config.LOG_LEVEL, 'collector', { format: config.LOG_FORMAT });
   limitHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const store = new PublicStore(config.publicDbPath);
@@ -19,7 +21,11 @@ export async function runCollect(config: Config, opts: { once: boolean }, signal
     onRetry: (i) => log.warn(i, 'RPC call retried'),
   });
   const ac = new AbortController();
-  const stop = () => ac.abort();
+  let stoppedBy: string | null = null;
+  const stop = (sig?: unknown) => {
+    stoppedBy ??= typeof sig === 'string' ? sig : 'abort';
+    ac.abort();
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   signal?.addEventListener('abort', stop, { once: true });
@@ -36,10 +42,17 @@ export async function runCollect(config: Config, opts: { once: boolean }, signal
       },
     );
     const c = store.counts();
-    log.info({ records: c.records, launches: c.launches, cursor: store.getCursor('program')?.slot ?? null }, opts.once ? 'caught up' : 'stopped');
+    const cursor = store.getCursor('program')?.slot ?? null;
+    if (opts.once && stoppedBy !== null) {
+      // everything committed before the stop is kept (each batch is one transaction); the next run resumes from the cursor
+      log.warn({ records: c.records, launches: c.launches, cursor, signal: stoppedBy }, 'stopped before catching up; the next run resumes from the cursor');
+      return stoppedBy === 'SIGINT' ? 130 : stoppedBy === 'SIGTERM' ? 143 : 1;
+    }
+    log.info({ records: c.records, launches: c.launches, cursor }, opts.once ? 'caught up' : 'stopped');
     if (c.records === 0 && config.COLLECT_START === 'latest' && store.getCursor('program')) {
       log.info(`0 records: COLLECT_START=latest watches from the newest signature on, so nothing older is read. To read the program's whole history from ${redactUrl(config.SOLANA_RPC_URL)} (a replay, a test chain), run with COLLECT_START=earliest on a new DATA_DIR`);
     }
+    return 0;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
