@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { existsSync } from 'node:fs';
 import { loadConfig, ConfigError, type Config } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { settingsHelp } from './settings-help.ts';
@@ -32,6 +33,30 @@ function config(): Config {
     }
     throw e;
   }
+}
+
+/**
+ * The configuration of an operator command on an existing archive (keys, accounts): with the
+ * SQLite private state, a DATA_DIR that does not exist is refused (exit 2) instead of a new, empty
+ * archive made there — a mistyped DATA_DIR listed no keys, or created a key under a secret the
+ * server never reads.
+ */
+function archiveConfig(): Config {
+  const c = config();
+  if (!c.PRIVATE_DB_URL && !existsSync(c.dataDir)) {
+    console.error(`DATA_DIR ${c.dataDir} does not exist, so there is no archive there. Check DATA_DIR (the server and the collector must use the same one); for a new archive, create the folder first (mkdir -p ${c.dataDir}) or start the archive once.`);
+    process.exit(2);
+  }
+  return c;
+}
+
+/** A key id argument, or exit 2 naming it (it was passed on as NaN). */
+function keyIdArg(id: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(id)) {
+    console.error(`The key id must be a whole number (it is "${id.slice(0, 40)}"): \`lpa keys list\` shows the ids.`);
+    process.exit(2);
+  }
+  return Number(id);
 }
 
 const int = (name: string) => (v: string) => {
@@ -140,7 +165,7 @@ keys
   .addHelpText('after', settingsHelp('keys create'))
   .action(async (o: { label: string }) => {
     const { runKeysCreate } = await import('./commands/keys.ts');
-    await runKeysCreate(config(), { label: o.label });
+    await runKeysCreate(archiveConfig(), { label: o.label });
   });
 keys
   .command('list')
@@ -148,7 +173,7 @@ keys
   .addHelpText('after', settingsHelp('keys list'))
   .action(async () => {
     const { runKeysList } = await import('./commands/keys.ts');
-    await runKeysList(config());
+    await runKeysList(archiveConfig());
   });
 keys
   .command('revoke <id>')
@@ -157,8 +182,9 @@ keys
   .addHelpText('after', settingsHelp('keys revoke'))
   .action(async (id: string, o: { feed?: boolean }) => {
     const { runKeysRevoke, runKeysFeed } = await import('./commands/keys.ts');
-    if (o.feed) await runKeysFeed(config(), Number(id), false);
-    else await runKeysRevoke(config(), Number(id));
+    const keyId = keyIdArg(id);
+    if (o.feed) await runKeysFeed(archiveConfig(), keyId, false);
+    else await runKeysRevoke(archiveConfig(), keyId);
   });
 keys
   .command('grant <id>')
@@ -167,7 +193,7 @@ keys
   .addHelpText('after', settingsHelp('keys grant'))
   .action(async (id: string) => {
     const { runKeysFeed } = await import('./commands/keys.ts');
-    await runKeysFeed(config(), Number(id), true);
+    await runKeysFeed(archiveConfig(), keyIdArg(id), true);
   });
 
 const accounts = program.command('accounts').description('subscriber accounts of the paid plan (one per Stripe subscription)');
@@ -177,7 +203,7 @@ accounts
   .addHelpText('after', settingsHelp('accounts list'))
   .action(async () => {
     const { runAccountsList } = await import('./commands/accounts.ts');
-    await runAccountsList(config());
+    await runAccountsList(archiveConfig());
   });
 
 try {

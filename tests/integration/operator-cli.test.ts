@@ -1,0 +1,47 @@
+/**
+ * Operator commands on an archive that is not there (an operator audit): `lpa keys …` with a
+ * mistyped DATA_DIR listed no keys with exit 0 and created the folder, a key secret and
+ * private.db — `keys create` would then make a key under a secret the server never reads — and
+ * `lpa keys revoke abc` was passed on as id NaN. Both are refused with exit 2 and one line.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const LPA = resolve(import.meta.dirname, '../../bin/lpa.mjs');
+const run = promisify(execFile);
+const tmp = mkdtempSync(join(tmpdir(), 'lpa-opcli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const lpa = (args: string[], dataDir: string) =>
+  run(process.execPath, [LPA, ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_FORMAT: 'json' } }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+
+describe('operator commands on a DATA_DIR that does not exist', () => {
+  it.each([['keys', 'list'], ['keys', 'create', '--label', 'me'], ['keys', 'revoke', '1'], ['keys', 'grant', '1', '--feed'], ['accounts', 'list']])(
+    'lpa %s %s: exit 2, names DATA_DIR, creates nothing',
+    async (...args) => {
+      const typo = join(tmp, 'no-such-archive');
+      const r = await lpa(args, typo);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`DATA_DIR ${typo} does not exist, so there is no archive there`);
+      expect(existsSync(typo)).toBe(false);
+    },
+  );
+
+  it('a key id that is not a whole number is refused, naming it', async () => {
+    const r = await lpa(['keys', 'revoke', 'abc'], tmp);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('The key id must be a whole number (it is "abc")');
+  });
+
+  it('an existing DATA_DIR is used as before', async () => {
+    const r = await lpa(['keys', 'list'], tmp);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^id\tlabel/);
+  });
+});
