@@ -17,11 +17,40 @@ export function startServer(config: Config, env: Record<string, string> = {}): C
   if (!existsSync(SERVER_ENTRY)) throw new Error(`server build not found at ${SERVER_ENTRY}: run "npm run build" first`);
   return spawn(process.execPath, [SERVER_ENTRY], {
     env: { ...process.env, ...configEnv(config), ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // the IPC channel carries one message: the server listens (src/server/node-entry.ts)
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }
 
-/** `lpa start` (`npm start`): the server and the long-running collector, until SIGINT/SIGTERM. */
+/**
+ * Whether the server child listens: true when it says so over its IPC channel (it listens on its
+ * own port, not merely something on that port), false when it exits first (it could not start: its
+ * own line says why) or after `timeoutMs`.
+ */
+function serverListening(server: ChildProcess, timeoutMs = 60_000): Promise<boolean> {
+  return new Promise((done) => {
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      server.off('message', onMessage);
+      server.off('exit', onExit);
+      done(ok);
+    };
+    const onMessage = (m: unknown) => {
+      if ((m as { lpa?: string } | null)?.lpa === 'listening') finish(true);
+    };
+    const onExit = () => finish(false);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    server.on('message', onMessage);
+    server.once('exit', onExit);
+    if (server.exitCode !== null || server.signalCode !== null) finish(false);
+  });
+}
+
+/**
+ * `lpa start` (`npm start`): the server and the long-running collector, until SIGINT/SIGTERM. The
+ * collector starts once the server listens: a server that cannot start (a port in use) stops the
+ * start before the collector has read the chain or begun coverage.
+ */
 export async function runStart(config: Config): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, 'start', { format: config.LOG_FORMAT });
   const server = startServer(config);
@@ -29,18 +58,30 @@ export async function runStart(config: Config): Promise<void> {
   const ac = new AbortController();
   // SIGINT/SIGTERM (Ctrl-C reaches the server too): a normal stop, logged at info
   let stopping = false;
+  let collecting = false;
   const onStop = () => (stopping = true);
   process.once('SIGINT', onStop);
   process.once('SIGTERM', onStop);
   server.once('exit', (code, signal) => {
     if (stopping || (code === 0 && signal === null)) log.info({ code, signal }, 'server stopped');
     else {
-      log.error({ code, signal }, 'server exited; stopping the collector');
+      log.error({ code, signal }, collecting ? 'server exited; stopping the collector' : 'server exited');
       process.exitCode = code ?? 1;
     }
     ac.abort();
   });
+  if (!(await serverListening(server))) {
+    if (server.exitCode === null) {
+      log.error({ host: config.HOST, port: config.PORT }, 'the server did not listen within 60 s; stopping');
+      server.kill('SIGTERM');
+      process.exitCode = 1;
+    } else log.error('the server could not start (its line above says why); the collector was not started, and nothing was read or written');
+    process.off('SIGINT', onStop);
+    process.off('SIGTERM', onStop);
+    return;
+  }
   try {
+    collecting = true;
     await runCollect(config, { once: false }, ac.signal);
   } finally {
     stopping = true;

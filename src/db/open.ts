@@ -65,12 +65,16 @@ export function openDatabase(path: string, migrations: Migration[], opts: { read
     (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
   );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)');
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
+    // under the write lock, asked again: another process opening the same new database (the server
+    // and the collector of `lpa start`) may have applied it since the read above
     db.transaction(() => {
+      if (isApplied.get(m.version)) return;
       db.exec(m.sql);
       record.run(m.version, m.name, Date.now());
-    })();
+    }).immediate();
   }
   return db;
 }

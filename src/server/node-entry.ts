@@ -72,7 +72,23 @@ export function start(): { server: { server: Server } } {
     return { server: { server } };
   }
   const { host, port } = listenOn;
+  // a port taken or not permitted: one line and exit 1 (it was an unhandled 'error' event's stack)
+  const onListenError = (e: NodeJS.ErrnoException) => {
+    const why: Record<string, string> = {
+      EADDRINUSE: 'another process listens there: stop it, or set PORT',
+      EACCES: 'not permitted: a port under 1024 needs privileges; set PORT',
+      EADDRNOTAVAIL: 'this machine has no such address: set HOST',
+    };
+    if (!(e.code && why[e.code])) throw e;
+    console.error(`The server cannot start: it cannot listen on ${host}:${port} (${e.code}: ${why[e.code]}).`);
+    process.exit(1);
+  };
+  server.once('error', onListenError);
   server.listen(port, host, () => {
+    server.off('error', onListenError);
+    // a parent that started this server over an IPC channel (`lpa start`) waits for this before it starts the collector
+    // (then the channel is closed: it would keep this process alive after its server closes)
+    process.send?.({ lpa: 'listening' }, undefined, undefined, () => process.disconnect?.());
     const a = server.address();
     const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
     // through the project's logger (JSON lines like every other line of the server); the deps are

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
 import { KeyService } from '../../src/access/keys.ts';
@@ -68,6 +69,30 @@ describe('lpa start logs the RPC and WebSocket URLs as scheme://host only', () =
     expect(out).toContain(`"wsUrl":"ws://${rpcHost}"`);
     expect(out).not.toContain(SECRET);
     expect(out).not.toContain(QSECRET);
+  }, 60_000);
+});
+
+describe('lpa start on a port another process holds', () => {
+  it.skipIf(!existsSync(join(ROOT, 'dist/server/entry.mjs')))('stops with one line and exit 1 before the collector reads the chain or begins coverage (it crashed with a stack after coverage began)', async () => {
+    const port = await freePort();
+    const holder = createServer().listen(port, '127.0.0.1');
+    await new Promise((r) => holder.once('listening', r));
+    const data = join(dataDir, 'port-taken');
+    const env = { ...process.env, SOLANA_RPC_URL: replay.url, DATA_DIR: data, HOST: '127.0.0.1', PORT: String(port), COLLECT_START: 'earliest', LOG_LEVEL: 'info' };
+    try {
+      const child = spawn(process.execPath, [LPA, 'start'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (out += d));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      expect(code).toBe(1);
+      expect(out).toContain(`The server cannot start: it cannot listen on 127.0.0.1:${port} (EADDRINUSE: another process listens there: stop it, or set PORT).`);
+      expect(out).toContain('the collector was not started, and nothing was read or written');
+      expect(out).not.toMatch(/^\s+at /m); // no stack
+      expect(existsSync(join(data, 'public.db'))).toBe(false); // no run, no coverage begun
+    } finally {
+      holder.close();
+    }
   }, 60_000);
 });
 

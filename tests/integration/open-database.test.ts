@@ -105,3 +105,34 @@ describe('the pool refresh list as a column (public migration 12)', () => {
     store.close();
   });
 });
+
+describe('two processes opening the same new database at once', () => {
+  it('both end with every migration applied once, neither fails ("table … already exists": the server and the collector of lpa start)', async () => {
+    const { spawn } = await import('node:child_process');
+    const ROOT = join(import.meta.dirname, '../..');
+    const opener = (path: string, at: number) =>
+      new Promise<{ code: number | null; err: string }>((done) => {
+        const code = `
+          const { openDatabase } = await import(${JSON.stringify(join(ROOT, 'src/db/open.ts'))});
+          const { PUBLIC_MIGRATIONS } = await import(${JSON.stringify(join(ROOT, 'src/db/public-schema.ts'))});
+          while (Date.now() < ${at}) {} // both start together
+          openDatabase(process.env.DB, PUBLIC_MIGRATIONS).close();
+        `;
+        const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, env: { ...process.env, DB: path }, stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        p.stderr!.on('data', (d) => (err += d));
+        p.once('exit', (c) => done({ code: c, err }));
+      });
+    const failures: string[] = [];
+    for (let round = 0; round < 8; round++) {
+      const path = join(dir, `race-${round}.db`);
+      const at = Date.now() + 2_500; // after both have loaded tsx and the modules
+      const results = await Promise.all([opener(path, at), opener(path, at)]);
+      for (const r of results) if (r.code !== 0) failures.push(r.err.split('\n').find((l) => /Error/.test(l)) ?? `exit ${r.code}`);
+      const db = new Database(path, { readonly: true });
+      expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(PUBLIC_MIGRATIONS.length);
+      db.close();
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
