@@ -7,8 +7,9 @@ import { z } from 'zod';
  * README.md "Configuration" and `.env.example`; a test checks that.
  */
 const schema = z.object({
-  SOLANA_RPC_URL: z.url().default('https://api.mainnet-beta.solana.com'),
-  SOLANA_WS_URL: z.url().optional(),
+  // http(s) and ws(s) only: `localhost:8899` (no scheme) and `ftp://…` parsed as URLs and failed later, a WebSocket URL given as http:// reconnected forever
+  SOLANA_RPC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://api.mainnet-beta.solana.com' }).default('https://api.mainnet-beta.solana.com'),
+  SOLANA_WS_URL: z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL (unset: SOLANA_RPC_URL with http(s) turned into ws(s))' }).optional(),
   DATA_DIR: z.string().min(1).default('data'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
