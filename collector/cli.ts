@@ -209,8 +209,10 @@ accounts
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
-  const log = createLogger('error');
-  log.error({ err: e instanceof Error ? e.message : String(e) }, 'command failed');
-  console.error(`lpa: ${e instanceof Error ? e.message : String(e)}`);
+  // once, in the form the reader takes: a line for a person (a terminal, or LOG_FORMAT=pretty), a JSON log line otherwise (cron's log file)
+  const message = e instanceof Error ? e.message : String(e);
+  const format = process.env.LOG_FORMAT;
+  if (format === 'pretty' || (format !== 'json' && process.stderr.isTTY)) console.error(`lpa: ${message}`);
+  else createLogger('error', 'lpa', { format: 'json' }).error({ err: message }, 'command failed');
   process.exitCode = 1;
 }

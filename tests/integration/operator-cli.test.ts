@@ -39,6 +39,17 @@ describe('operator commands on a DATA_DIR that does not exist', () => {
     expect(r.stderr).toContain('The key id must be a whole number (it is "abc")');
   });
 
+  it('a failed command says why once, in the reader\'s form (it printed a plain line and a JSON line)', async () => {
+    const missing = join(tmp, 'no-such-list.txt');
+    const json = await lpa(['rebuild', '--file', missing], tmp);
+    expect(json.code).toBe(1);
+    const lines = json.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 50, msg: 'command failed' });
+    const pretty = await run(process.execPath, [LPA, 'rebuild', '--file', missing], { env: { ...process.env, DATA_DIR: tmp, LOG_FORMAT: 'pretty' } }).catch((e: { stderr: string }) => e);
+    expect(pretty.stderr.trim().split('\n')).toEqual([`lpa: ENOENT: no such file or directory, open '${missing}'`]);
+  });
+
   it('an existing DATA_DIR is used as before', async () => {
     const r = await lpa(['keys', 'list'], tmp);
     expect(r.code).toBe(0);
