@@ -50,7 +50,25 @@ export function openDatabase(path: string, migrations: Migration[], opts: { read
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.private) restrictFiles(path);
   }
-  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  // Two processes opening the same new database at once (the server and the collector) can meet
+  // in SQLite's lock upgrade of the first WAL switch, where one gets SQLITE_BUSY at once, without
+  // the busy timeout: that one opens again, a few times, before giving up.
+  for (let attempt = 1; ; attempt++) {
+    const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+    try {
+      return prepareDatabase(db, path, migrations, opts);
+    } catch (e) {
+      db.close();
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= OPEN_ATTEMPTS) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+    }
+  }
+}
+
+/** How many times {@link openDatabase} opens a database that answered SQLITE_BUSY while it was set up. */
+const OPEN_ATTEMPTS = 5;
+
+function prepareDatabase(db: Database.Database, path: string, migrations: Migration[], opts: { readonly?: boolean }): Database.Database {
   db.pragma('busy_timeout = 5000');
   if (opts.readonly) return db;
   // Takes effect only while the file is still empty (before the first table); a no-op afterwards.

@@ -86,9 +86,10 @@ export function start(): { server: { server: Server } } {
   server.once('error', onListenError);
   server.listen(port, host, () => {
     server.off('error', onListenError);
-    // a parent that started this server over an IPC channel (`lpa start`) waits for this before it starts the collector
-    // (then the channel is closed: it would keep this process alive after its server closes)
-    process.send?.({ lpa: 'listening' }, undefined, undefined, () => process.disconnect?.());
+    // A parent that started this server over an IPC channel (`lpa start`) waits for this before it
+    // starts the collector: sent once the databases are opened (migrated), so the two never set up
+    // a new database at once; then the channel is closed (it would keep this process alive).
+    const ready = () => process.send?.({ lpa: 'listening' }, undefined, undefined, () => process.disconnect?.());
     const a = server.address();
     const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
     // through the project's logger (JSON lines like every other line of the server); the deps are
@@ -108,9 +109,11 @@ export function start(): { server: { server: Server } } {
         return;
       }
       console.error(`The server listens on http://${where} but cannot open its databases yet (each request tries again): ${why}`);
+      ready();
       return;
     }
     log.info({ url: `http://${where}` }, 'server listening');
+    ready();
   });
   return { server: { server } };
 }
