@@ -205,7 +205,8 @@ function inProgress(deps: Deps, mint: string, answer: Extract<RebuildAnswer, { k
     },
     cleanAtBirth: null,
     rebuild: answer.view,
-    generatedAt: instant(nowMs),
+    // when this answer was made: after the job was queued and its view read (the request's own time, taken at its arrival, can precede a job it queued)
+    generatedAt: instant(Math.max(nowMs, deps.now())),
     source: sourceUrl(deps.config.baseUrl, mint),
     license: licenseOf(deps.config),
   };

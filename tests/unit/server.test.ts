@@ -253,6 +253,19 @@ describe('GET /api/v1/token/{mint}', () => {
     await expectError(await handleToken(tokenReq(other), deps, { mint: other, clientAddress: '192.0.2.7' }), 404, 'rebuild_failed');
   });
 
+  it('a 202 is generated no earlier than the rebuild it reports was queued (a clock that moves during the request)', async () => {
+    let t = NOW;
+    const moving = createDeps(deps.config, { now: () => (t += 7), curveStatus: async () => 'exists', log: createLogger('silent') });
+    const k = (await moving.keys.create('moving')).key;
+    const mint = newAddress();
+    const res = await handleToken(new Request(`http://x/api/v1/token/${mint}`, { headers: { Authorization: `Bearer ${k}` } }), moving, { mint, clientAddress: '192.0.2.9' });
+    expect(res.status).toBe(202);
+    const body = await res.json();
+    expect(body.rebuild.queuedAt.ms).toBeGreaterThan(NOW + 7); // queued after the request arrived
+    expect(body.generatedAt.ms).toBeGreaterThanOrEqual(body.rebuild.queuedAt.ms);
+    moving.publicStore.close();
+  });
+
   it('batch GET /api/v1/tokens: each distinct mint answered as its single call in request order, one request each, rebuild limits as single calls', async () => {
     const doc = makeDoc();
     put(deps.publicStore, doc);
