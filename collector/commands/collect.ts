@@ -4,6 +4,7 @@ import { PublicStore } from '../../src/db/public-store.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { collect } from '../collect.ts';
 import { limitHeapGrowth } from '../../src/heap-limits.ts';
+import { holdCollectorLock, type CollectorLock } from '../run/collector-lock.ts';
 
 /**
  * `lpa collect [--once]`: run the collector against `SOLANA_RPC_URL`. SIGINT/SIGTERM stop it after
@@ -11,8 +12,20 @@ import { limitHeapGrowth } from '../../src/heap-limits.ts';
  * Exit code 1 when `--once` could not catch up (cron mails the operator).
  * @returns the exit code: 0, or for `--once` stopped by a signal before it caught up 130 (SIGINT),
  * 143 (SIGTERM) or 1 (`signal`): a cron run that was stopped did not catch up and must not say so.
+ * One collector per DATA_DIR: `opts.lock`, the lock its caller holds already (`lpa start` takes it
+ * before it starts the server), else taken here and released at the end. Errors:
+ * CollectorRunningError (collector/run/collector-lock.ts) when another collector holds it.
  */
-export async function runCollect(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<number> {
+export async function runCollect(config: Config, opts: { once: boolean; lock?: CollectorLock }, signal?: AbortSignal): Promise<number> {
+  const lock = opts.lock ?? holdCollectorLock(config.dataDir);
+  try {
+    return await collectHolding(config, opts, signal);
+  } finally {
+    if (!opts.lock) lock.release();
+  }
+}
+
+async function collectHolding(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<number> {
   const log = createLogger(config.LOG_LEVEL, 'collector', { format: config.LOG_FORMAT });
   limitHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const store = new PublicStore(config.publicDbPath);

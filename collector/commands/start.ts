@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { configEnv, type Config } from '../../src/config.ts';
 import { createLogger, redactUrl } from '../../src/log.ts';
 import { runCollect } from './collect.ts';
+import { holdCollectorLock } from '../run/collector-lock.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const SERVER_ENTRY = resolve(ROOT, 'dist/server/entry.mjs');
@@ -49,10 +50,21 @@ function serverListening(server: ChildProcess, timeoutMs = 60_000): Promise<bool
 /**
  * `lpa start` (`npm start`): the server and the long-running collector, until SIGINT/SIGTERM. The
  * collector starts once the server listens: a server that cannot start (a port in use) stops the
- * start before the collector has read the chain or begun coverage.
+ * start before the collector has read the chain or begun coverage. Another collector on the same
+ * DATA_DIR stops it before anything starts (CollectorRunningError, collector/run/collector-lock.ts).
  */
 export async function runStart(config: Config): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, 'start', { format: config.LOG_FORMAT });
+  // the collector's lock first: a second `lpa start` (or one beside a cron collector) starts nothing
+  const lock = holdCollectorLock(config.dataDir);
+  try {
+    await startHolding(config, log, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+async function startHolding(config: Config, log: ReturnType<typeof createLogger>, lock: ReturnType<typeof holdCollectorLock>): Promise<void> {
   const server = startServer(config);
   log.info({ url: config.baseUrl, rpc: redactUrl(config.SOLANA_RPC_URL), ws: redactUrl(config.wsUrl), dataDir: config.dataDir }, `archive starting at ${config.baseUrl}, reading ${redactUrl(config.SOLANA_RPC_URL)}`);
   const ac = new AbortController();
@@ -82,7 +94,7 @@ export async function runStart(config: Config): Promise<void> {
   }
   try {
     collecting = true;
-    await runCollect(config, { once: false }, ac.signal);
+    await runCollect(config, { once: false, lock }, ac.signal);
   } finally {
     stopping = true;
     if (server.exitCode === null) server.kill('SIGTERM');
