@@ -61,17 +61,17 @@ export function start(): { server: { server: Server } } {
   endStreamsOnSignal(server);
   // HOST and PORT as the archive's configuration reads them (src/config.ts: an empty value is unset,
   // so `HOST=` from an env file is 127.0.0.1, never every interface; `PORT=abc` is a configuration error)
-  let listenOn: { host: string; port: number };
+  let listenOn: { host: string; port: number; dataDir: string };
   try {
     const c = loadConfig();
-    listenOn = { host: c.HOST, port: c.PORT };
+    listenOn = { host: c.HOST, port: c.PORT, dataDir: c.dataDir };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(`The server cannot start: ${e.message}`);
     process.exitCode = 1;
     return { server: { server } };
   }
-  const { host, port } = listenOn;
+  const { host, port, dataDir } = listenOn;
   // a port taken or not permitted: one line and exit 1 (it was an unhandled 'error' event's stack)
   const onListenError = (e: NodeJS.ErrnoException) => {
     const why: Record<string, string> = {
@@ -108,7 +108,7 @@ export function start(): { server: { server: Server } } {
         server.closeAllConnections();
         return;
       }
-      console.error(`The server listens on http://${where} but cannot open its databases yet (each request tries again): ${why}`);
+      console.error(`The server listens on http://${where} but cannot open its databases in DATA_DIR=${dataDir} yet (each request tries again): ${why}`);
       ready();
       return;
     }

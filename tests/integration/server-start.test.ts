@@ -47,6 +47,21 @@ describe('server start (dist/server/entry.mjs)', () => {
     }
   });
 
+  it('a DATA_DIR where no database can be made: it listens and says which folder it cannot open (the message named no setting)', async () => {
+    const port = String(await freePort());
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, DATA_DIR: '/proc', PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    try {
+      for (const t0 = Date.now(); !out.includes('cannot open') && Date.now() - t0 < 15_000; ) await sleep(50);
+      expect(out).toContain(`The server listens on http://127.0.0.1:${port} but cannot open its databases in DATA_DIR=/proc yet (each request tries again)`);
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((done) => proc.once('exit', done));
+    }
+  });
+
   it.each([
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ PORT: 'abc' }, 'PORT'], // was a RangeError stack from listen
