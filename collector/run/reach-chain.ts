@@ -1,3 +1,4 @@
+import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import type { ArchiveRpc } from '../../src/chain/rpc.ts';
 import { redactUrl, redactUrlsIn } from '../../src/log.ts';
 import type { CollectDeps, CollectOptions } from '../context.ts';
@@ -13,10 +14,23 @@ export async function readTipSlot(rpc: ArchiveRpc, signal?: AbortSignal): Promis
   }
 }
 
+/**
+ * What an operator can do about `err`, the error of a read of the chain that failed after its
+ * retries: the provider's HTTP status says whether the URL is wrong or the provider refuses.
+ * @example unreachableAdvice(httpError(429)) // 'the provider limits the rate: lower RPC_MAX_RPS …'
+ */
+export function unreachableAdvice(err: Error): string {
+  const status = isSolanaError(err, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR) ? err.context.statusCode : null;
+  if (status === 429) return 'the provider limits the rate: lower RPC_MAX_RPS (and RPC_BATCH_SIZE), or use a plan or provider that allows more';
+  if (status === 401 || status === 403) return 'the provider refused the request: check the key or token in SOLANA_RPC_URL';
+  if (status !== null && status >= 500) return 'the provider is failing: it is tried again; if it lasts, use another SOLANA_RPC_URL';
+  return 'set SOLANA_RPC_URL';
+}
+
 /** Record and log (folded: one line, then a count at most once a minute) that the chain could not be read. */
 export function onUnreachable(deps: CollectDeps, err: Error): void {
   const u = noteUnreachable(deps.store, err, (deps.now ?? Date.now)());
-  deps.log.warn({ since: new Date(u.sinceMs).toISOString() }, `cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${u.error.slice(0, 160)}): set SOLANA_RPC_URL`);
+  deps.log.warn({ since: new Date(u.sinceMs).toISOString() }, `cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${u.error.slice(0, 160)}): ${unreachableAdvice(err)}`);
 }
 
 /**
@@ -46,7 +60,7 @@ export async function reachChain(deps: CollectDeps, opts: CollectOptions): Promi
     }
     if (opts.signal?.aborted) return null;
     onUnreachable(deps, err!);
-    if (opts.once) throw new Error(`cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${redactUrlsIn(err!.message)}): set SOLANA_RPC_URL; no coverage is recorded until the chain is read`);
+    if (opts.once) throw new Error(`cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${redactUrlsIn(err!.message)}): ${unreachableAdvice(err!)}; no coverage is recorded until the chain is read`);
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, deps.config.POLL_INTERVAL_MS);
       function done() {

@@ -110,3 +110,28 @@ describe('coverage begins at the first successful chain read', () => {
     store.close();
   }, 180_000);
 });
+
+describe('a provider that refuses: the advice fits its answer (it said "set SOLANA_RPC_URL" to a rate limit)', () => {
+  it.each([
+    [429, 'the provider limits the rate: lower RPC_MAX_RPS (and RPC_BATCH_SIZE), or use a plan or provider that allows more'],
+    [401, 'the provider refused the request: check the key or token in SOLANA_RPC_URL'],
+    [403, 'the provider refused the request: check the key or token in SOLANA_RPC_URL'],
+    [503, 'the provider is failing: it is tried again; if it lasts, use another SOLANA_RPC_URL'],
+  ])('HTTP %i', async (status, advice) => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => res.writeHead(status, { 'Content-Type': 'text/plain' }).end('no'));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/?api-key=${SECRET}`;
+    try {
+      const config = loadConfig({ DATA_DIR: join(tmp, `refused-${status}`), SOLANA_RPC_URL: url, LOG_LEVEL: 'silent' });
+      const store = new PublicStore(config.publicDbPath);
+      const deps = { config, store, rpc: createArchiveRpc({ url, attempts: 1 }), log: createLogger('silent') };
+      const err = await collect(deps, { once: true }).then(() => null, (e: Error) => e);
+      expect(err?.message).toContain(`): ${advice}; no coverage is recorded until the chain is read`);
+      expect(err?.message).not.toContain(SECRET);
+      store.close();
+    } finally {
+      server.close();
+    }
+  });
+});
