@@ -81,10 +81,33 @@ export function createLogger(level: string = 'info', name = 'lpa', opts: LoggerO
     },
     destination,
   );
+  settlers.set(logger, () => {
+    for (const [key, f] of folds) {
+      if (f.timer) clearTimeout(f.timer);
+      if (f.count > 0) {
+        const [lvl, msg] = key.split('\u0000') as [string, string];
+        const lvlName = (Number(lvl) >= 60 ? 'fatal' : Number(lvl) >= 50 ? 'error' : 'warn') as Level;
+        logger[lvlName]({ repeated: f.count, folded: true }, `${msg} (repeated ${f.count} times in the last ${Math.round(foldMs / 1000)} s)`);
+      }
+    }
+    folds.clear();
+  });
   return logger;
 }
 
 export type Logger = ReturnType<typeof createLogger>;
+
+const settlers = new WeakMap<pino.Logger, () => void>();
+
+/**
+ * Before a line saying a trouble ended ("RPC reachable again"): write now the counts of the
+ * warnings and errors being folded, and forget them, so no "(repeated N times)" line comes after
+ * the recovery as if the trouble went on, and a new one after it is written at once, not counted.
+ * A logger not made by {@link createLogger} (a child) is left as it is.
+ */
+export function settleFolds(logger: pino.Logger): void {
+  settlers.get(logger)?.();
+}
 
 /**
  * A URL as it may be logged: `scheme://host[:port]` only. RPC providers put API keys in the path

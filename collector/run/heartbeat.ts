@@ -1,4 +1,4 @@
-import { redactUrl } from '../../src/log.ts';
+import { redactUrl, settleFolds } from '../../src/log.ts';
 import { CATCHING_UP_LAG_SLOTS, gapOnStart, parseUnreachable, UNREACHABLE_META } from '../../src/core/coverage.ts';
 import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../../src/core/falling-behind.ts';
 import { removeStaleTemporaryFiles, writeSiteAssets } from '../../src/ingest/write-site.ts';
@@ -73,6 +73,7 @@ export class Heartbeat {
       return false;
     }
     const was = noteReachable(store);
+    if (was) settleFolds(log); // the outage's folded counts before the line that says it ended
     const last = store.lastRun();
     if (was && last && now() - last.lastBeatMs > config.COVERAGE_GAP_MS) {
       store.addGap({ fromMs: last.lastBeatMs, toMs: now(), fromSlot: last.tipSlot, toSlot: slot });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { createLogger, redactUrl, redactUrlsIn } from '../../src/log.ts';
+import { createLogger, redactUrl, redactUrlsIn, settleFolds } from '../../src/log.ts';
 import { COMMAND_SETTINGS, settingsHelp } from '../../collector/settings-help.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -29,6 +29,22 @@ describe('folded warnings', () => {
     expect(String(counts[0]!.msg)).toMatch(/^RPC call retried \(repeated 84 times/);
     await sleep(400); // nothing more repeated: no further count line
     expect(lines.filter((l) => l.folded === true)).toHaveLength(1);
+  });
+
+  it('a trouble that ended: its count is written before the line saying so, never after it, and a new trouble is written at once', async () => {
+    const { log, lines } = captured(300);
+    for (let i = 0; i < 5; i++) log.warn('cannot reach http://rpc: set SOLANA_RPC_URL');
+    settleFolds(log);
+    log.info('RPC reachable again');
+    log.warn('cannot reach http://rpc: set SOLANA_RPC_URL'); // a new outage, within the window
+    expect(lines.map((l) => l.msg)).toEqual([
+      'cannot reach http://rpc: set SOLANA_RPC_URL',
+      'cannot reach http://rpc: set SOLANA_RPC_URL (repeated 4 times in the last 0 s)',
+      'RPC reachable again',
+      'cannot reach http://rpc: set SOLANA_RPC_URL',
+    ]);
+    await sleep(450); // the new one was not repeated: no count line after the recovery
+    expect(lines).toHaveLength(4);
   });
 
   it('pretty format writes human lines (pino-pretty), not JSON', async () => {
