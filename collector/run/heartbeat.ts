@@ -55,10 +55,15 @@ export class Heartbeat {
   private behind: 'no' | 'noted' | 'warned' = 'no';
   private readonly now: () => number;
 
+  /** aborted by {@link end}: a timer's beat still reading the tip then writes nothing (the run, and maybe the database, are closed) */
+  private readonly ended = new AbortController();
+
   constructor(private readonly deps: CollectDeps, private readonly runId: number) {
     this.now = deps.now ?? Date.now;
     this.timer = setInterval(() => {
-      this.beat().catch((err: unknown) => deps.log.warn({ err: String(err) }, 'heartbeat not written; the next one will be'));
+      this.beat(this.ended.signal).catch((err: unknown) => {
+        if (!this.ended.signal.aborted) deps.log.warn({ err: String(err) }, 'heartbeat not written; the next one will be');
+      });
     }, HEARTBEAT_MS);
     this.timer.unref();
   }
@@ -68,6 +73,7 @@ export class Heartbeat {
     const { store, rpc, log, config } = this.deps;
     const now = this.now;
     const slot = await readTipSlot(rpc, signal);
+    if (this.ended.signal.aborted) return false; // the run ended while the tip was read
     if (slot instanceof Error) {
       if (!signal?.aborted) onUnreachable(this.deps, slot);
       return false;
@@ -123,6 +129,7 @@ export class Heartbeat {
   /** Stop the timer and close the run: a run that ends in an outage stopped watching at its last answered heartbeat. */
   end(): void {
     clearInterval(this.timer);
+    this.ended.abort();
     const { store } = this.deps;
     const outage = parseUnreachable(store.getMeta(UNREACHABLE_META));
     store.stopRun(this.runId, outage ? Math.min(this.now(), store.lastRun()?.lastBeatMs ?? this.now()) : this.now());

@@ -83,4 +83,21 @@ describe('falling behind, in the log', () => {
       hb.end();
     }
   });
+
+  it('a beat still reading the tip when the run ends (a cron run that failed) writes and logs nothing (it logged a TypeError on the closed database)', async () => {
+    const lines: { level: string; msg: string }[] = [];
+    let answer!: (slot: bigint) => void;
+    const record = (level: string) => (_o: unknown, msg: string) => void lines.push({ level, msg });
+    const log = { info: record('info'), warn: record('warn'), error: record('error'), debug: () => {} };
+    const rpc = { getSlot: () => ({ send: () => new Promise<bigint>((ok) => (answer = ok)) }) };
+    const config = loadConfig({ DATA_DIR: dir, SOLANA_RPC_URL: 'http://127.0.0.1:9' });
+    const hb = new Heartbeat({ store, rpc, log, config } as unknown as CollectDeps, store.startRun(Date.now(), 1000));
+    const beat = hb.beat();
+    hb.end();
+    store.close(); // as runCollect does after a failed run
+    answer(1234n);
+    await expect(beat).resolves.toBe(false);
+    expect(lines).toEqual([]);
+    store = new PublicStore(join(dir, 'public.db')); // for afterEach
+  });
 });
