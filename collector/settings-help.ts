@@ -11,12 +11,13 @@ const PAGES: Key[] = ['PUBLIC_BASE_URL', 'EXPLORER_TX_URL'];
 const COLLECTOR: Key[] = [
   ...CHAIN, 'DATA_DIR', 'COLLECT_START', 'COLLECT_BATCH', 'TX_CACHE_MB', 'TX_CACHE_IDLE_S', 'POLL_INTERVAL_MS', 'FUNDER_PAGE_CAP', 'FUNDER_TX_CAP',
   'FUNDER_DAILY_RPC_BUDGET', 'FUNDER_SWEEP_MS', 'AFTERWARDS_SWEEP_MS', 'POOL_REFRESH_MS', 'DOWNLOADS_INTERVAL_MS', 'GENERATION_INTERVAL_MS', 'UNREADABLE_AFTER_FAILURES',
-  'UNREADABLE_RETRY_MS', 'COVERAGE_GAP_MS', ...PAGES, ...LOGS,
+  'UNREADABLE_RETRY_MS', 'COVERAGE_GAP_MS', 'LISTS_INTERVAL_MS', 'HEAP_GROWTH_PERCENT', ...PAGES, ...LOGS,
 ];
 const SERVER: Key[] = [
   'HOST', 'PORT', 'KEY_SECRET', 'LICENSE_TEXT', 'LICENSE_URL', 'CONTACT_EMAIL', 'REBUILD_DAILY_CEILING', 'REBUILD_MAX_QUEUE', 'REBUILD_CONCURRENCY',
   'REBUILD_RPC_MAX_RPS', 'REBUILD_LEASE_MS', 'TRUSTED_PROXIES', 'STREAM_HEARTBEAT_MS', 'STREAM_POLL_MS', 'STREAM_BUFFER_KB', 'DAILY_QUOTA', 'QUOTA_COUNTING', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET',
   'STRIPE_PRICE_ID', 'PLAN_PRICE_TEXT', 'STRIPE_API_HOST', 'STRIPE_API_PORT', 'STRIPE_API_PROTOCOL', 'DEMO', 'API_GENERATIONS_DIR',
+  'PRIVATE_DB_URL', 'UNAVAILABLE_RETRY_S', 'SEARCH_PER_MINUTE', 'SEARCH_CACHE_MS', 'STREAM_KEY_CHECK_MS', 'YOUNG_GENERATION_MB',
 ];
 
 /** The settings (README "Configuration") each `lpa` command reads; commands not listed read none. */
@@ -26,11 +27,11 @@ export const COMMAND_SETTINGS: Record<string, Key[]> = {
   demo: ['HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT'],
   cluster: ['HOST', 'PORT', 'DATA_DIR', 'KEY_SECRET', 'LOG_LEVEL', 'LOG_FORMAT'],
   rebuild: [...CHAIN, 'DATA_DIR', 'REBUILD_RPC_MAX_RPS', 'FUNDER_PAGE_CAP', 'FUNDER_TX_CAP', 'FUNDER_DAILY_RPC_BUDGET', ...PAGES, ...LOGS],
-  'keys create': ['DATA_DIR', 'KEY_SECRET'],
-  'keys list': ['DATA_DIR'],
-  'keys revoke': ['DATA_DIR'],
-  'keys grant': ['DATA_DIR'],
-  'accounts list': ['DATA_DIR'],
+  'keys create': ['DATA_DIR', 'KEY_SECRET', 'PRIVATE_DB_URL'],
+  'keys list': ['DATA_DIR', 'PRIVATE_DB_URL'],
+  'keys revoke': ['DATA_DIR', 'PRIVATE_DB_URL'],
+  'keys grant': ['DATA_DIR', 'PRIVATE_DB_URL'],
+  'accounts list': ['DATA_DIR', 'PRIVATE_DB_URL'],
   backup: ['DATA_DIR', ...LOGS],
   'cluster-config': ['DATA_DIR', ...LOGS],
 };
@@ -48,9 +49,14 @@ function table(): Map<string, [string, string]> {
   }
   for (const line of text.split('\n')) {
     const m = /^\| `([A-Z0-9_]+)` \| (.*?) \| (.*) \|$/.exec(line);
-    if (m) rows.set(m[1]!, [m[2]!.replace(/`/g, ''), m[3]!.replace(/`/g, '')]);
+    if (m) rows.set(m[1]!, [plain(m[2]!), plain(m[3]!)]);
   }
   return rows;
+}
+
+/** A table cell as terminal text: no code marks, a link as its text (`[docs/scaling.md](docs/scaling.md)` → `docs/scaling.md`). */
+function plain(cell: string): string {
+  return cell.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\*\*([^*]*)\*\*/g, '$1');
 }
 
 /**

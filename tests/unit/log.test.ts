@@ -73,6 +73,14 @@ describe('--help lists the settings a command reads', () => {
     for (const key of COMMAND_SETTINGS[command]!) expect(text).toContain(`  ${key} (default `);
   });
 
+  it('lpa start, which runs the collector and the server, lists every setting of README\'s table (8 were missing), in plain text (no markdown links)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const documented = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]!);
+    expect(documented.length).toBeGreaterThan(50);
+    expect(documented.filter((k) => !COMMAND_SETTINGS.start!.includes(k as never))).toEqual([]);
+    for (const command of Object.keys(COMMAND_SETTINGS)) expect(settingsHelp(command)).not.toMatch(/\]\(|\*\*|`/);
+  });
+
   it('lpa collect --help names COLLECT_START and SOLANA_RPC_URL', () => {
     const out = execFileSync(process.execPath, [join(ROOT, 'bin/lpa.mjs'), 'collect', '--help'], { encoding: 'utf8' });
     expect(out).toContain('COLLECT_START (default latest)');
