@@ -103,7 +103,9 @@ export function nginxConfig(options: NginxOptions): string {
     block('location /', ['proxy_pass http://lpa_api;']),
     block('location ^~ /data/', ['proxy_pass http://lpa_api;', 'proxy_buffering off; # large keyed downloads: streamed, never spooled to disk']),
     block('location = /', ['try_files /index.html @api;', ...pageHeaders(CACHE_LISTS)]),
-    block('location = /status.html', fromDisk(pageHeaders(CACHE_LISTS))),
+    // the node decides (src/server/site-pages.ts): the collector's file while it runs, else the page of the facts now (a file
+    // left by a collector that stopped said "running and live" from disk for as long as it stayed stopped)
+    block('location = /status.html', ['proxy_pass http://lpa_api;']),
     block('location = /methodology.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),
     block('location = /api.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),
     block('location ~ "^/lists/(latest|graduated|findings)/[1-9][0-9]{0,3}\\.html$"', fromDisk(pageHeaders(CACHE_LISTS))),
