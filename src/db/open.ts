@@ -43,9 +43,11 @@ function restrictFiles(path: string): void {
  * numbered migrations it has not seen, each in its own transaction. A new database gets
  * {@link NEW_DATABASE_PAGE_SIZE} pages. `private`: the file and its `-wal`/`-shm` are owner-only
  * (0600). A writable connection keeps its WAL small (checkpoint.ts). A new parent folder is 0700.
+ * Statements wait up to `busyTimeoutMs` (default {@link BUSY_TIMEOUT_MS}) for another connection's
+ * lock; the migrations up to {@link MIGRATION_WAIT_MS} (another process may be migrating).
  * Errors: throws if a migration fails (the database is left at the last good version).
  */
-export function openDatabase(path: string, migrations: Migration[], opts: { readonly?: boolean; private?: boolean } = {}): Database.Database {
+export function openDatabase(path: string, migrations: Migration[], opts: { readonly?: boolean; private?: boolean; busyTimeoutMs?: number } = {}): Database.Database {
   if (path !== ':memory:' && !opts.readonly) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     if (opts.private) restrictFiles(path);
@@ -68,8 +70,9 @@ export function openDatabase(path: string, migrations: Migration[], opts: { read
 /** How many times {@link openDatabase} opens a database that answered SQLITE_BUSY while it was set up. */
 const OPEN_ATTEMPTS = 5;
 
-function prepareDatabase(db: Database.Database, path: string, migrations: Migration[], opts: { readonly?: boolean }): Database.Database {
-  db.pragma('busy_timeout = 5000');
+function prepareDatabase(db: Database.Database, path: string, migrations: Migration[], opts: { readonly?: boolean; busyTimeoutMs?: number }): Database.Database {
+  const busyTimeoutMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   if (opts.readonly) return db;
   // Takes effect only while the file is still empty (before the first table); a no-op afterwards.
   db.pragma(`page_size = ${NEW_DATABASE_PAGE_SIZE}`);
@@ -84,8 +87,11 @@ function prepareDatabase(db: Database.Database, path: string, migrations: Migrat
   );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)');
   const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (applied.has(m.version)) continue;
+  const pending = [...migrations].sort((a, b) => a.version - b.version).filter((m) => !applied.has(m.version));
+  // a migration may hold the write lock for a while (public 18-19: 32 s over 1,000,000 records): another
+  // process opening the database meanwhile waits for it (up to MIGRATION_WAIT_MS) rather than failing at 5 s
+  if (pending.length > 0) db.pragma(`busy_timeout = ${MIGRATION_WAIT_MS}`);
+  for (const m of pending) {
     // under the write lock, asked again: another process opening the same new database (the server
     // and the collector of `lpa start`) may have applied it since the read above
     db.transaction(() => {
@@ -94,8 +100,15 @@ function prepareDatabase(db: Database.Database, path: string, migrations: Migrat
       record.run(m.version, m.name, Date.now());
     }).immediate();
   }
+  if (pending.length > 0) db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return db;
 }
+
+/** How long (ms) a statement waits for another connection's lock before SQLITE_BUSY (`opts.busyTimeoutMs` of {@link openDatabase}). */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/** How long (ms) a process opening a database waits for the write lock to apply its migrations (another process's may be running). */
+export const MIGRATION_WAIT_MS = 10 * 60_000;
 
 const schemaNames = new WeakMap<Database.Database, Set<string>>();
 

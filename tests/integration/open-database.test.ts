@@ -136,3 +136,34 @@ describe('two processes opening the same new database at once', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 });
+
+describe('a migration that holds the write lock longer than the busy timeout', () => {
+  it('a second process opening the database meanwhile waits for it and then applies its own, where it gave up with "database is locked" after its 5 opening attempts of one busy timeout each', async () => {
+    const { spawn } = await import('node:child_process');
+    const ROOT = join(import.meta.dirname, '../..');
+    const path = join(dir, 'long-migration.db');
+    openDatabase(path, MIGRATIONS).close();
+    // another process holds the write lock for 7 s, as a long migration does
+    const code = `
+      const Database = (await import('better-sqlite3')).default;
+      const db = new Database(process.env.DB);
+      db.exec('BEGIN IMMEDIATE');
+      db.exec("INSERT INTO t (x) VALUES ('held')");
+      console.log('locked');
+      const until = Date.now() + 7000; while (Date.now() < until) {}
+      db.exec('COMMIT');
+    `;
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, env: { ...process.env, DB: path }, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((ok) => holder.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && ok()));
+    const t0 = Date.now();
+    // a short usual wait (1 s; 5 s by default), so the old way's 5 opening attempts gave up well before the holder was done
+    const db = openDatabase(path, [...MIGRATIONS, { version: 2, name: 'second table', sql: 'CREATE TABLE u (y TEXT)' }], { busyTimeoutMs: 1_000 });
+    const waited = Date.now() - t0;
+    expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(2);
+    expect(db.prepare('SELECT x FROM t').pluck().all()).toEqual(['held']); // it ran after the holder committed
+    expect(waited).toBeGreaterThan(5_000);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(1000); // back to the usual wait for later writes
+    db.close();
+    await new Promise((ok) => (holder.exitCode !== null ? ok(null) : holder.once('exit', ok)));
+  }, 60_000);
+});
