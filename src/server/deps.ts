@@ -91,6 +91,16 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
 }
 
 let deps: Deps | undefined;
+let config: Config | undefined;
+
+/**
+ * The process's configuration, parsed from the environment once (loadConfig) and kept: the host
+ * reads HOST and PORT from it before it listens, {@link getDeps} everything else after.
+ * Errors: ConfigError (src/config.ts) naming every bad setting; nothing is kept then.
+ */
+export function processConfig(): Config {
+  return (config ??= loadConfig());
+}
 
 /**
  * The process's deps, created on first use: the config is read once per process (loadConfig),
@@ -98,7 +108,7 @@ let deps: Deps | undefined;
  */
 export function getDeps(): Deps {
   if (!deps) {
-    deps = createDeps(loadConfig());
+    deps = createDeps(processConfig());
     limitYoungGeneration(deps.config.YOUNG_GENERATION_MB);
     if (deps.countUsage === false) deps.log.warn('QUOTA_COUNTING=off: keyed requests are neither counted nor refused (benchmarks only)');
     deps.rebuilds.startWorker();

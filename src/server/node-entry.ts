@@ -20,9 +20,9 @@ import { astroHost, type NodeHandler } from './astro-host.ts';
 import { hardenServer } from './front-door.ts';
 import { serveSitePagesFirst } from './static-door.ts';
 import { compressWhenAsked } from './compress.ts';
-import { currentDeps, getDeps } from './deps.ts';
+import { currentDeps, getDeps, processConfig } from './deps.ts';
 import { closeFeedOf } from './stream.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError } from '../config.ts';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -63,7 +63,7 @@ export function start(): { server: { server: Server } } {
   // so `HOST=` from an env file is 127.0.0.1, never every interface; `PORT=abc` is a configuration error)
   let listenOn: { host: string; port: number; dataDir: string };
   try {
-    const c = loadConfig();
+    const c = processConfig(); // parsed once: getDeps reads the same
     listenOn = { host: c.HOST, port: c.PORT, dataDir: c.dataDir };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
