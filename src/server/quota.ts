@@ -87,21 +87,21 @@ export async function admitKey(deps: Pick<Deps, 'keys' | 'dailyQuota' | 'countUs
  */
 export function keyRefusal(status: 'missing_key' | 'invalid_key' | 'revoked_key', request: Request, nowMs: number): Response {
   if (status !== 'missing_key') return errorResponse(status, { nowMs });
-  const where = misplacedKey(request);
-  if (!where) return errorResponse(status, { nowMs });
-  if (where === EMPTY_BEARER) return errorResponse(status, { nowMs, message: 'The Authorization field says "Bearer" but no key follows it. Send "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.' });
-  return errorResponse(status, { nowMs, message: `The request carried a key in ${where}, where this API does not read one: send it as "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.` });
+  const message = misplacedKeyMessage(request);
+  return errorResponse(status, message ? { nowMs, message } : { nowMs });
 }
 
-const EMPTY_BEARER = 'an empty Bearer';
-
-/** Where a request put a key the API does not read, in words ({@link EMPTY_BEARER}: "Bearer" with nothing after it); null when it shows none. */
-function misplacedKey(request: Request): string | null {
+/** What a 401 `missing_key` tells a request that carried a key where this API does not read one; null when it shows none. */
+function misplacedKeyMessage(request: Request): string | null {
   const auth = request.headers.get('Authorization');
-  if (auth !== null && auth.trim() !== '') {
-    if (/^\s*bearer\s*$/i.test(auth)) return EMPTY_BEARER;
-    return /^\s*bearer\b/i.test(auth) ? 'the Authorization field after "Bearer", but not as one key after one space' : 'the Authorization field without the "Bearer " scheme';
-  }
+  if (auth !== null && /^\s*bearer\s*$/i.test(auth)) return 'The Authorization field says "Bearer" but no key follows it. Send "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.';
+  const where = misplacedKey(request, auth);
+  return where === null ? null : `The request carried a key in ${where}, where this API does not read one: send it as "Authorization: Bearer <API_KEY>" from your server. Nothing was looked up.`;
+}
+
+/** Where a request put a key the API does not read, in words; null when it shows none. */
+function misplacedKey(request: Request, auth: string | null): string | null {
+  if (auth !== null && auth.trim() !== '') return /^\s*bearer\b/i.test(auth) ? 'the Authorization field after "Bearer", but not as one key after one space' : 'the Authorization field without the "Bearer " scheme';
   if (request.headers.has('X-API-Key')) return 'an X-API-Key field';
   const params = new URL(request.url).searchParams;
   for (const name of ['api_key', 'apiKey', 'key']) if (params.has(name)) return `the query parameter "${name}" (a key in a URL ends up in logs)`;
