@@ -31,35 +31,32 @@ describe('server start (dist/server/entry.mjs)', () => {
     }
   });
 
-  it('an empty HOST (as an env file leaves it) listens on 127.0.0.1, never on every interface', async () => {
-    const port = String(await freePort());
-    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, HOST: '', PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** The server's output (stdout and stderr) once it holds `text` (or after 15 s), then the server stopped. */
+  async function outputUntil(env: Record<string, string>, text: string): Promise<string> {
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (out += d));
     try {
-      for (const t0 = Date.now(); !out.includes('server listening') && Date.now() - t0 < 15_000; ) await sleep(50);
-      const line = out.split('\n').find((l) => l.includes('server listening'))!;
-      expect(JSON.parse(line)).toMatchObject({ url: `http://127.0.0.1:${port}` }); // it was http://[::]:PORT
+      for (const t0 = Date.now(); !out.includes(text) && Date.now() - t0 < 15_000; ) await sleep(50);
+      return out;
     } finally {
       proc.kill('SIGTERM');
       await new Promise((done) => proc.once('exit', done));
     }
+  }
+
+  it('an empty HOST (as an env file leaves it) listens on 127.0.0.1, never on every interface', async () => {
+    const port = String(await freePort());
+    const out = await outputUntil({ HOST: '', PORT: port }, 'server listening');
+    const line = out.split('\n').find((l) => l.includes('server listening'))!;
+    expect(JSON.parse(line)).toMatchObject({ url: `http://127.0.0.1:${port}` }); // it was http://[::]:PORT
   });
 
   it('a DATA_DIR where no database can be made: it listens and says which folder it cannot open (the message named no setting)', async () => {
     const port = String(await freePort());
-    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, DATA_DIR: '/proc', PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    proc.stdout!.on('data', (d) => (out += d));
-    proc.stderr!.on('data', (d) => (out += d));
-    try {
-      for (const t0 = Date.now(); !out.includes('cannot open') && Date.now() - t0 < 15_000; ) await sleep(50);
-      expect(out).toContain(`The server listens on http://127.0.0.1:${port} but cannot open its databases in DATA_DIR=/proc yet (each request tries again)`);
-    } finally {
-      proc.kill('SIGTERM');
-      await new Promise((done) => proc.once('exit', done));
-    }
+    const out = await outputUntil({ DATA_DIR: '/proc', PORT: port }, 'cannot open');
+    expect(out).toContain(`The server listens on http://127.0.0.1:${port} but cannot open its databases in DATA_DIR=/proc yet (each request tries again)`);
   });
 
   it.each([
