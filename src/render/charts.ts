@@ -252,19 +252,30 @@ function timeTicks(endSeconds: number): TimeTicks {
   return t;
 }
 
-/** A chart's axes: the baseline, the unit, y's grid lines and labels (`sig` of each tick), x's labels. Each tick's position computed once. */
+/**
+ * A chart's axes: the baseline, the unit, y's grid lines and labels (`sig` of each tick), x's labels. Each tick's position computed once.
+ * Every other label (from the first) is `class="alt"`: a phone draws the chart at about half its width
+ * and its labels larger, and shows only the others (public/site.css), so they never overlap. The unit
+ * stands above the plot, clear of the y labels; an x label at the left edge starts there, one at the right edge ends there.
+ */
 function axes(x: Scale, y: Scale, h: number, xTicks: TimeTicks, unit: string): string {
   let ys = '';
-  for (const v of y.ticks(4)) {
-    const at = y(v);
+  const yt = y.ticks(4);
+  for (let i = 0; i < yt.length; i++) {
+    const at = y(yt[i]!);
     const a = oneDecimal(at);
-    ys += `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${a}" y2="${a}"></line><text x="${PAD.l - 6}" y="${oneDecimal(at + 5)}" text-anchor="end">${esc(sig(v))}</text>`;
+    ys += `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${a}" y2="${a}"></line><text${i % 2 ? ' class="alt"' : ''} x="${PAD.l - 6}" y="${oneDecimal(at + 5)}" text-anchor="end">${esc(sig(yt[i]!))}</text>`;
   }
   let xs = '';
   const xt = xTicks.ticks;
-  for (let i = 0; i < xt.length; i++) xs += `<text x="${oneDecimal(x(xt[i]!))}" y="${h - PAD.b + 22}" text-anchor="middle">${xTicks.labels[i]}</text>`;
+  for (let i = 0; i < xt.length; i++) {
+    const at = x(xt[i]!);
+    // at the left edge the label starts at the axis (clear of y's lowest label), at the right edge it ends there
+    const [ax, anchor] = at < PAD.l + 24 ? [PAD.l, 'start'] : at > W - PAD.r - 24 ? [W - PAD.r, 'end'] : [at, 'middle'];
+    xs += `<text${i % 2 ? ' class="alt"' : ''} x="${oneDecimal(ax)}" y="${h - PAD.b + 22}" text-anchor="${anchor}">${xTicks.labels[i]}</text>`;
+  }
   return `<g class="axis">
-<line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l - 4}" y="${PAD.t - 8}" text-anchor="end">${esc(unit)}</text>
+<line x1="${PAD.l}" x2="${W - PAD.r}" y1="${h - PAD.b}" y2="${h - PAD.b}"></line><text class="unit" x="${PAD.l}" y="${PAD.t - 10}" text-anchor="start">${esc(unit)}</text>
 ${ys}
 ${xs}
 </g>`;
@@ -356,7 +367,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r - 35}" y="${oneDecimal(poolLabelY(y(rawNumber(c.poolQuoteNow) / scale)))}" text-anchor="middle">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r}" y="${oneDecimal(poolLabelY(y(rawNumber(c.poolQuoteNow) / scale)))}" text-anchor="end">pool now</text>`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint, s.quoteDecimals);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint, s.quoteDecimals) : null;

@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 7;
+export const SITE_TEMPLATE_VERSION = 8;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = '6dacf67ab402fa37fda60ad7c67915022f0c7e8f1f9e43c20d80f865909ed497';
+export const SITE_TEMPLATE_PINNED = 'd149d0230e88b860d8dc2eb6aa488566b06fa6387f33dd3da011aea204114003';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

@@ -214,6 +214,27 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
       for (const id of ['#chart-supply', '#chart-curve']) expect(await page.locator(`${id} table`).count()).toBe(1);
       if ((await tl.getAttribute('data-points')) === '0') expect(await tl.innerText()).toContain('No trade in the creation slot or the first 30 s');
       else expect(await page.locator('#chart-timeline table').count()).toBe(1);
+      // on a phone the charts' axis labels read at 13 px or more and none overlaps another (they were ~11 px, and larger ones collided)
+      const labels = await page.evaluate(() =>
+        [...document.querySelectorAll<SVGGElement>('figure.chart svg g.axis')].map((g) => {
+          const svg = g.ownerSVGElement!;
+          const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; // screen px per user unit
+          return [...g.querySelectorAll('text')].filter((t) => getComputedStyle(t).display !== 'none').map((t) => {
+            const r = t.getBoundingClientRect();
+            return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale, box: [r.left, r.top, r.right, r.bottom] };
+          });
+        }),
+      );
+      expect(labels.length).toBeGreaterThan(0);
+      for (const axis of labels) {
+        for (const a of axis) expect(a.px, `label "${a.text}": font size on screen (px)`).toBeGreaterThanOrEqual(13);
+        for (let i = 0; i < axis.length; i++)
+          for (let j = i + 1; j < axis.length; j++) {
+            const [a, b] = [axis[i]!.box, axis[j]!.box];
+            const overlap = a[0]! < b[2]! && b[0]! < a[2]! && a[1]! < b[3]! && b[1]! < a[3]!;
+            expect(overlap, `"${axis[i]!.text}" and "${axis[j]!.text}" overlap`).toBe(false);
+          }
+      }
     } else {
       // a chart that cannot be drawn says why
       for (const id of ['#chart-supply', '#chart-timeline', '#chart-curve']) expect(await page.locator(`${id}[data-missing="true"]`).innerText()).toMatch(/Not drawn — /);

@@ -50,27 +50,31 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * 117 for the 2,000-trade curve) became "Curve trades" with the trades held and, when thinned, the
  * points drawn; nothing else. And synthetic/usdc-graduated's input was mended (tests/helpers/pinned-pages.ts
  * set every trade's quote_amount to 0): its trades now show their USDC amounts.
+ * Version 8: the charts' axis labels for phones (charts.ts axes): every other label is class "alt"
+ * (a phone hides them and draws the rest larger, public/site.css), an x label at the left edge starts
+ * there and one at the right edge ends there, the unit stands at the plot's left above it, "pool now"
+ * ends at the right edge. A line diff against version 7 showed only those <text> elements.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '43fa1aa718ac3395e54a47a039aa12cc23bfb85f67a35426339c7b79633df633'],
+  ['records/FINDINGS', '892b093e1eda3f3cfb6f32aae0bb9b0afbd05e4beff4712df10dadaef4feda61'],
   ['records/FINDINGS-no-transactions', 'dc0eba27928d3afd90a59199c74c743b7763d4c9cbe081ffcbe16f5a9755477b'],
-  ['records/NOTE', '7c712ef4262f99d0feea443fd0c2a1913533979db334e26912633b390bca399e'],
-  ['records/NO_MARKERS', '6c7bb6ab5e9da4951b321d14f932d9c8a73348a3039ac499d8e0f7430d7f9f23'],
+  ['records/NOTE', '4846e75ed99c02ebffd5ad8fb604791251a4067452dfaaf8e5718d13e1bfa74c'],
+  ['records/NO_MARKERS', 'f67a16dc4fd85c8f82a434461ae849e049c536c15daee7f3377a77ec668cd712'],
   ['records/UNKNOWN', 'c4d32abc4529362c58ba7fa041b31f61b02d89f931474b07508c61818781761e'],
   ['records/UNKNOWN_NO_CREATION', '13d780cf0ad0c1d9715ec08d8674d5c999edff067186b1be15e7b5f40f82eecf'],
-  ['records/graduated', '6d1e3b82656184d77830969c03ad4f2f7a920c6ee0bb29bf3453adf6a9bbcc12'],
-  ['records/hostile', 'ff3d8c4eff1f8483f472a5e01f3eca8f7a070ea68e525ab4c56212af7219f06c'],
-  ['records/hostile-metadata', '455f3bcb7e7c78ce258b143d5e62d16fb9585b7b6cd6974b0265f9110b4bb7be'],
-  ['records/hostile-metadata-demo', 'b6e2fdb9cf0836bc4fe9598293b13f5ee0cbea00910fd65e1859ed41ed3669d7'],
-  ['records/rebuilt', 'd4ae4b16110afa19af2f610c12df9181021118452d360cc57e09b2cd081de512'],
-  ['records/v3_migration', '1ec7f24854215e0058186d10639082f64052d90d820d976a4919109bfba0994a'],
-  ['bench/long-curve', '886011111abc9539eee0e2fd879b415850daf9b52422e87e84c215cc21b96ed6'],
-  ['bench/long-curve-hostile', 'a2638a6882d4b9bdb2a1574b90674ba87adc27a92d39b159010725dae83bc774'],
-  ['synthetic/events-graduated', 'ce26b0c60b1f466c938f799f0e4ed12af7afc572dd141c42b7d920175e3bb18d'],
-  ['synthetic/trades-sum', '84f47f72a1a9ccb8ad69b4ea4fec1c589764cb15d14365633aa75918b976a7b4'],
-  ['synthetic/usdc-graduated', 'd7e548dd2cec5b96a0c3e486479119f9c8cbf21247af7809625169fed16d8fea'],
-  ['synthetic/short', 'f3cb45380859de4283041f46181184dcce169f39f7b0a618233f19599217703f'],
+  ['records/graduated', '49ec1c67f3b32e047abe0e48b4076b628a81470a4a0654b3a97720d63f3f14bd'],
+  ['records/hostile', '9643543e2add9813b73aafb25763156e289b285ca4a9ada7928cf62ff0d3ba2d'],
+  ['records/hostile-metadata', '5a6f1f71a0cf7fa9250104aed87ac2ab5a3c454fa2193ba1a3d0354050484283'],
+  ['records/hostile-metadata-demo', '52f9ab0512a22a90fbf528ed79fe76f4c4cb7b5d2d4b7cb585901f19c1985f5f'],
+  ['records/rebuilt', '89bcd9390ca441cfb8eb92d5f1ad14287f4e71893c90e496d840b593f7712e0a'],
+  ['records/v3_migration', 'a0bdd0f49b4bb6b6c4c31d2b9375ad2aa0a273ea97de1dc5feadc1779cc3ca60'],
+  ['bench/long-curve', 'ddaaf0f2bd9414ef00064e8590926c387b48dd93123304be7b01d4c3f00003f5'],
+  ['bench/long-curve-hostile', '347f5bf9a66d4ea5caf6572e8965913998d328d2a25b6ae9ab8e1c899babb1ec'],
+  ['synthetic/events-graduated', '0c48470615259d3bfc3ab796eda82bcb29fefdf3449f9d1233fb82bad5deb5c7'],
+  ['synthetic/trades-sum', '2cedafd9de3bfe619293e8bb9c63f46f235055fb0c98e3f3161432c306bd2040'],
+  ['synthetic/usdc-graduated', 'ff63924dbb8ca2c87e86a62d07a2920c680a4ac5d4c39ac26a80959161172490'],
+  ['synthetic/short', '618c15c749ea7327952ed7978512c025945366b01c0d4f798803f26a7f2e35dc'],
   ['doc/no-markers', '50106f9e46608be6801d72f101eaf76d3ea824f8c8cd98dfd344ffdb48529972'],
   ['doc/hostile', '5efcd72849e25974cefa90b8b92337f083851dcc4b77a9768c1d804ec426b195'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],
