@@ -87,13 +87,14 @@ export function txLink(ex: Explorer, signature: string, text: string = signature
 }
 
 /**
- * {@link txLink}'s markup as a string (the same bytes), for tables built as strings. `compact`: a
- * bare link (no class, no title: the full signature is in its href), for long lists.
+ * {@link txLink}'s markup as a string (the same bytes), for tables built as strings. A link carries
+ * no `title`: the full signature is in its href (a browser shows it on hover); without an explorer
+ * the signature is code with the full signature as its title. `compact`: a bare link (no class), for long lists.
  */
 export function txLinkText(ex: Explorer, signature: string, text: string = signature, compact = false): string {
   const href = ex.tx(signature);
   if (compact) return href ? `<a href="${esc(href)}">${esc(text)}</a>` : `<code>${esc(text)}</code>`;
-  return href ? `<a class="mono" href="${esc(href)}" title="${esc(signature)}">${esc(text)}</a>` : `<code title="${esc(signature)}">${esc(text)}</code>`;
+  return href ? `<a class="mono" href="${esc(href)}">${esc(text)}</a>` : `<code title="${esc(signature)}">${esc(text)}</code>`;
 }
 
 /** Signatures as {@link txLinkText} links of their short form, one space apart (a table's "Transactions" cell). */

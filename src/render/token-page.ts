@@ -127,7 +127,8 @@ function walletCellText(ex: Explorer, wallet: string, linkPage = true): string {
   const w = esc(wallet);
   const short = esc(shortAddress(wallet));
   return (
-    (linkPage ? `<a class="mono" href="${esc(walletPath(wallet))}" title="${w}">${short}</a>` : `<code title="${w}">${short}</code>`) +
+    // a link's href holds the address (no title repeating it); the explorer link's label names it in full
+    (linkPage ? `<a class="mono" href="${esc(walletPath(wallet))}">${short}</a>` : `<code title="${w}">${short}</code>`) +
     (acc ? ` <a class="ext" href="${esc(acc)}" aria-label="${w} on the explorer">explorer</a>` : '')
   );
 }
@@ -196,8 +197,8 @@ ${raw(
 /**
  * The most first-30-s buyers the table lists in full rows: a launch that draws attention has
  * hundreds in its first 30 s (300 made a 386 KB page, each row a card of six lines on a phone).
- * Past it the table lists the largest (tokens bought in the window) and every buyer follows in a
- * compact list, folded away (`<details>`): the wallets behind the count stay on the page.
+ * Past it the table lists the largest (tokens bought in the window) and the others follow in a
+ * compact list, folded away (`<details>`): the wallets behind the count stay on the page, each once.
  */
 export const EARLY_TABLE_ROWS = 25;
 
@@ -237,13 +238,14 @@ ${raw(
   const sum = (bs: ChartSeries['earlyBuyers']) => bs.reduce((n, b) => n + BigInt(b.tokens), 0n).toString();
   const listed = new Set(rows.map((b) => b.wallet));
   const others = all.filter((b) => !listed.has(b.wallet));
-  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length}, ${pctOf(sum(others), l.totalSupplyRaw)}.</p>
+  // the others only: the table's wallets are not listed twice (every trade of the window, in order, is in the buyer timeline's table)
+  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length}, ${pctOf(sum(others), l.totalSupplyRaw)}, follow below.</p>
 ${table}
-<details id="early-all"><summary>All ${all.length} first-30-s buyers, in the order they bought</summary>
+<details id="early-all"><summary>The other ${others.length} first-30-s buyers, in the order they bought</summary>
 <ol class="compact">
 ${raw(
   joinMap(
-    all,
+    others,
     (b) =>
       // short: the links' full addresses are in their hrefs (the table's rows carry titles and explorer links too)
       `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(afterText(b.t, b.estimated))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} · ${txLinksText(ex, b.signatures, shortAddress, true)}</li>`,

@@ -53,36 +53,39 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * Version 8: the charts' axis labels for phones (charts.ts axes): every other label is class "alt"
  * (a phone hides them and draws the rest larger, public/site.css), an x label at the left edge starts
  * there and one at the right edge ends there, the unit stands at the plot's left above it, "pool now"
- * ends at the right edge. A line diff against version 7 showed only those <text> elements.
+ * ends at the right edge. A line diff against version 7 showed only those <text> elements. Then (same
+ * version, not yet released) links lost their `title` (the full signature or address it repeated is
+ * in the href), and past 25 first-30-s buyers the folded list holds only those not in the table (no
+ * pinned page has that many): a line diff showed only the `title` attributes of links gone.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '892b093e1eda3f3cfb6f32aae0bb9b0afbd05e4beff4712df10dadaef4feda61'],
-  ['records/FINDINGS-no-transactions', 'dc0eba27928d3afd90a59199c74c743b7763d4c9cbe081ffcbe16f5a9755477b'],
-  ['records/NOTE', '4846e75ed99c02ebffd5ad8fb604791251a4067452dfaaf8e5718d13e1bfa74c'],
-  ['records/NO_MARKERS', 'f67a16dc4fd85c8f82a434461ae849e049c536c15daee7f3377a77ec668cd712'],
-  ['records/UNKNOWN', 'c4d32abc4529362c58ba7fa041b31f61b02d89f931474b07508c61818781761e'],
+  ['records/FINDINGS', 'a8dce242dca769f30a4637ea9432973c8af006b2f22675ac3f1aacfec621f436'],
+  ['records/FINDINGS-no-transactions', '2c85f23a29a5b2d6b043a042e6021794fd4964833c6b0c865eed51a37c26ac42'],
+  ['records/NOTE', 'c19a2b80f6dd0349644405c71568ff4adeb4ab435e2ff625a04a328fd9329677'],
+  ['records/NO_MARKERS', 'dd0f1b2db991f8c70e4ae6da40dfd87a4ce5dceea40794da43daf58b48e9d769'],
+  ['records/UNKNOWN', '4ade7a871776e9845216f9b877ea386a7fd2d73b6ec285c650328725dc33e969'],
   ['records/UNKNOWN_NO_CREATION', '13d780cf0ad0c1d9715ec08d8674d5c999edff067186b1be15e7b5f40f82eecf'],
-  ['records/graduated', '49ec1c67f3b32e047abe0e48b4076b628a81470a4a0654b3a97720d63f3f14bd'],
-  ['records/hostile', '9643543e2add9813b73aafb25763156e289b285ca4a9ada7928cf62ff0d3ba2d'],
-  ['records/hostile-metadata', '5a6f1f71a0cf7fa9250104aed87ac2ab5a3c454fa2193ba1a3d0354050484283'],
-  ['records/hostile-metadata-demo', '52f9ab0512a22a90fbf528ed79fe76f4c4cb7b5d2d4b7cb585901f19c1985f5f'],
-  ['records/rebuilt', '89bcd9390ca441cfb8eb92d5f1ad14287f4e71893c90e496d840b593f7712e0a'],
-  ['records/v3_migration', 'a0bdd0f49b4bb6b6c4c31d2b9375ad2aa0a273ea97de1dc5feadc1779cc3ca60'],
-  ['bench/long-curve', 'ddaaf0f2bd9414ef00064e8590926c387b48dd93123304be7b01d4c3f00003f5'],
-  ['bench/long-curve-hostile', '347f5bf9a66d4ea5caf6572e8965913998d328d2a25b6ae9ab8e1c899babb1ec'],
-  ['synthetic/events-graduated', '0c48470615259d3bfc3ab796eda82bcb29fefdf3449f9d1233fb82bad5deb5c7'],
-  ['synthetic/trades-sum', '2cedafd9de3bfe619293e8bb9c63f46f235055fb0c98e3f3161432c306bd2040'],
-  ['synthetic/usdc-graduated', 'ff63924dbb8ca2c87e86a62d07a2920c680a4ac5d4c39ac26a80959161172490'],
-  ['synthetic/short', '618c15c749ea7327952ed7978512c025945366b01c0d4f798803f26a7f2e35dc'],
-  ['doc/no-markers', '50106f9e46608be6801d72f101eaf76d3ea824f8c8cd98dfd344ffdb48529972'],
-  ['doc/hostile', '5efcd72849e25974cefa90b8b92337f083851dcc4b77a9768c1d804ec426b195'],
+  ['records/graduated', 'b1392cee8deb957586fc6ec12319aaa979cba319e28174c0eb461384de323a30'],
+  ['records/hostile', '9917aaf87d66f4118dd97b56843cf058107e2d8e193cff4950f005bfbbaaf8ab'],
+  ['records/hostile-metadata', '8ba8bb6668fe2973562720d7433c5867e62314ae48d0deadbdba2058602b439f'],
+  ['records/hostile-metadata-demo', 'a07a3f95a2732d6d7485bdc20c41372b7282ea03a47a8498daec04add9997ff3'],
+  ['records/rebuilt', '039838203119afb862f297646a3b5c2c2f559deffa5d572d2dcb15c2de5111ad'],
+  ['records/v3_migration', '81fbefcfb7cf625f15d2ce9c2e021f43713bdca84eb4a9826637919345053da3'],
+  ['bench/long-curve', '5bfd006104732b7fafa6ac062f14cdffb76a2050e325f5ac92e7dd75f05ab963'],
+  ['bench/long-curve-hostile', 'ff136a91103b2ba80da7540f54769c8a33351d75e0887277b4157514b08d80cf'],
+  ['synthetic/events-graduated', '24fb45481ba3a62f3b959ca5fe87c05b2d89520c34f11babc1fc7fc0d0d86681'],
+  ['synthetic/trades-sum', 'fc55a5729ddb2fc08e69fd794b03fe7f8eb2cd53837aa7acd33c2947a5f9b906'],
+  ['synthetic/usdc-graduated', 'c7cc1a2661c49c327739b6a4c30432e720109f5cf4f5fd6516b9ffbb016f97f3'],
+  ['synthetic/short', '6b5d59b0bdb116bc6bb560285dfdb75c9771addfdf7c0b50e4cdca43dab5d9be'],
+  ['doc/no-markers', '98f20876ffda96cc2d7c525d6de85f5becde101b200134b51ee24ff309728b3f'],
+  ['doc/hostile', 'ddf951f2ad9c02d2b35eb4f830801d5c0c2780ab401ea193c8ba6cbbfa4e487f'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],
-  ['doc/graduated-pool', 'd01d7a9c62a3ebb4d8ebf4ba21912b6a84b8ccc0d69062647a7e89155b45e08f'],
+  ['doc/graduated-pool', 'ef57a020545b9a14e72f96621852db92f4411278d74eee935c47a20a35dc6b79'],
   ['creator/FINDINGS-creator', 'ca8c20be822ac30f68d9c60b235143cf65a830831d29542b2292d3098c426bdd'],
-  ['creator/FINDINGS-bundled-buyer', '14b023c4427cf3258969c09f74c08584d9f633b78c7b545004cabeede905eb9a'],
+  ['creator/FINDINGS-bundled-buyer', '814b8bdec3544f823548c6be07505096db074be91048bae14e0bd0e4c6d3a257'],
   ['creator/FINDINGS-creator-demo', '7d013a3283a308c546436d633337741063ae74ce17f268274e655f7dfd54ad5e'],
-  ['creator/graduated-buyout-wallet', '35d071125bdfab098aeca0fae14cc03ba9fc260e338ecc09f0c21e97a2f264d8'],
+  ['creator/graduated-buyout-wallet', '2d1aec6fcf6792bdf0b0c4a9235d6dfa6e87ae6591eba3b8a6c9f5c03df0121a'],
 ];
 
 let tmp: string;

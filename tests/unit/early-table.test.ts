@@ -1,7 +1,7 @@
 /**
  * The token page's first-30-s buyers (render/token-page.ts EARLY_TABLE_ROWS): up to that many, every
- * buyer in the table; past it the table holds the largest buys, in the order they bought, and every
- * buyer follows in the folded list. Over launches recorded as the collector records them
+ * buyer in the table; past it the table holds the largest buys, in the order they bought, and the
+ * others follow in the folded list, each wallet once on the page. Over launches recorded as the collector records them
  * (tests/helpers/hyped-launch.ts), checked against the store's wallet roles.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,7 +44,7 @@ describe('first-30-s buyers on a token page', () => {
     expect(p.html).not.toContain('id="early-all"');
   });
 
-  it('past it: the largest buys in the table in the order they bought, every buyer in the folded list, the shares said', () => {
+  it('past it: the largest buys in the table in the order they bought, the others in the folded list, the shares said', () => {
     const p = pageOf(EARLY_TABLE_ROWS * 3 + 1, 5000);
     const largest = [...p.roles].sort((a, b) => (a.tokens === b.tokens ? 0 : a.tokens > b.tokens ? -1 : 1)).slice(0, EARLY_TABLE_ROWS);
     expect(new Set(p.tableWallets)).toEqual(new Set(largest.map((r) => r.wallet)));
@@ -52,8 +52,11 @@ describe('first-30-s buyers on a token page', () => {
     const slotOf = new Map(p.roles.map((r) => [r.wallet, r.slot]));
     const slots = p.tableWallets.map((w) => slotOf.get(w)!);
     expect(slots).toEqual([...slots].sort((a, b) => a - b));
-    expect(new Set(p.listed)).toEqual(new Set(p.roles.map((r) => r.wallet)));
-    expect(p.listed).toHaveLength(p.roles.length);
+    // the others, each once, in the order they bought: with the table, every buyer once
+    const others = p.roles.filter((r) => !p.tableWallets.includes(r.wallet));
+    expect(p.listed).toEqual([...others].sort((a, b) => a.slot - b.slot).map((r) => r.wallet));
+    expect(new Set([...p.listed, ...p.tableWallets])).toEqual(new Set(p.roles.map((r) => r.wallet)));
+    expect(p.listed.length + p.tableWallets.length).toBe(p.roles.length);
     expect(p.html).toContain(`The ${EARLY_TABLE_ROWS} largest of the ${p.roles.length} first-30-s buyers are in the table`);
   });
 });
