@@ -247,7 +247,7 @@ ${raw(
   joinMap(
     others,
     (b) =>
-      // short: the links' full addresses are in their hrefs (the table's rows carry titles and explorer links too)
+      // short: the links' full addresses are in their hrefs (the table's rows carry explorer links too)
       `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(afterText(b.t, b.estimated))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} · ${txLinksText(ex, b.signatures, shortAddress, true)}</li>`,
   ),
 )}
