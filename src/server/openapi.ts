@@ -400,12 +400,22 @@ export const OPERATIONS: Operation[] = [
   },
 ];
 
+/**
+ * zod's string checks that JSON Schema has no format for (`startsWith`, `endsWith`, `includes`)
+ * come out as `format: "starts_with"` (etc.) beside the `pattern` that says the same: an unknown
+ * format a client's validator warns about and ignores. Left out; the pattern stays.
+ */
+const NOT_JSON_SCHEMA_FORMATS = new Set(['starts_with', 'ends_with', 'includes']);
+const standardFormats = (ctx: { jsonSchema: Record<string, unknown> }): void => {
+  if (typeof ctx.jsonSchema.format === 'string' && NOT_JSON_SCHEMA_FORMATS.has(ctx.jsonSchema.format)) delete ctx.jsonSchema.format;
+};
+
 /** JSON Schema of a zod schema, with named schemas as `$ref`s into components. */
 function jsonSchemaOf(schema: z.ZodType | Json): Json {
   if (!(schema instanceof z.ZodType)) return schema;
   const id = S.registry.get(schema)?.id;
   if (id) return { $ref: `#/components/schemas/${id}` };
-  return strip(z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'throw' }) as Json);
+  return strip(z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'throw', override: standardFormats }) as Json);
 }
 
 function strip(s: Json): Json {
@@ -496,7 +506,7 @@ function operationObject(op: Operation): Json {
 
 /** The `components.schemas` of the document: every named zod schema (schemas.ts). */
 export function componentSchemas(): Record<string, Json> {
-  const out = z.toJSONSchema(S.registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const out = z.toJSONSchema(S.registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, override: standardFormats }) as { schemas: Record<string, Json> };
   return Object.fromEntries(Object.entries(out.schemas).map(([k, v]) => [k, strip(v)]));
 }
 
@@ -552,6 +562,6 @@ export function publishedSchema(baseUrl: string, name: string): Json | null {
   if (!Object.hasOwn(PUBLISHED_SCHEMAS, name)) return null;
   const schema = PUBLISHED_SCHEMAS[name as keyof typeof PUBLISHED_SCHEMAS];
   const meta = S.registry.get(schema)!;
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: S.registry }) as Json;
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: S.registry, override: standardFormats }) as Json;
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${baseUrl}/api/v1/schemas/${name}`, title: meta.id, description: meta.description, ...strip(out) };
 }
