@@ -7,11 +7,9 @@
  * transaction would. Simulated chain served live by the replay RPC (slots landed by the test); the
  * collector's clock is the test's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServedChain, type ServedChain } from '../helpers/live-chain.ts';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
@@ -27,20 +25,17 @@ let rpc: ReplayRpc;
 /** slot of every transaction signature of the chain */
 const slotOf = new Map<string, number>();
 
+let served: ServedChain;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-afterwards-'));
-  chain = writeChain({ launches: 120, seed: 3107, out: join(tmp, 'chain') });
+  served = await startServedChain('afterwards', 120, 3107, { live: true, speed: 1e-6 });
+  ({ tmp, chain, rpc } = served);
   for (const l of chain.transactions) {
     const t = JSON.parse(l) as { slot: number; transaction: { signatures: string[] } };
     slotOf.set(t.transaction.signatures[0]!, t.slot);
   }
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
 }, 120_000);
 
-afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 describe('afterwards sweep and pool refresh', () => {
   it('unknown until read to the end; read at most every AFTERWARDS_SWEEP_MS; continues across runs; ends equal to truth', async () => {

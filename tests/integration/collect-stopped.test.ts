@@ -4,27 +4,22 @@
  * operator audit found rc 0 and "caught up" with the cursor far behind the tip). What it committed
  * stays, and the next run resumes and catches up.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServedChain, type ServedChain } from '../helpers/live-chain.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { runCollect } from '../../collector/commands/collect.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 
+let served: ServedChain;
 let tmp: string;
 let rpc: ReplayRpc;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-stopped-'));
-  writeChain({ launches: 40, seed: 2701, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), latencyMs: 20 }); // slow enough to stop mid-run
+  served = await startServedChain('stopped', 40, 2701, { latencyMs: 20 }); // slow enough to stop mid-run
+  ({ tmp, rpc } = served);
 }, 120_000);
-afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 describe('lpa collect --once stopped by a signal', () => {
   it('returns non-zero (it returned 0 and logged "caught up"); a rerun catches up', async () => {

@@ -6,13 +6,11 @@
  * simulated one served live by the replay RPC; the slots land when the test says; the collector's
  * clock is the test's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServedChain, type ServedChain } from '../helpers/live-chain.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { collect } from '../../collector/collect.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
@@ -25,17 +23,14 @@ let tmp: string;
 let chain: SimulatedChain;
 let rpc: ReplayRpc;
 
+let served: ServedChain;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-coverage-'));
-  chain = writeChain({ launches: 90, seed: 31, out: join(tmp, 'chain') });
   // Live, with a clock too slow to move by itself: the test lands slots with advanceTo.
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain'), live: true, speed: 1e-6 });
+  served = await startServedChain('coverage', 90, 31, { live: true, speed: 1e-6 });
+  ({ tmp, chain, rpc } = served);
 }, 120_000);
 
-afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 describe('downtime and the scanner', () => {
   it('a 10-minute stop: downtimeMinutes 10, one gap in slots, launches created in it scanned, the rest observed', async () => {

@@ -5,13 +5,11 @@
  * equal truth.json on every field. A wallet stopped by a cap is not asked again until the cap is raised.
  * Simulated chain served by the replay RPC (history mode); the collector's clock is the test's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServedChain, type ServedChain } from '../helpers/live-chain.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
+import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { funderLookupDue } from '../../src/ingest/funding.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
@@ -22,16 +20,13 @@ let tmp: string;
 let chain: SimulatedChain;
 let rpc: ReplayRpc;
 
+let served: ServedChain;
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-sweep-'));
-  chain = writeChain({ launches: 60, seed: 2611, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain') });
+  served = await startServedChain('sweep', 60, 2611);
+  ({ tmp, chain, rpc } = served);
 }, 120_000);
 
-afterAll(async () => {
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 describe('funder sweep', () => {
   it('unknown cohorts (budget spent) are completed by a later sweep, and then every field equals truth', async () => {
