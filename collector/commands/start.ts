@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { configEnv, type Config } from '../../src/config.ts';
-import { createLogger, redactUrl } from '../../src/log.ts';
+import { createLogger, redactUrl, type Logger } from '../../src/log.ts';
 import { runCollect } from './collect.ts';
-import { holdCollectorLock } from '../run/collector-lock.ts';
+import { holdCollectorLock, type CollectorLock } from '../run/collector-lock.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const SERVER_ENTRY = resolve(ROOT, 'dist/server/entry.mjs');
@@ -64,7 +64,7 @@ export async function runStart(config: Config): Promise<void> {
   }
 }
 
-async function startHolding(config: Config, log: ReturnType<typeof createLogger>, lock: ReturnType<typeof holdCollectorLock>): Promise<void> {
+async function startHolding(config: Config, log: Logger, lock: CollectorLock): Promise<void> {
   const server = startServer(config);
   log.info({ url: config.baseUrl, rpc: redactUrl(config.SOLANA_RPC_URL), ws: redactUrl(config.wsUrl), dataDir: config.dataDir }, `archive starting at ${config.baseUrl}, reading ${redactUrl(config.SOLANA_RPC_URL)}`);
   const ac = new AbortController();
