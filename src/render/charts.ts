@@ -283,11 +283,16 @@ ${xs}
 
 const CV_H = 240;
 
-/** A completion or migration mark of the curve at `t` seconds (nothing when null). */
-function mark(x: (v: number) => number, t: number | null, label: string, cls: string, dy: number): string {
+/**
+ * A completion or migration mark of the curve at `t` seconds (nothing when null): its line, and its
+ * label `dy` (an em length: it follows the label size the page's CSS gives, 13 units on a wide
+ * screen, 28 on a phone) below the top of the plot, so that the unit above the plot and the two
+ * labels clear each other at any size.
+ */
+function mark(x: (v: number) => number, t: number | null, label: string, cls: string, dy: string): string {
   if (t === null) return '';
   const at = x(t);
-  return `<line class="${cls}" x1="${oneDecimal(at)}" x2="${oneDecimal(at)}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(at < W / 3 ? at + 4 : at - 4)}" y="${PAD.t + dy}" text-anchor="${at < W / 3 ? 'start' : 'end'}">${label}</text>`;
+  return `<line class="${cls}" x1="${oneDecimal(at)}" x2="${oneDecimal(at)}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><text class="${cls}" x="${oneDecimal(at < W / 3 ? at + 4 : at - 4)}" y="${PAD.t}" dy="${dy}" text-anchor="${at < W / 3 ? 'start' : 'end'}">${label}</text>`;
 }
 
 /**
@@ -328,12 +333,18 @@ function columnPoints(points: readonly CurvePoint[], qs: readonly number[], xOf:
 }
 
 /**
- * The baseline of the "pool now" label for a dot at `dotY`: above the dot, unless that is the band
- * at the top where the completion and migration marks put their labels (PAD.t + 16, + 48): then
- * below it, so the labels never overlap.
+ * The "pool now" label of the dot at (`dotX`, `dotY`): two lines, "pool" over "now", ending at the
+ * plot's right edge, so that at a phone's label size (28 units, public/site.css) it stays in the
+ * column kept for the dot, right of the migration mark (one line, "pool now", crossed the mark
+ * there). Above the dot; below it when two lines above would rise past the top of the plot. The
+ * line offsets are in em, so they follow the label size the page's CSS gives.
  */
-function poolLabelY(dotY: number): number {
-  return dotY - 9 < PAD.t + 60 ? dotY + 24 : dotY - 9;
+function poolLabel(dotY: number): string {
+  const x = W - PAD.r;
+  const above = dotY - 9 - 60 >= PAD.t;
+  const y = above ? dotY - 9 : dotY + 8;
+  const [first, second] = above ? ['-1.1em', '1.1em'] : ['1em', '1.1em'];
+  return `<text class="pool-label" x="${x}" y="${oneDecimal(y)}" text-anchor="end"><tspan x="${x}" dy="${first}">pool</tspan><tspan x="${x}" dy="${second}">now</tspan></text>`;
 }
 
 /** Curve progress: the curve's real quote reserves over time to completion; completion and migration marked; the pool now when graduated. */
@@ -367,7 +378,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle><text x="${W - PAD.r}" y="${oneDecimal(poolLabelY(y(rawNumber(c.poolQuoteNow) / scale)))}" text-anchor="end">pool now</text>`
+    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle>${poolLabel(y(rawNumber(c.poolQuoteNow) / scale))}`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint, s.quoteDecimals);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint, s.quoteDecimals) : null;
@@ -377,7 +388,7 @@ export function curveChart(s: ChartSeries, name: string): Html {
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
 ${axes(x, y, CV_H, timeTicks(end), unit.symbol)}
 <path class="line" d="${path}"></path>
-${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', 16)}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', 48)}${pool}
+${mark(x, c.completedAt, c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt ?? -1e12)) < 40 ? 'complete, then migrated' : 'complete', 'mk-complete', '1.2em')}${near ? '' : mark(x, c.migratedAt, 'migrated', 'mk-migrate', '2.5em')}${pool}
 </svg>
 <details><summary>Curve progress as a table</summary><table class="stack data"><tbody>
 <tr><th scope="row">Curve trades</th><td>${c.trades === c.points.length - 1 ? c.trades.toLocaleString('en') : `${c.trades.toLocaleString('en')} (the chart draws ${(c.points.length - 1).toLocaleString('en')}: the last of each time bucket)`}</td></tr>

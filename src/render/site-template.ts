@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 8;
+export const SITE_TEMPLATE_VERSION = 9;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = '59dc427198821644a609b83cca29c1eddc02ac892970f7d25874a79b7b5bb11b';
+export const SITE_TEMPLATE_PINNED = '148feca566c07f66b672deeadf0a9f2f912e4f1de3c7780fb5e82bd25bf1c5d9';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

@@ -214,27 +214,32 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
       for (const id of ['#chart-supply', '#chart-curve']) expect(await page.locator(`${id} table`).count()).toBe(1);
       if ((await tl.getAttribute('data-points')) === '0') expect(await tl.innerText()).toContain('No trade in the creation slot or the first 30 s');
       else expect(await page.locator('#chart-timeline table').count()).toBe(1);
-      // on a phone the charts' axis labels read at 13 px or more and none overlaps another (they were ~11 px, and larger ones collided)
-      const labels = await page.evaluate(() =>
-        [...document.querySelectorAll<SVGGElement>('figure.chart svg g.axis')].map((g) => {
-          const svg = g.ownerSVGElement!;
+      // on a phone every label of a chart (axes, completion and migration marks, "pool now") reads at
+      // 13 px or more, none overlaps another (they were ~11 px, and larger ones collided) and none is
+      // crossed by a mark's line (one-line "pool now" was, on a graduated launch's curve)
+      const charts = await page.evaluate(() =>
+        [...document.querySelectorAll<SVGSVGElement>('figure.chart svg:has(g.axis)')].map((svg) => {
           const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; // screen px per user unit
-          return [...g.querySelectorAll('text')].filter((t) => getComputedStyle(t).display !== 'none').map((t) => {
-            const r = t.getBoundingClientRect();
-            return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale, box: [r.left, r.top, r.right, r.bottom] };
-          });
+          const box = (e: Element) => {
+            const r = e.getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom];
+          };
+          return {
+            labels: [...svg.querySelectorAll('text')].filter((t) => getComputedStyle(t).display !== 'none').map((t) => ({ text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale, box: box(t) })),
+            marks: [...svg.querySelectorAll('line.mk-complete, line.mk-migrate')].map((l) => ({ cls: l.getAttribute('class'), box: box(l) })),
+          };
         }),
       );
-      expect(labels.length).toBeGreaterThan(0);
-      for (const axis of labels) {
-        for (const a of axis) expect(a.px, `label "${a.text}": font size on screen (px)`).toBeGreaterThanOrEqual(13);
-        for (let i = 0; i < axis.length; i++)
-          for (let j = i + 1; j < axis.length; j++) {
-            const [a, b] = [axis[i]!.box, axis[j]!.box];
-            const overlap = a[0]! < b[2]! && b[0]! < a[2]! && a[1]! < b[3]! && b[1]! < a[3]!;
-            expect(overlap, `"${axis[i]!.text}" and "${axis[j]!.text}" overlap`).toBe(false);
-          }
+      expect(charts.length).toBeGreaterThan(0);
+      const overlaps = (a: number[], b: number[]) => a[0]! < b[2]! && b[0]! < a[2]! && a[1]! < b[3]! && b[1]! < a[3]!;
+      for (const { labels, marks } of charts) {
+        for (const a of labels) expect(a.px, `label "${a.text}": font size on screen (px)`).toBeGreaterThanOrEqual(13);
+        for (let i = 0; i < labels.length; i++) {
+          for (let j = i + 1; j < labels.length; j++) expect(overlaps(labels[i]!.box, labels[j]!.box), `"${labels[i]!.text}" and "${labels[j]!.text}" overlap`).toBe(false);
+          for (const m of marks) expect(overlaps(labels[i]!.box, m.box), `"${labels[i]!.text}" is crossed by the ${m.cls} line`).toBe(false);
+        }
       }
+      if (kind === 'graduated') expect(charts.some((c) => c.labels.some((t) => t.text === 'poolnow'))).toBe(true);
     } else {
       // a chart that cannot be drawn says why
       for (const id of ['#chart-supply', '#chart-timeline', '#chart-curve']) expect(await page.locator(`${id}[data-missing="true"]`).innerText()).toMatch(/Not drawn — /);
