@@ -218,8 +218,11 @@ describe('history completeness (curve account against held events)', () => {
     const f = d.flags.find((x) => x.code === 'history_incomplete')!;
     expect(f.class).toBe('UNKNOWN');
     expect(f.summary).toContain('slot 5000'); // both states shown
-    expect(f.summary).toContain('real tokens 700000000000000');
-    expect(f.summary).toContain('real tokens 793100000000000');
+    // each state's reserves in their units, exactly (raw 700000000000000 and 793100000000000 tokens of 6 decimals)
+    expect(f.summary).toMatch(/^Trades are missing from the archive's history of this launch: /);
+    expect(f.summary).toContain('(real reserves 0.3 SOL and 700,000,000 tokens, virtual token reserves 979,900,000 tokens, not complete)'); // the account's
+    expect(f.summary).toContain('793,100,000 tokens');
+    expect(f.summary).not.toMatch(/\d{10}/); // no raw amount: a person reads it on the token page
   });
 
   it('markers-v4: on a partial history no marker rests on an absence; markers shown by held transactions stay', () => {

@@ -2,6 +2,7 @@ import type { BundledBuy, CreationAt, CurveBuyout, DecodedTransaction, Flag, Ins
 import { PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
+import { TOKEN_DECIMALS, exactUnits, quoteUnit } from '../amounts.ts';
 import { big, documentQuoteMint, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
 import { unrecognisedOf } from '../decode/unrecognised.ts';
@@ -354,15 +355,22 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   if (incomplete) {
     const h = incomplete.held;
     const a = incomplete.account;
+    // each reserve exactly, in its mint's units (tokens: 6 decimals; the quote: SOL, USDC, or its
+    // decimals when the record has them, else raw units): the summary is read on the public pages too
+    const q = quoteUnit(facts.quoteMint, facts.quoteDecimals);
+    const amount = (raw: string | null, unit: 'quote' | 'tokens') =>
+      raw === null ? 'unknown' : unit === 'tokens' ? `${exactUnits(raw, TOKEN_DECIMALS)} tokens` : `${exactUnits(raw, q.decimals)} ${q.symbol}`;
     const show = (x: { virtualTokenReserves: string | null; realTokenReserves: string | null; realQuoteReserves: string | null; complete: boolean } | null) =>
-      x ? `virtual tokens ${x.virtualTokenReserves ?? '?'}, real tokens ${x.realTokenReserves ?? '?'}, real quote ${x.realQuoteReserves ?? '?'}, complete ${x.complete}` : 'none';
+      x
+        ? `real reserves ${amount(x.realQuoteReserves, 'quote')} and ${amount(x.realTokenReserves, 'tokens')}, virtual token reserves ${amount(x.virtualTokenReserves, 'tokens')}, ${x.complete ? 'complete' : 'not complete'}`
+        : 'none';
     flags.push({
       code: 'history_incomplete',
       class: 'UNKNOWN',
       summary:
         a.exists === false
-          ? `The chain has no bonding curve account for this launch at slot ${a.slot}, while the held transactions give a curve (${show(h)}): the archive's history of this launch is not the chain's.`
-          : `The bonding curve account read at slot ${a.slot} (${show(a)}) disagrees with the state the held transactions give (${show(h)}): trades are missing from the archive's history of this launch.`,
+          ? `The archive's history of this launch is not the chain's: the chain has no bonding curve account for it at slot ${a.slot}, while the held transactions give a curve (${show(h)}).`
+          : `Trades are missing from the archive's history of this launch: the bonding curve account read at slot ${a.slot} (${show(a)}) disagrees with the state the held transactions give (${show(h)}).`,
       evidence: [creation.signature],
     });
   }
