@@ -95,7 +95,8 @@ export function parseListQuery(search: URLSearchParams): ListQuery | Refusal {
   const creator = search.get('creator');
   if (creator !== null) {
     const problem = addressProblem(creator, 'the value');
-    if (problem) return bad(`creator: ${problem}`);
+    // the problem already ends by saying nothing was looked up
+    if (problem) return { code: 'invalid_query', message: `creator: ${problem}` };
     filter.creator = creator;
   }
   const limitText = search.get('limit');

@@ -267,6 +267,11 @@ describe('parseListQuery', () => {
     expect(q('since=99999999999999999999999')).toEqual({ code: 'invalid_cursor', message: expect.stringMatching(/^since takes a slot .*"99999999999999999999999" is neither\. Nothing was looked up\.$/) });
     expect(q(`since=${'9'.repeat(60)}`)).toMatchObject({ message: expect.stringContaining(`"${'9'.repeat(40)}…"`) });
     expect(q('cursor=abc')).toEqual({ code: 'invalid_cursor' });
+    // every refusal says once that nothing was looked up (a creator's said it twice)
+    for (const bad of ['creator=abc', `creator=${'0'.repeat(40)}`, `creator=${'z'.repeat(44)}`, 'limit=0', 'class=clean']) {
+      const m = (q(bad) as { message: string }).message;
+      expect(m.match(/nothing was looked up/gi), `${bad}: ${m}`).toHaveLength(1);
+    }
   });
 
   it('a page asked for with a limit gives cursors that keep it (browsing and syncing); a limit sent with the cursor wins', () => {
