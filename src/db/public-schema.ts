@@ -496,4 +496,29 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX launch_created_ms ON launch (created_at_ms) WHERE creation_slot IS NOT NULL;
     `,
   },
+  {
+    version: 22,
+    name: 'the creator role of every launch whose creation is held',
+    sql: `
+      -- Until now a launch whose history is incomplete wrote no wallet role at all, so the creator
+      -- of a record the archive holds was "never seen" by the wallet endpoint and its page said no
+      -- launch held names it as creator. The creator is a fact of the creation transaction: its
+      -- role is written whatever the rest of the history (src/ingest/record-launch.ts rolesToList).
+      -- Here the records written before get theirs (the row putWalletRoles writes: detail '{}'),
+      -- and their creators' pages are marked to be written again. The launches without one are read
+      -- through the mint index and wallet_role's mint index; only those rows are read in full.
+      CREATE TEMP TABLE creator_role_missing AS
+        SELECT l.mint FROM launch l INDEXED BY sqlite_autoindex_launch_1
+        WHERE NOT EXISTS (SELECT 1 FROM wallet_role r WHERE r.mint = l.mint AND r.role = 'creator');
+      INSERT INTO wallet_role (wallet, mint, role, signature, slot, detail)
+        SELECT l.creator, l.mint, 'creator', l.creation_signature, l.creation_slot, '{}'
+        FROM creator_role_missing m JOIN launch l ON l.mint = m.mint
+        WHERE l.creator IS NOT NULL AND l.creation_signature IS NOT NULL AND l.creation_slot IS NOT NULL;
+      INSERT INTO pending_wallet_page (wallet, seq)
+        SELECT DISTINCT l.creator, 0 FROM creator_role_missing m JOIN launch l ON l.mint = m.mint
+        WHERE l.creator IS NOT NULL AND l.creation_signature IS NOT NULL AND l.creation_slot IS NOT NULL
+        ON CONFLICT (wallet) DO UPDATE SET seq = seq + 1;
+      DROP TABLE creator_role_missing;
+    `,
+  },
 ];

@@ -1,6 +1,6 @@
 import type { PublicStore } from '../db/public-store.ts';
 import type { LaunchDocument, Origin } from '../core/types.ts';
-import { analyzeLaunch, type ChainState } from '../core/record/build-launch.ts';
+import { analyzeLaunch, type ChainState, type WalletRole } from '../core/record/build-launch.ts';
 import { classifyLaunch } from '../core/record/classify.ts';
 import { canonicalJson, sha256Hex } from '../core/canonical.ts';
 import type { TransactionCache } from './tx-cache.ts';
@@ -48,10 +48,19 @@ export function recordLaunch(
   if (changed) {
     // the wallets' pages show the launch's name, symbol, class and creation time: marked when those may have moved
     const summaryChanged = store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
-    store.putWalletRoles(mint, complete(doc) ? analysis.roles : [], summaryChanged);
+    store.putWalletRoles(mint, rolesToList(doc, analysis.roles), summaryChanged);
   }
   return { doc, sha256, changed };
 }
 
-const complete = (doc: LaunchDocument): boolean => doc.history.complete;
+/**
+ * The roles of a launch the wallet endpoint and creator pages list (docs/api.md "Wallet"): every
+ * role over a complete history; over an incomplete one, the creator only — a fact of the creation
+ * transaction, which the record holds (without the role the creator's wallet answered "never seen"
+ * and its page said no launch held names it as creator) — while a buyer's role and tokens could be
+ * changed by the trades missing. No role without a creation (the analysis gives none).
+ */
+function rolesToList(doc: LaunchDocument, roles: WalletRole[]): WalletRole[] {
+  return doc.history.complete ? roles : roles.filter((r) => r.role === 'creator');
+}
 

@@ -15,7 +15,7 @@ import { walletRecord } from '../../src/server/wallet.ts';
 import { WALLET_LIST_MAX } from '../../src/core/wallet-lists.ts';
 import { launchDoc, putDoc, randomAddress } from '../helpers/launch-doc.ts';
 import { commitLaunch } from '../helpers/committed-launch.ts';
-import { trade, tx } from '../helpers/synthetic-launch.ts';
+import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
 import { recordLaunch } from '../../src/ingest/record-launch.ts';
 
 let dir: string;
@@ -72,11 +72,18 @@ describe('a wallet page', () => {
   });
 
   it('stays the same size however many launches the wallet bought early in', () => {
+    // mints of one length (a random address is 43 or 44 characters: the listed rows' mints alone made the sizes differ by up to ~50 bytes)
+    const address44 = (): string => {
+      for (;;) {
+        const a = randomAddress();
+        if (a.length === 44) return a;
+      }
+    };
     const sizeWith = (n: number) => {
       store.db.transaction(() => {
         for (let i = 0; i < n; i++) {
           const signature = `s${String(i).padStart(11, '0')}`;
-          store.putWalletRoles(randomAddress(), [{ wallet, role: 'early', signature, slot: 10_000 + i, detail: { secondsAfterLaunch: 5, tokens: '5', signatures: [signature] } }]);
+          store.putWalletRoles(address44(), [{ wallet, role: 'early', signature, slot: 10_000 + i, detail: { secondsAfterLaunch: 5, tokens: '5', signatures: [signature] } }]);
         }
       })();
       return Buffer.byteLength(renderCreatorPage(wallet, store.walletPage(wallet, CREATOR_PAGE_ROWS), opts));
@@ -156,6 +163,60 @@ describe('a wallet record (GET /api/v1/wallet/{address})', () => {
     expect(record.early?.map((e) => e.mint)).toEqual(oldestFirst.slice(-WALLET_LIST_MAX).map((e) => e.mint));
     // a wallet never seen: every data field null, counts too
     expect(walletRecord(randomAddress(), [], [], { creator: 0, buyout: 0, bundled: 0, early: 0 })).toMatchObject({ inArchive: false, counts: null, early: null });
+  });
+});
+
+describe('the roles of a launch whose history is incomplete', () => {
+  /** A launch with its creation (the creator's buy) and an outside wallet's buy in the creation slot, recorded with its history said complete or not. */
+  function launch(historyComplete: boolean) {
+    const mint = randomAddress();
+    const creator = randomAddress();
+    const buyer = randomAddress();
+    store.db.transaction(() => {
+      store.addTransaction(mint, tx({ slot: 100, blockTime: 1_790_000_100, events: [createEvent(mint, creator), trade(mint, creator, true, 10n ** 12n, 10n ** 8n)] }));
+      store.addTransaction(mint, tx({ slot: 100, blockTime: 1_790_000_100, events: [trade(mint, buyer, true, 10n ** 12n, 10n ** 8n)] }));
+      recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: true, nowMs: 1_790_000_200_000, historyComplete });
+    })();
+    const roles = () => store.db.prepare('SELECT wallet, role FROM wallet_role WHERE mint = ? ORDER BY role').all(mint);
+    return { mint, creator, buyer, roles };
+  }
+
+  it('lists its creator (a fact of the creation transaction), not its buyers; a complete one lists both', () => {
+    const partial = launch(false);
+    // before: no role at all, so the creator of a record held was "never seen" (inArchive false)
+    expect(partial.roles()).toEqual([{ wallet: partial.creator, role: 'creator' }]);
+    const w = walletRecord(partial.creator, store.walletRoles(partial.creator, 10).roles);
+    expect(w.inArchive).toBe(true);
+    expect(w.created?.map((c) => c.mint)).toEqual([partial.mint]);
+    expect(walletRecord(partial.buyer, store.walletRoles(partial.buyer, 10).roles).inArchive).toBe(false);
+    expect(store.pendingWalletPages().map((p) => p.wallet)).toContain(partial.creator);
+    const whole = launch(true);
+    expect(whole.roles()).toEqual([{ wallet: whole.buyer, role: 'bundled' }, { wallet: whole.creator, role: 'creator' }]);
+  });
+
+  it('an archive written before: public migration 22 adds the creator roles it lacks and marks their pages, and leaves the others', () => {
+    const partial = launch(false);
+    const whole = launch(true);
+    const scanned = randomAddress(); // a record without its creation: no creator to list
+    putDoc(store, { ...launchDoc(scanned, 1_790_000_000_000), launch: null });
+    // as the code before wrote it: no role for the incomplete launch; back to schema 21
+    store.db.exec(`DELETE FROM wallet_role WHERE mint = '${partial.mint}'; DELETE FROM pending_wallet_page; DELETE FROM schema_migrations WHERE version = 22`);
+    const before = store.db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role ORDER BY wallet, role').all();
+    store.close();
+    store = new PublicStore(join(dir, 'public.db'));
+    expect(partial.roles()).toEqual([{ wallet: partial.creator, role: 'creator' }]);
+    const row = store.db.prepare("SELECT signature, slot, detail FROM wallet_role WHERE mint = ? AND role = 'creator'").get(partial.mint);
+    const doc = JSON.parse(store.db.prepare('SELECT document FROM launch WHERE mint = ?').pluck().get(partial.mint) as string);
+    expect(row).toEqual({ signature: doc.launch.transaction.signature, slot: doc.launch.transaction.slot, detail: '{}' });
+    expect(whole.roles()).toEqual([{ wallet: whole.buyer, role: 'bundled' }, { wallet: whole.creator, role: 'creator' }]);
+    expect(store.db.prepare('SELECT count(*) FROM wallet_role WHERE mint = ?').pluck().get(scanned)).toBe(0);
+    expect(store.db.prepare('SELECT wallet, mint, role, signature, slot, detail FROM wallet_role WHERE mint <> ? ORDER BY wallet, role').all(partial.mint)).toEqual(before);
+    expect(store.pendingWalletPages().map((p) => p.wallet)).toEqual([partial.creator]);
+    expect(store.walletPage(partial.creator, 3).totals.creator).toBe(1);
+    // the row it wrote is the one the record's next write keeps (putWalletRoles finds it the same)
+    store.clearPendingWallets(store.pendingWalletPages());
+    recordLaunch(store, partial.mint, { origin: 'observed', observedAtLaunch: true, nowMs: 1_790_000_300_000, historyComplete: false });
+    expect(partial.roles()).toEqual([{ wallet: partial.creator, role: 'creator' }]);
   });
 });
 
