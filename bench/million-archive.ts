@@ -46,6 +46,7 @@ import { PUBLIC_MIGRATIONS } from '../src/db/public-schema.ts';
 import { canonicalJson, sha256Hex } from '../src/core/canonical.ts';
 import { needsRebuild } from '../src/core/record/classify.ts';
 import type { LaunchDocument } from '../src/core/types.ts';
+import { graduation } from '../src/core/record/known-graduation.ts';
 import { mergeSearchIndexStep, searchIndexSegments } from '../src/db/search-index.ts';
 import { ROOT } from './setup.ts';
 
@@ -206,7 +207,7 @@ function rowOf(t: Template, v: Vary, document: string, sha256: string, changeSeq
     doc.finding.why,
     t.graduatedAfterMs === null ? null : v.createdMs + t.graduatedAfterMs,
     l.graduated === true && l.graduationConfirmedBy !== 'withdraw' ? 1 : 0,
-    l.graduated === true ? 1 : 0,
+    { graduated: 1, not_graduated: 0, unknown: 2 }[graduation(doc)], // PublicStore.putLaunch's graduated column
     changeSeq,
     changeSeq, // first_change_seq: every record of the archive is a first write (public migration 13)
   ];

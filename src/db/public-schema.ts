@@ -521,4 +521,28 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       DROP TABLE creator_role_missing;
     `,
   },
+  {
+    version: 23,
+    name: "graduated=false: only launches known not to have graduated",
+    sql: `
+      -- The list's graduated=false read every record whose document says launch.graduated false,
+      -- which over an incomplete history is only the held history's answer (a missing trade may have
+      -- completed the curve), and included records without a creation: unknown listed as "did not
+      -- graduate", where the token page says "unknown". graduated is now 2 for those
+      -- (src/core/record/known-graduation.ts graduation, PublicStore.putLaunch), in neither filter;
+      -- 0 stays for a curve known not to have completed (complete history, or the curve account read
+      -- says so, markers-v2 on) or completed and known not to have migrated (complete history, or the
+      -- pool read and not found, markers-v7 on). Fires no trigger (they do not watch graduated).
+      UPDATE launch SET graduated = 2
+      WHERE graduated = 0 AND (
+        creation_slot IS NULL OR (
+          json_extract(document, '$.history.complete') IS NOT 1 AND NOT (
+            CASE WHEN json_extract(document, '$.launch.completed') IS 1
+              THEN json_extract(document, '$.launch.graduationCheck.poolFound') IS 0 AND method_version GLOB 'markers-v[0-9]*'
+                AND substr(method_version, 10) NOT GLOB '*[^0-9]*' AND CAST(substr(method_version, 10) AS INTEGER) >= 7
+              ELSE json_extract(document, '$.launch.graduationCheck.curveComplete') IS 0 AND method_version GLOB 'markers-v[0-9]*'
+                AND substr(method_version, 10) NOT GLOB '*[^0-9]*' AND CAST(substr(method_version, 10) AS INTEGER) >= 2
+            END)));
+    `,
+  },
 ];

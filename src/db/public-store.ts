@@ -8,6 +8,10 @@ import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { PUBLIC_MIGRATIONS } from './public-schema.ts';
 import { formatLagSamples, keepLagSample, LAG_SAMPLES_META, parseLagSamples } from '../core/falling-behind.ts';
 import { UNREACHABLE_META } from '../core/coverage.ts';
+import { graduation } from '../core/record/known-graduation.ts';
+
+/** The `graduated` column (public migrations 19, 23) of a record's {@link graduation}: the list's filter reads 0 and 1; 2 is in neither. */
+const GRADUATED_COLUMN = { graduated: 1, not_graduated: 0, unknown: 2 } as const;
 
 /** A launch row as served: the canonical document text and its sha256. */
 /** A held record's row; `D`: its document as text, or as its stored UTF-8 bytes ({@link PublicStore.getLaunchBytes}). */
@@ -541,8 +545,8 @@ export class PublicStore {
       graduatedAtMs: doc.launch?.graduatedAt?.ms ?? null,
       // the pool refresh's list (migration 12): graduated to a PumpSwap pool, not the Raydium-era withdraw
       poolRefresh: doc.launch?.graduated === true && doc.launch.graduationConfirmedBy !== 'withdraw' ? 1 : 0,
-      // the list's graduated filter (migration 19)
-      graduated: doc.launch?.graduated === true ? 1 : 0,
+      // the list's graduated filter (migration 19; 2, unknown, since migration 23: graduated=false is only what the record establishes)
+      graduated: GRADUATED_COLUMN[graduation(doc)],
     };
   }
 

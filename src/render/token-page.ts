@@ -9,6 +9,7 @@ import { esc } from './escape.ts';
 import { USDC_MINT, after, count, duration, pct, pctBeside, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 import { CREATOR_MAJORITY_PCT } from '../core/record/build-launch.ts';
+import { methodAtLeast, notCompletedKnown, notMigratedKnown } from '../core/record/known-graduation.ts';
 
 /**
  * The one template of the public token page `t/{mint}.html`, used by the collector (which writes
@@ -286,28 +287,6 @@ function quoteRow(l: LaunchFacts): unknown {
   return html`<code title="${l.quoteMint}">${shortAddress(l.quoteMint)}</code> (${
     u.raw ? 'its decimals are not in this record: its amounts are shown in raw units' : `${u.decimals} decimals, as the chain reported them`
   })`;
-}
-
-/**
- * Whether the launch's curve is known not to have completed, though the record says `completed:
- * false`: its history is complete, or the curve account read says so. A partial history's "no" is
- * only the held history's (a missing trade may have completed the curve): unknown, never "no".
- */
-function notCompletedKnown(doc: LaunchDocument, l: LaunchFacts): boolean {
-  // markers-v1 wrote false for a curve account it could not read (null since markers-v2)
-  return doc.history.complete || (l.graduationCheck?.curveComplete === false && methodAtLeast(doc, 2));
-}
-
-/** Whether a completed curve is known not to have migrated: complete history, or the pool account read and not found. */
-function notMigratedKnown(doc: LaunchDocument, l: LaunchFacts): boolean {
-  // before markers-v7 `poolFound: false` also meant "not read" or "could not be read" (null since)
-  return doc.history.complete || (l.graduationCheck?.poolFound === false && methodAtLeast(doc, 7));
-}
-
-/** Whether the record was issued under `markers-v<n>` or later (methodVersion; an unknown spelling: no). */
-function methodAtLeast(doc: Pick<LaunchDocument, 'methodVersion'>, n: number): boolean {
-  const m = /^markers-v(\d+)$/.exec(doc.methodVersion ?? '');
-  return m !== null && Number(m[1]) >= n;
 }
 
 const PARTIAL = 'the held history is incomplete';

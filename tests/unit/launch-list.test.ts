@@ -9,6 +9,7 @@ import { PUBLIC_MIGRATIONS } from '../../src/db/public-schema.ts';
 import { BLOCK_SEQS, listedItemsJson, listLaunches, type ListedRecord } from '../../src/db/launch-list.ts';
 import { launchPage, parseListQuery, type ListQuery } from '../../src/server/launches.ts';
 import { launchDoc, putDoc } from '../helpers/launch-doc.ts';
+import type { LaunchDocument } from '../../src/core/types.ts';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'lpa-list-'))));
@@ -122,6 +123,57 @@ describe('a sync from a slot over long runs of blocks that may hold one', () => 
         expect(listLaunches(db, 'changes', { sinceSlot: 60_000 }, seq ? { order: 'changes', seq } : null, limit).map((r) => r.changeSeq), `seq ${seq} limit ${limit}`).toEqual(want);
       }
     store.close();
+  });
+});
+
+describe('graduated=false lists only launches known not to have graduated (public migration 23)', () => {
+  // every shape of what a record establishes about its graduation (src/core/record/known-graduation.ts)
+  const check = (over: Partial<NonNullable<LaunchDocument['launch']>['graduationCheck']>) => ({ checkedAt: { ms: 1, iso: '1970-01-01T00:00:00.001Z' }, curveComplete: null, poolFound: null, pool: null, ...over });
+  const shapes: [string, 'graduated' | 'not_graduated' | 'unknown', (d: LaunchDocument) => LaunchDocument][] = [
+    ['graduated', 'graduated', (d) => ({ ...d, launch: { ...d.launch!, completed: true, graduated: true } })],
+    ['complete history, not completed', 'not_graduated', (d) => d],
+    ['complete history, completed, not migrated', 'not_graduated', (d) => ({ ...d, launch: { ...d.launch!, completed: true } })],
+    ['no creation held', 'unknown', (d) => ({ ...d, launch: null })],
+    ['incomplete history, nothing read', 'unknown', (d) => ({ ...d, history: { ...d.history, complete: false } })],
+    ['incomplete, the curve account says not complete (v2)', 'not_graduated', (d) => ({ ...d, history: { ...d.history, complete: false }, launch: { ...d.launch!, graduationCheck: check({ curveComplete: false }) } })],
+    ['incomplete, the same read under markers-v1', 'unknown', (d) => ({ ...d, methodVersion: 'markers-v1', history: { ...d.history, complete: false }, launch: { ...d.launch!, graduationCheck: check({ curveComplete: false }) } })],
+    ['incomplete, completed, pool not found (v7)', 'not_graduated', (d) => ({ ...d, methodVersion: 'markers-v7', history: { ...d.history, complete: false }, launch: { ...d.launch!, completed: true, graduationCheck: check({ curveComplete: true, poolFound: false }) } })],
+    ['incomplete, completed, pool not found (v6: may mean not read)', 'unknown', (d) => ({ ...d, methodVersion: 'markers-v6', history: { ...d.history, complete: false }, launch: { ...d.launch!, completed: true, graduationCheck: check({ curveComplete: true, poolFound: false }) } })],
+    ['incomplete, completed, pool unread', 'unknown', (d) => ({ ...d, methodVersion: 'markers-v7', history: { ...d.history, complete: false }, launch: { ...d.launch!, completed: true, graduationCheck: check({ curveComplete: true }) } })],
+  ];
+  const fill = (store: PublicStore) => {
+    const mints = new Map<string, (typeof shapes)[number][1]>();
+    shapes.forEach(([, known, shape], i) => {
+      const mint = `Mint${String(i).padStart(40, '1')}`;
+      putDoc(store, shape(launchDoc(mint, 1_790_000_000_000 + i * 1000)));
+      mints.set(mint, known);
+    });
+    return mints;
+  };
+  const listed = (store: PublicStore, graduated: boolean) => new Set(listLaunches(store.db, 'newest', { graduated }, null, 100).map((r) => r.mint));
+  const expected = (mints: Map<string, string>, known: string) => new Set([...mints].filter(([, k]) => k === known).map(([m]) => m));
+
+  it('as putLaunch writes them: unknown is in neither filter', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    const mints = fill(store);
+    expect(listed(store, false)).toEqual(expected(mints, 'not_graduated'));
+    expect(listed(store, true)).toEqual(expected(mints, 'graduated'));
+    expect(listed(store, false).size + listed(store, true).size).toBe(shapes.length - 5); // 5 shapes are unknown
+    store.close();
+  });
+
+  it('an archive written before: the migration gives each record the value putLaunch gives it', () => {
+    const store = new PublicStore(join(dir, 'public.db'));
+    const mints = fill(store);
+    const column = () => store.db.prepare('SELECT mint, graduated FROM launch ORDER BY mint').all();
+    const now = column();
+    // as the code before wrote it (1 when graduated, else 0), at schema 22
+    store.db.exec('UPDATE launch SET graduated = 0 WHERE graduated = 2; DELETE FROM schema_migrations WHERE version = 23');
+    store.close();
+    const again = new PublicStore(join(dir, 'public.db'));
+    expect(again.db.prepare('SELECT mint, graduated FROM launch ORDER BY mint').all()).toEqual(now);
+    expect(listed(again, false)).toEqual(expected(mints, 'not_graduated'));
+    again.close();
   });
 });
 
