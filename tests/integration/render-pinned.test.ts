@@ -82,10 +82,10 @@ const PINNED: [string, string][] = [
   ['doc/hostile', 'ddf951f2ad9c02d2b35eb4f830801d5c0c2780ab401ea193c8ba6cbbfa4e487f'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],
   ['doc/graduated-pool', 'ef57a020545b9a14e72f96621852db92f4411278d74eee935c47a20a35dc6b79'],
-  ['creator/FINDINGS-creator', 'ca8c20be822ac30f68d9c60b235143cf65a830831d29542b2292d3098c426bdd'],
-  ['creator/FINDINGS-bundled-buyer', '814b8bdec3544f823548c6be07505096db074be91048bae14e0bd0e4c6d3a257'],
-  ['creator/FINDINGS-creator-demo', '7d013a3283a308c546436d633337741063ae74ce17f268274e655f7dfd54ad5e'],
-  ['creator/graduated-buyout-wallet', '2d1aec6fcf6792bdf0b0c4a9235d6dfa6e87ae6591eba3b8a6c9f5c03df0121a'],
+  ['creator/FINDINGS-creator', '748f2af315a8357cfeb6a5845256cb276bbcac4525901745efcce4dfb1b128ed'],
+  ['creator/FINDINGS-bundled-buyer', '0e9b547aad9a60775aa2783a14480dff34412b99117576a3e1bbdd3332c5319f'],
+  ['creator/FINDINGS-creator-demo', 'f65e6072b8fc65dea70e43694164b8b2b2161236c96d4242315049d9cabb1132'],
+  ['creator/graduated-buyout-wallet', 'c834b944d82edc9f4ca6c6341769674394bcfe42e662d353de8c5f31993373e7'],
 ];
 
 let tmp: string;
