@@ -4,7 +4,7 @@
  * as the Node server, and passes everything else to N API nodes.
  *
  * From disk (`siteDir`, the collector's `DATA_DIR/site` or a copy of it):
- * - `/` (index.html), `/lists/{list}/{n}.html`, `/status.html`: `max-age=5`; `/methodology.html`, `/api.html`: `max-age=300`;
+ * - `/lists/{list}/{n}.html`: `max-age=5` (`/` and `/status.html`, `max-age=5` too, are passed to a node); `/methodology.html`, `/api.html`: `max-age=300`;
  * - `/t/{mint}.html` and `/d/{mint}` (`d/{mint}.json`): the settled rule — `max-age=3600,
  *   stale-while-revalidate=86400` while the marker `settled/{mint}` exists (src/ingest/publish.ts
  *   writes it), else `no-store`;
@@ -102,9 +102,10 @@ export function nginxConfig(options: NginxOptions): string {
     block('location @api', ['proxy_pass http://lpa_api;']),
     block('location /', ['proxy_pass http://lpa_api;']),
     block('location ^~ /data/', ['proxy_pass http://lpa_api;', 'proxy_buffering off; # large keyed downloads: streamed, never spooled to disk']),
-    block('location = /', ['try_files /index.html @api;', ...pageHeaders(CACHE_LISTS)]),
     // the node decides (src/server/site-pages.ts): the collector's file while it runs, else the page of the facts now (a file
-    // left by a collector that stopped said "running and live" from disk for as long as it stayed stopped)
+    // left by a collector that stopped said "running and live", "Collector live", from disk for as long as it stayed stopped);
+    // the node answers both from memory before its Astro pipeline (static-door.ts)
+    block('location = /', ['proxy_pass http://lpa_api;']),
     block('location = /status.html', ['proxy_pass http://lpa_api;']),
     block('location = /methodology.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),
     block('location = /api.html', fromDisk(pageHeaders(CACHE_METHODOLOGY))),

@@ -74,15 +74,19 @@ export function parseUnreachable(raw: string | undefined): Unreachable | null {
 export const CATCHING_UP_LAG_SLOTS = 150;
 
 /** What the collector is doing, for `/api/v1/status` `collector.state`. */
-export type CollectorPhase = 'live' | 'catching_up' | 'unreachable' | 'stopped';
+export type CollectorPhase = 'live' | 'catching_up' | 'unreachable' | 'between_runs' | 'stopped';
 
 /**
  * The collector's state at `nowMs`: `unreachable` when its latest try to read the chain failed
- * within `aliveMs`; else `stopped` when its newest run stopped or has not beaten within `aliveMs`;
- * else `catching_up` when the cursor trails the tip by more than {@link CATCHING_UP_LAG_SLOTS}, else `live`.
+ * within `aliveMs`; else `between_runs` when its newest run ended (it stopped, as a cron run does
+ * when caught up) less than `allowedGapMs` (COVERAGE_GAP_MS) after its last heartbeat — a run
+ * started by then leaves no gap, so nothing is missed yet; else `stopped` when it ended longer ago
+ * or has not beaten within `aliveMs` (a process that died says nothing); else `catching_up` when
+ * the cursor trails the tip by more than {@link CATCHING_UP_LAG_SLOTS}, else `live`.
  */
-export function collectorPhase(o: { nowMs: number; aliveMs: number; lastBeatMs: number | null; stopped: boolean; lagSlots: number | null; unreachable: Unreachable | null }): CollectorPhase {
+export function collectorPhase(o: { nowMs: number; aliveMs: number; allowedGapMs?: number; lastBeatMs: number | null; stopped: boolean; lagSlots: number | null; unreachable: Unreachable | null }): CollectorPhase {
   if (o.unreachable && o.nowMs - o.unreachable.checkedMs < o.aliveMs) return 'unreachable';
+  if (o.stopped && o.lastBeatMs !== null && o.allowedGapMs !== undefined && o.nowMs - o.lastBeatMs < o.allowedGapMs) return 'between_runs';
   if (o.lastBeatMs === null || o.stopped || o.nowMs - o.lastBeatMs >= o.aliveMs) return 'stopped';
   return o.lagSlots !== null && o.lagSlots > CATCHING_UP_LAG_SLOTS ? 'catching_up' : 'live';
 }

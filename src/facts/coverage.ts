@@ -91,8 +91,12 @@ function metaInstant(store: PublicStore, key: string): Instant | null {
   return v === undefined || !Number.isFinite(Number(v)) ? null : instant(Number(v));
 }
 
-/** Collector state: last heartbeat of the newest run, the program cursor's slot, and whether it beat within 2 minutes. */
-export function collectorStateOf(store: PublicStore, nowMs: number): CollectorState {
+/**
+ * Collector state: last heartbeat of the newest run, the program cursor's slot, and whether it beat
+ * within 2 minutes; `allowedGapMs` (COVERAGE_GAP_MS) tells a run that ended recently enough that
+ * the next one leaves no gap (`between_runs`) from a stop.
+ */
+export function collectorStateOf(store: PublicStore, nowMs: number, allowedGapMs?: number): CollectorState {
   const last: CollectorRun | undefined = store.lastRun();
   const cursorSlot = store.getCursor('program')?.slot ?? null;
   const tipSlot = last?.tipSlot ?? null;
@@ -100,7 +104,7 @@ export function collectorStateOf(store: PublicStore, nowMs: number): CollectorSt
   const currentSlot = store.programCurrentSlot();
   const lagSlots = tipSlot !== null && currentSlot !== null ? Math.max(0, tipSlot - currentSlot) : null;
   const unreachable = parseUnreachable(store.getMeta(UNREACHABLE_META));
-  const state = collectorPhase({ nowMs, aliveMs: RUNNING_WITHIN_MS, lastBeatMs: last?.lastBeatMs ?? null, stopped: last?.stoppedAtMs != null, lagSlots, unreachable });
+  const state = collectorPhase({ nowMs, aliveMs: RUNNING_WITHIN_MS, allowedGapMs, lastBeatMs: last?.lastBeatMs ?? null, stopped: last?.stoppedAtMs != null, lagSlots, unreachable });
   return {
     lastHeartbeat: last ? instant(last.lastBeatMs) : null,
     cursorSlot,

@@ -51,7 +51,7 @@ export function statusBody(deps: StatusSources, nowMs: number): StatusBody {
     demo: deps.config.DEMO,
     counts: deps.publicStore.counts(),
     coverage: { ...coverageOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS), gaps: gapsOf(deps.publicStore) },
-    collector: collectorStateOf(deps.publicStore, nowMs),
+    collector: collectorStateOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS),
     unrecognisedProgramData: deps.publicStore.unrecognisedSince(nowMs - DAY_MS).map(({ firstSeenMs, lastSeenMs, ...r }) => ({ ...r, firstSeen: instant(firstSeenMs), lastSeen: instant(lastSeenMs) })),
     unreadable: deps.publicStore.unreadableCounts(),
     rebuilds: deps.rebuildCounts ?? null,

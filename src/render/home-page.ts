@@ -73,6 +73,7 @@ export function lagWords(c: StatusBody['collector']): string {
     live: 'The collector is running and live',
     catching_up: 'The collector is running and catching up',
     unreachable: 'The collector cannot reach the chain right now',
+    between_runs: 'The collector is between runs (its last run ended; the next one, started within the allowed pause, reads what came since)',
     stopped: 'The collector is not running',
   }[c.state];
   const lag =
@@ -133,7 +134,7 @@ ${list === 'latest' ? unlistedNote(f, total) : ''}
 /** The short state of the collector, for the home page. */
 function collectorShort(c: StatusBody['collector']): string {
   const lag = c.lagSlots === null ? '' : c.lagSlots === 0 ? ', level with the chain tip' : `, ${plural(c.lagSlots, 'slot')} (about ${shortDuration(c.lagSlots * 400)}) behind the chain tip`;
-  return { live: `Collector live${lag}.`, catching_up: `Collector catching up${lag}.`, unreachable: 'Collector running but the chain is not answering: new launches are not being recorded now.', stopped: 'Collector stopped: new launches are not being recorded now.' }[c.state];
+  return { live: `Collector live${lag}.`, catching_up: `Collector catching up${lag}.`, unreachable: 'Collector running but the chain is not answering: new launches are not being recorded now.', between_runs: `Collector between runs: its last run ended at ${c.lastHeartbeat ? utcMinute(c.lastHeartbeat.ms) : 'a time not recorded'}${lag}; the next run reads the launches since.`, stopped: 'Collector stopped: new launches are not being recorded now.' }[c.state];
 }
 
 /** The home page. */

@@ -37,8 +37,15 @@ function gapsList(s: StatusBody): Html {
   // only when it runs again (coverage.gaps), while downtimeMinutes already counts it
   const c = s.collector;
   if (!s.coverage.from) return html`<p>None yet: the collector has not read the chain, so coverage has not begun.</p>` as Html;
-  const now = c.state === 'stopped' ? html`<p>The collector is not running now${c.lastHeartbeat ? html` (last heartbeat ${utcMinute(c.lastHeartbeat.ms)})` : ''}: launches created since are not being watched. A pause longer than the allowed one (COVERAGE_GAP_MS) is listed here as a gap when it runs again, and its launches are found then from chain (origin scanned).</p>` : '';
-  if (gaps.length === 0) return html`${now}<p>No ${now ? 'earlier ' : ''}gap: the collector has not been down for longer than the allowed pause since coverage began${now ? ', before this' : ''}.</p>` as Html;
+  const ended = c.lastHeartbeat ? utcMinute(c.lastHeartbeat.ms) : null;
+  const now =
+    c.state === 'stopped'
+      ? html`<p>The collector is not running now${ended ? html` (last heartbeat ${ended})` : ''}: launches created since are not being watched. A pause longer than the allowed one (COVERAGE_GAP_MS) is listed here as a gap when it runs again, and its launches are found then from chain (origin scanned).</p>`
+      : c.state === 'between_runs'
+        ? html`<p>The collector is between runs${ended ? html` (its last run ended ${ended})` : ''}, as a collector run from cron is: the next run reads the launches created since, and leaves no gap when it starts within the allowed pause (COVERAGE_GAP_MS).</p>`
+        : '';
+  const earlier = c.state === 'stopped';
+  if (gaps.length === 0) return html`${now}<p>No ${earlier ? 'earlier ' : ''}gap: the collector has not been down for longer than the allowed pause since coverage began${earlier ? ', before this' : ''}.</p>` as Html;
   return html`${now}<ul>${gaps.map(
     (g) => html`<li>${utcMinute(g.from.ms)} to ${utcMinute(g.to.ms)} (${shortDuration(g.to.ms - g.from.ms)})${g.fromSlot !== null && g.toSlot !== null ? `, slots ${n(g.fromSlot)}–${n(g.toSlot)}` : ''}</li>`,
   )}</ul>` as Html;

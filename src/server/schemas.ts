@@ -284,7 +284,7 @@ export const Status = named(
       tipSlot: count.nullable(),
       lagSlots: count.nullable(),
       running: z.boolean(),
-      state: z.enum(['live', 'catching_up', 'unreachable', 'stopped']),
+      state: z.enum(['live', 'catching_up', 'unreachable', 'between_runs', 'stopped']),
       fallingBehind: z.boolean(),
       unreachableSince: Instant.nullable(),
       lastRpcError: z.string().nullable(),

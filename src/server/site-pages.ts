@@ -9,6 +9,7 @@ import type { Deps } from './deps.ts';
 import { corsHeaders, etagOf, htmlPage, ifNoneMatch, notModified, pageHeaders } from './http.ts';
 import { homeFacts, listPageFacts } from '../facts/site-facts.ts';
 import { rebuildCountsOf, statusBody } from './status.ts';
+import { collectorStateOf } from '../facts/coverage.ts';
 
 /**
  * The site's pages written by the collector (collector/publish/lists.ts) under `config.siteDir`:
@@ -92,9 +93,52 @@ function serveSiteFile(request: Request, deps: Deps, rel: string, cacheControl: 
 
 const siteOptions = (deps: Deps) => ({ baseUrl: deps.config.baseUrl, demo: deps.config.DEMO, contactEmail: deps.config.CONTACT_EMAIL });
 
-/** `GET /`: the home page. */
+/** How long the server keeps what it read of the collector's state, and a home page it rendered (ms). */
+const COLLECTOR_READ_MS = 1000;
+const collectorReads = new WeakMap<Deps['config'], { atMs: number; running: boolean }>();
+const renderedHomes = new WeakMap<Deps['config'], { atMs: number; body: Buffer; etag: string }>();
+
+/**
+ * Whether the collector is running now (`live` or `catching_up`: it keeps the written home page
+ * current), read from the public database at most once a {@link COLLECTOR_READ_MS} per server
+ * (the home page is the site's most requested).
+ */
+export function collectorRunningNow(deps: Deps): boolean {
+  const nowMs = deps.now();
+  let r = collectorReads.get(deps.config);
+  if (!r || nowMs - r.atMs >= COLLECTOR_READ_MS || nowMs < r.atMs) {
+    r = { atMs: nowMs, running: collectorStateOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS).running };
+    collectorReads.set(deps.config, r);
+  }
+  return r.running;
+}
+
+/**
+ * The home page to send now: the collector's written file while the collector runs (it keeps it
+ * current then); otherwise — a cron run ended, it stopped or failed, and the file still says what
+ * it said last ("Collector live") — the page rendered here from the database, as before any
+ * collector wrote one, at most once a {@link COLLECTOR_READ_MS}, so the home page, /status.html and
+ * /api/v1/status agree. Used by the route and by the static door (static-door.ts).
+ */
+export function homePageNow(deps: Deps): { body: Buffer; etag: string } {
+  const nowMs = deps.now();
+  if (collectorRunningNow(deps)) {
+    const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'index.html'), nowMs);
+    if (file) return file;
+  }
+  let home = renderedHomes.get(deps.config);
+  if (!home || nowMs - home.atMs >= COLLECTOR_READ_MS || nowMs < home.atMs) {
+    const body = Buffer.from(renderHomePage(homeFacts(deps.publicStore, deps.config, nowMs), siteOptions(deps)));
+    home = { atMs: nowMs, body, etag: etagOf(createHash('sha256').update(body).digest('hex')) };
+    renderedHomes.set(deps.config, home);
+  }
+  return home;
+}
+
+/** `GET /`: the home page ({@link homePageNow}). */
 export function handleHome(request: Request, deps: Deps): Response {
-  return serveSiteFile(request, deps, 'index.html', CACHE_LISTS, () => renderHomePage(homeFacts(deps.publicStore, deps.config, deps.now()), siteOptions(deps)));
+  const home = homePageNow(deps);
+  return serveBytes(request, home.body, home.etag, CACHE_LISTS);
 }
 
 /** `GET /lists/{list}/{n}.html`: a list page; 404 for an unknown list or a page past the last. */

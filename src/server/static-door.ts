@@ -2,13 +2,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { getDeps } from './deps.ts';
 import { corsHeaders, ifNoneMatch, pageHeaders } from './http.ts';
-import { CACHE_LISTS, CACHE_METHODOLOGY, siteFileCacheOf } from './site-pages.ts';
+import { CACHE_LISTS, CACHE_METHODOLOGY, homePageNow, siteFileCacheOf } from './site-pages.ts';
 import { CACHE_ASSET } from '../cache-rules.ts';
 import { MIN_COMPRESSED_BYTES, chosenEncoding, compressedCopy, tagAsHeld } from './compress.ts';
 
 /**
  * The site's written pages — `/` (index.html), `/lists/{list}/{n}.html`, `/methodology.html`
- * (not `/status.html`: its route renders it when the collector that wrote it is not running) — answered from memory before Astro's pipeline, as the adapter answers
+ * (not `/status.html`: its route renders it when the collector that wrote it is not running; `/`
+ * is the written file only while the collector runs, else rendered: site-pages.ts homePageNow) — answered from memory before Astro's pipeline, as the adapter answers
  * its own static files: the home page is the most requested page of the site, and Astro's
  * per-request pipeline costs several times the answer (docs/benchmarks.md "Home page and search").
  * Same bytes and headers as the routes of site-pages.ts, which answer everything this does not:
@@ -68,7 +69,8 @@ function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | u
   }
   const cache = siteFileCacheOf(deps);
   const nowMs = deps.now();
-  const hit = cache.get(join(deps.config.siteDir, file.rel), nowMs) ?? (file.asset && clientDir ? cache.get(join(clientDir, file.rel), nowMs) : null);
+  // the home page: the written file only while the collector runs and keeps it current, else rendered (site-pages.ts homePageNow)
+  const hit = file.rel === 'index.html' ? homePageNow(deps) : (cache.get(join(deps.config.siteDir, file.rel), nowMs) ?? (file.asset && clientDir ? cache.get(join(clientDir, file.rel), nowMs) : null));
   if (!hit) return false;
   // a client that asks gets the file's compressed copy, made once per version (compress.ts), its ETag weak
   const encoding = hit.body.length >= MIN_COMPRESSED_BYTES && file.asset?.compress !== false ? chosenEncoding(req) : null;

@@ -155,7 +155,7 @@ describe('home, search, lists, status and methodology in chromium without JavaSc
     const text = await page.locator('main').innerText();
     expect(text).toMatch(/[\d,]+ launch records: [\d,]+ FINDINGS, [\d,]+ NOTE, [\d,]+ NO MARKERS, [\d,]+ UNKNOWN\./);
     expect(text).toMatch(/Watching launches since \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-    expect(text).toMatch(/Collector (live|catching up|stopped)/);
+    expect(text).toMatch(/Collector (live|catching up|between runs|stopped)/);
     for (const id of ['latest', 'graduated', 'findings']) expect(await page.locator(`section#${id} h2`).count()).toBe(1);
     const rows = page.locator('section#latest li.row');
     expect(await rows.count()).toBe(10);

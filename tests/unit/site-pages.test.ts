@@ -71,8 +71,39 @@ describe('the status page during an outage', () => {
   });
 });
 
+describe('the home page after the collector stopped', () => {
+  it('is the written file while the collector runs; between cron runs and after a stop it is rendered and says so, never "Collector live"', async () => {
+    let clock = NOW;
+    const d = { ...deps, now: () => clock } as Deps;
+    const text = async () => (await handleHome(get('/'), d).text());
+    store.setMeta('coverage_from_ms', String(NOW - 86_400_000));
+    const run = store.startRun(NOW - 86_400_000, 100);
+    store.heartbeat(run, NOW - 10_000, 200);
+    expect(publishLists(store, config, silent, NOW)).toBeGreaterThan(0);
+    const written = readFileSync(join(config.siteDir, 'index.html'), 'utf8');
+    expect(written).toContain('Collector live');
+    expect(await text()).toBe(written);
+    // a cron run that ended 30 s ago (COVERAGE_GAP_MS 2 min): between runs, not live and not stopped
+    store.stopRun(run, NOW - 30_000);
+    clock += 1_000; // past the 1-s read of the collector's state
+    const between = await text();
+    expect(between).not.toContain('Collector live');
+    expect(between).toContain(`Collector between runs: its last run ended at ${new Date(NOW - 30_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    expect((await (await handleStatusPage(get('/status.html'), d)).text())).toContain('The collector is between runs');
+    // longer than the allowed pause: stopped
+    clock += 120_000;
+    const stopped = await text();
+    expect(stopped).toContain('Collector stopped: new launches are not being recorded now.');
+    expect(stopped).not.toContain('Collector live');
+    // the static door sends the same page (it answers / before the route)
+    expect(staticSiteFile('/')?.rel).toBe('index.html');
+  });
+});
+
 describe('site pages', () => {
   it('render from the database before the first write, then serve the written file with its ETag', async () => {
+    // a collector running (it writes the file and keeps it current)
+    store.heartbeat(store.startRun(NOW - 60_000, 100), NOW, 200);
     const before = handleHome(get('/'), deps);
     expect(before.status).toBe(200);
     expect(before.headers.get('Cache-Control')).toBe('max-age=5');
@@ -92,7 +123,8 @@ describe('site pages', () => {
   it('the home page says why the latest list holds fewer launches than the archive holds records', async () => {
     expect(await handleHome(get('/'), deps).text()).not.toContain('held without');
     putDoc(store, { ...launchDoc(randomAddress(), NOW), origin: 'scanned', observedAtLaunch: false, launch: null, finding: { class: 'UNKNOWN', label: 'Not established', why: 'No creation.' }, cleanAtBirth: null }, NOW);
-    const home = await handleHome(get('/'), deps).text();
+    // the server renders the home page at most once a second (no collector runs here)
+    const home = await handleHome(get('/'), { ...deps, now: () => NOW + 1_000 } as Deps).text();
     expect(home).toContain('121 launch records');
     expect(home).toContain('1 record held without its creation transaction is not in this list');
   });
