@@ -1,5 +1,5 @@
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
-import type { ArchiveRpc } from '../../src/chain/rpc.ts';
+import { ProviderRpcError, type ArchiveRpc } from '../../src/chain/rpc.ts';
 import { redactUrl, redactUrlsIn } from '../../src/log.ts';
 import type { CollectDeps, CollectOptions } from '../context.ts';
 import { fetchLatest } from '../source/signatures.ts';
@@ -24,6 +24,7 @@ export function unreachableAdvice(err: Error): string {
   if (status === 429) return 'the provider limits the rate: lower RPC_MAX_RPS (and RPC_BATCH_SIZE), or use a plan or provider that allows more';
   if (status === 401 || status === 403) return 'the provider refused the request: check the key or token in SOLANA_RPC_URL';
   if (status !== null && status >= 500) return 'the provider is failing: it is tried again; if it lasts, use another SOLANA_RPC_URL';
+  if (err instanceof ProviderRpcError) return 'the provider answered with an error of its own (above): check the key, plan and endpoint in SOLANA_RPC_URL';
   return 'set SOLANA_RPC_URL';
 }
 

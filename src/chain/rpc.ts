@@ -1,5 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { createSolanaRpcFromTransport, isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
+import { createSolanaRpcFromTransport, isSolanaError, SolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import type { RpcTransport } from '@solana/kit';
 import { createNodeHttpTransport } from './http-transport.ts';
 
@@ -31,6 +31,39 @@ function retryReason(err: unknown): string | null {
   const code = (err as { code?: unknown } | null)?.code;
   if (err instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `network: ${code}`; // node:http: ECONNRESET, ECONNREFUSED, …
   return null;
+}
+
+/**
+ * A JSON-RPC error answer with a code @solana/kit has no message for (a provider's own, such as
+ * -32052 or -32000 "bad api key"): kit's SolanaError for it throws `TypeError: Cannot read
+ * properties of undefined (reading 'length')` while building its message, and the provider's words
+ * were lost ("cannot reach … (Cannot read properties of undefined …)"). The transport throws this
+ * instead, with the provider's code and message. Not retried.
+ */
+export class ProviderRpcError extends Error {
+  constructor(
+    readonly code: number,
+    readonly serverMessage: string,
+  ) {
+    super(`the provider answered JSON-RPC error ${code}: ${serverMessage}`);
+    this.name = 'ProviderRpcError';
+  }
+}
+
+const kitCodes = new Map<number, boolean>();
+/** Whether @solana/kit can make its error of JSON-RPC error `code` (tried once per code: an unknown code throws while its message is built). */
+function kitDescribes(code: number): boolean {
+  let known = kitCodes.get(code);
+  if (known === undefined) {
+    try {
+      new SolanaError(code as never, {} as never);
+      known = true;
+    } catch {
+      known = false;
+    }
+    kitCodes.set(code, known);
+  }
+  return known;
 }
 
 /** Longest wait a provider's `Retry-After` can impose on one retry (ms). */
@@ -67,8 +100,12 @@ export function createRetryingTransport(opts: RpcClientOptions, inner: RpcTransp
       let lastError: unknown = null;
       try {
         const res = (await inner<T>({ payload: config.payload, signal })) as unknown;
-        const code = (res as { error?: { code?: number } } | null)?.error?.code;
-        if (code === undefined || !RETRYABLE_RPC_CODES.has(code)) return res as never;
+        const error = (res as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+        const code = typeof error?.code === 'number' ? error.code : undefined;
+        const retryable = code !== undefined && RETRYABLE_RPC_CODES.has(code);
+        // an answer kit would fail to describe goes out as the provider's own words, once it is not retried again
+        if (code !== undefined && (!retryable || attempt >= attempts) && !kitDescribes(code)) throw new ProviderRpcError(code, typeof error?.message === 'string' ? error.message : '(no message)');
+        if (!retryable) return res as never;
         reason = `JSON-RPC error ${code}`;
         if (attempt >= attempts) return res as never;
       } catch (err) {

@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR, SolanaError } from '@solana/kit';
 import { createNodeHttpTransport } from '../../src/chain/http-transport.ts';
-import { createRetryingTransport, parseRpcJson, retryAfterMs } from '../../src/chain/rpc.ts';
+import { createArchiveRpc, createRetryingTransport, parseRpcJson, ProviderRpcError, retryAfterMs } from '../../src/chain/rpc.ts';
+import { unreachableAdvice } from '../../collector/run/reach-chain.ts';
 
 /** What the server does with the next requests, in order; then it answers normally. */
-let plan: ('cut' | 'http503' | 'http400' | 'http429')[] = [];
+let plan: ('cut' | 'http503' | 'http400' | 'http429' | `rpc${number}`)[] = [];
 let requests: string[] = [];
 let server: Server;
 let url: string;
@@ -32,6 +33,9 @@ beforeAll(async () => {
         res.writeHead(503, { 'retry-after': '1' }).end('busy');
       } else if (step === 'http429') {
         res.writeHead(429, { 'retry-after': '60' }).end('slow down');
+      } else if (step?.startsWith('rpc')) {
+        // a JSON-RPC error answer (HTTP 200), as providers send for a bad key or plan
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, error: { code: Number(step.slice(3)), message: 'bad api key for this endpoint' } }));
       } else if (step === 'http400') {
         res.writeHead(400, { 'x-why': 'bad' }).end('no');
       } else {
@@ -100,6 +104,24 @@ describe('node:http transport', () => {
     expect((err as Error).message).toBe('stopping');
     expect(tookMs).toBeLessThan(5_000);
     plan = [];
+  });
+});
+
+describe('a JSON-RPC error answer', () => {
+  it('with a code kit has no message for is thrown with the provider\'s code and words (kit threw a TypeError that lost them); a code kit knows stays kit\'s error', async () => {
+    const rpc = createArchiveRpc({ url, baseDelayMs: 1 });
+    for (const code of [-32052, -32000]) {
+      plan = [`rpc${code}`];
+      const err = await rpc.getSlot().send().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderRpcError);
+      expect((err as Error).message).toBe(`the provider answered JSON-RPC error ${code}: bad api key for this endpoint`);
+      expect(unreachableAdvice(err as Error)).toMatch(/check the key, plan and endpoint in SOLANA_RPC_URL/);
+    }
+    plan = ['rpc-32601'];
+    const known = await rpc.getSlot().send().catch((e: unknown) => e);
+    expect(known).toBeInstanceOf(SolanaError);
+    expect((known as Error).message).toContain('bad api key for this endpoint');
+    expect(plan).toEqual([]);
   });
 });
 
