@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { CONFIG_KEYS } from '../../src/config.ts';
 import { ERROR_CODES } from '../../src/server/errors.ts';
@@ -17,6 +19,23 @@ describe('documentation covers the code', () => {
   it.each(CONFIG_KEYS.map((k) => [k]))('setting %s has a row in README "Configuration" and a line in .env.example', (key) => {
     expect(configTable).toContain(`| \`${key}\` |`);
     expect(envExample).toMatch(new RegExp(`^#? ?${key}=`, 'm'));
+  });
+
+  it('.env.example reads the same in a shell (the cron line sources it) as its lines say, commented ones too once uncommented', () => {
+    // LICENSE_TEXT was unquoted: `. ./.env` ran "for" and "no" as commands and left it empty
+    // (a value in <angle brackets> describes one, it is not one)
+    const lines = envExample.split('\n').map((l) => l.replace(/^# ?(?=[A-Z][A-Z0-9_]*=)/, '')).filter((l) => /^[A-Z][A-Z0-9_]*=(?!<)/.test(l));
+    const file = join(mkdtempSync(join(tmpdir(), 'lpa-env-')), '.env');
+    writeFileSync(file, lines.join('\n'));
+    const r = spawnSync('sh', ['-c', `set -a && . '${file}' && set +a && env -0`], { env: {}, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const env = new Map(r.stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    for (const line of lines) {
+      const [key, raw] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
+      expect(env.get(key), key).toBe(raw.replace(/^"(.*)"$/, '$1'));
+    }
+    expect(env.get('LICENSE_TEXT')).toBe('Licensed for use in your own product; no bulk redistribution.');
   });
 
   it.each(ERROR_CODES.map((c) => [c]))('error code %s is documented in docs/api.md', (code) => {
