@@ -76,7 +76,7 @@ program
 
 program
   .command('demo')
-  .description('run the archive offline over a replay of the real mainnet fixtures shipped in the project')
+  .description('run the archive offline over a replay of a simulated chain (about 200 launches of every kind) and the real mainnet fixtures shipped in the project')
   .option('--port <n>', 'server port (default: PORT, else 4321)', int('port'))
   .addHelpText('after', settingsHelp('demo'))
   .action(async (o: { port?: number }) => {
