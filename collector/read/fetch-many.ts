@@ -37,7 +37,8 @@ export async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rat
       try {
         answers = await queue.add(() => reader.getTransactions(ask.map((i) => signatures[i]!), signal));
       } catch (err) {
-        log.warn({ signatures: ask.length, first: signatures[ask[0]!], err: String(err) }, 'transactions could not be read');
+        // a stop (SIGTERM, the end of a run) aborts the reads in flight: not the RPC's failure, and not logged as one
+        if (!signal?.aborted) log.warn({ signatures: ask.length, first: signatures[ask[0]!], err: String(err) }, 'transactions could not be read');
         for (const i of ask) failures?.set(i, requestFailure(err));
         return;
       }
