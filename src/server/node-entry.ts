@@ -78,6 +78,8 @@ export function start(): { server: { server: Server } } {
       EADDRINUSE: 'another process listens there: stop it, or set PORT',
       EACCES: 'not permitted: a port under 1024 needs privileges; set PORT',
       EADDRNOTAVAIL: 'this machine has no such address: set HOST',
+      ENOTFOUND: 'no such host name: set HOST to an address or name of this machine',
+      EAI_AGAIN: 'the host name could not be looked up now: set HOST to an address of this machine',
     };
     if (!(e.code && why[e.code])) throw e;
     console.error(`The server cannot start: it cannot listen on ${host}:${port} (${e.code}: ${why[e.code]}).`);
@@ -132,6 +134,8 @@ function endStreamsOnSignal(server: Server): void {
     process.off('SIGINT', stop);
     try {
       const deps = currentDeps();
+      // the operator's line that the stop was asked for and taken (README "Operations": a stop is logged at info)
+      deps?.log.info({ signal }, 'server stopping');
       if (deps) closeFeedOf(deps); // the feed's streams, when any was opened
       server.close();
       server.closeIdleConnections();

@@ -46,6 +46,36 @@ describe('server start (dist/server/entry.mjs)', () => {
     }
   }
 
+  it.each(['SIGTERM', 'SIGINT'] as const)('a stop by %s is logged at info (it logged nothing) and ends the process', async (signal) => {
+    const port = String(await freePort());
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    for (const t0 = Date.now(); !out.includes('server listening') && Date.now() - t0 < 15_000; ) await sleep(50);
+    const exited = new Promise<NodeJS.Signals | null>((done) => proc.once('exit', (_c, s) => done(s)));
+    proc.kill(signal);
+    expect(await exited).toBe(signal);
+    const line = out.split('\n').find((l) => l.includes('server stopping'));
+    expect(line, out).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ level: 30, msg: 'server stopping', signal });
+  });
+
+  it('a HOST that names no machine: one line naming HOST and exit 1 (it was an unhandled getaddrinfo stack)', async () => {
+    const port = String(await freePort());
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port, HOST: 'no.such.host.invalid' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((done) => {
+      const t = setTimeout(() => (proc.kill('SIGKILL'), done(null)), 20_000);
+      proc.once('exit', (c) => (clearTimeout(t), done(c)));
+    });
+    expect(code).toBe(1);
+    expect(out).toMatch(/The server cannot start: it cannot listen on no\.such\.host\.invalid:\d+ \((ENOTFOUND|EAI_AGAIN): .*set HOST/);
+    expect(out).not.toMatch(/^\s+at /m);
+  });
+
   it('an empty HOST (as an env file leaves it) listens on 127.0.0.1, never on every interface', async () => {
     const port = String(await freePort());
     const out = await outputUntil({ HOST: '', PORT: port }, 'server listening');
