@@ -80,6 +80,7 @@ program
   .option('--port <n>', 'server port (default: PORT, else 4321)', int('port'))
   .addHelpText('after', settingsHelp('demo'))
   .action(async (o: { port?: number }) => {
+    config(); // the settings checked as every command's are (PORT=abc: one line naming PORT, exit 2)
     const { runDemo } = await import('./commands/demo.ts');
     await runDemo({ port: o.port });
   });

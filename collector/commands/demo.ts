@@ -109,8 +109,10 @@ export function rebuildExample(truth: Truth, firstWatchedSlot: number): string |
  */
 export async function runDemo(opts: { port?: number }): Promise<void> {
   const log = createLogger('info', 'demo', { format: process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : 'auto' });
-  const host = process.env.HOST ?? '127.0.0.1';
-  const port = opts.port ?? Number(process.env.PORT ?? '4321');
+  // HOST and PORT as the archive's configuration reads them (an invalid one is a ConfigError naming it, before anything starts)
+  const settings = loadConfig({ ...process.env });
+  const host = settings.HOST;
+  const port = opts.port ?? settings.PORT;
   await assertPortFree(host, port);
   const dataDir = resolve(ROOT, `data/demo-${port}`);
   claimDemoDir(dataDir);

@@ -56,3 +56,16 @@ describe('operator commands on a DATA_DIR that does not exist', () => {
     expect(r.stdout).toMatch(/^id\tlabel/);
   });
 });
+
+describe('lpa demo with a bad setting', () => {
+  it('PORT=abc: exit 2 and the configuration line naming PORT, as every command (it was a RangeError of listen)', async () => {
+    const r = await run(process.execPath, [LPA, 'demo'], { env: { ...process.env, PORT: 'abc', LOG_FORMAT: 'json' } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid configuration');
+    expect(r.stderr).toContain('PORT');
+    expect(r.stderr).not.toContain('options.port');
+  });
+});
