@@ -2,7 +2,8 @@
  * Static tier vs API (issue 23 "the home page is served at ≥ 5,000 req/s (static file through the
  * server or the static tier)"; issue 26 "the static tier serves token pages at ≥ 10 × the API's
  * req/s"): in one run, over the bench archive, nginx with the `lpa cluster-config` configuration
- * (collector/cluster/nginx-config.ts) serving the home page and a token page from disk, and the
+ * (collector/cluster/nginx-config.ts) serving a token page from disk and passing the home page to the
+ * API node (which sends the collector's file while it runs, else the page of the facts now), and the
  * keyed token endpoint of one API node (the built Astro server, quota counting on). Alternating
  * rounds, every target driven by the same load generator on the same machine: wrk (Debian's `wrk`,
  * C, two threads) when installed, else autocannon in the bench process, which one Node thread
@@ -63,7 +64,7 @@ export async function benchStaticTier(archive: BenchArchive): Promise<string> {
   const nginx = await startNginx({ siteDir, nodes: [new URL(api.url).host], workers: 'auto' });
   try {
     const targets: Target[] = [
-      { name: 'home page `/`, nginx from disk', url: `${nginx.base}/`, headers: {}, rps: [], p99: [], bad: 0 },
+      { name: 'home page `/`, nginx passing it to the API node', url: `${nginx.base}/`, headers: {}, rps: [], p99: [], bad: 0 },
       { name: `token page \`/t/{mint}.html\`, nginx from disk`, url: `${nginx.base}/t/${page}`, headers: {}, rps: [], p99: [], bad: 0 },
       { name: 'keyed token endpoint `/api/v1/token/{mint}`, one API node (Astro)', url: `${api.url}/api/v1/token/${BENCH_MINT}`, headers: { Authorization: `Bearer ${archive.key}` }, rps: [], p99: [], bad: 0 },
     ];
@@ -90,7 +91,7 @@ export async function benchStaticTier(archive: BenchArchive): Promise<string> {
     return [
       '## Static tier (nginx) vs the API (issues 23 and 26)',
       '',
-      `nginx ${'(`lpa cluster-config`, `worker_processes auto`: ' + cpus().length + ' workers)'} serving the bench archive's written site from disk, and one API node (the built Astro server, quota counting on) answering the keyed token endpoint, in the same run: ` +
+      `nginx ${'(`lpa cluster-config`, `worker_processes auto`: ' + cpus().length + ' workers)'} serving the bench archive's written site from disk (the home page \`/\` passed to the API node, as the configuration does: a stopped collector's file would say it is live), and one API node (the built Astro server, quota counting on) answering the keyed token endpoint, in the same run: ` +
         `${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s after a 2 s warm-up each. ` +
         (WRK
           ? `Every target is driven by wrk (${WRK}, ${WRK_THREADS} threads, \`--latency\`) on the same ${cpus().length} cores as nginx and the node: the load generator takes CPU from the servers it measures, nginx's figures included.`
