@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openPrivateState } from '../../src/db/open-private-state.ts';
-import { KeyService, loadKeySecret } from '../../src/access/keys.ts';
+import { KeyService, keySecretConflict, loadKeySecret } from '../../src/access/keys.ts';
 
 /**
  * `lpa keys create|list|revoke|grant`: API keys in the private database (private.db, or PostgreSQL when
@@ -14,6 +14,8 @@ const stdout: Out = (line) => process.stdout.write(line + '\n');
 
 async function withKeys<T>(config: Config | undefined, fn: (keys: KeyService) => Promise<T>): Promise<T> {
   const c = config ?? loadConfig();
+  const conflict = keySecretConflict(c);
+  if (conflict) process.stderr.write(`warning: ${conflict}\n`);
   const state = openPrivateState(c);
   try {
     return await fn(new KeyService(state, loadKeySecret(c)));

@@ -64,6 +64,25 @@ export function loadKeySecret(config: Pick<Config, 'KEY_SECRET' | 'dataDir'>): s
   return readFileSync(path, 'utf8').trim();
 }
 
+/**
+ * Why KEY_SECRET and DATA_DIR/key-secret disagree, or null: both are there and differ. Keys are
+ * checked with KEY_SECRET when it is set, so a command run without it (`lpa keys create` from a
+ * shell without the service's environment) uses the file and makes keys the server refuses with
+ * 401 invalid_key. Said at the server's start and by the key commands (an operator review).
+ */
+export function keySecretConflict(config: Pick<Config, 'KEY_SECRET' | 'dataDir'>): string | null {
+  if (!config.KEY_SECRET) return null;
+  let file: string;
+  try {
+    file = readFileSync(join(config.dataDir, 'key-secret'), 'utf8').trim();
+  } catch {
+    return null;
+  }
+  return file === config.KEY_SECRET
+    ? null
+    : `KEY_SECRET is set and differs from ${join(config.dataDir, 'key-secret')}: keys are made and checked with KEY_SECRET here, but a command run without it (lpa keys create in another shell) uses the file, and its keys are refused (401 invalid_key). Set KEY_SECRET for every command, or remove the file.`;
+}
+
 /** The stored HMAC of a key row as bytes, made once per row (the key cache keeps rows across requests). */
 const digests = new WeakMap<ApiKeyRow, Buffer>();
 function storedDigest(row: ApiKeyRow): Buffer {

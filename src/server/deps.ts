@@ -6,7 +6,7 @@ import type { PrivateState } from '../db/private-state.ts';
 import { createCurveStatus, type CurveStatusFn } from '../chain/curve-status.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { BillingService } from './billing.ts';
-import { KeyService, loadKeySecret } from '../access/keys.ts';
+import { KeyService, keySecretConflict, loadKeySecret } from '../access/keys.ts';
 import { createStripe } from './stripe.ts';
 import { RebuildService } from './rebuilds.ts';
 import { GenerationReader } from '../db/generation-reader.ts';
@@ -70,6 +70,8 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     overrides.keys?.state ??
     openPrivateState(config, { onIdleError: (e) => log.warn({ err: e.message }, 'private database connection lost; reconnecting on the next request') });
   const secret = overrides.keys && overrides.billing ? '' : loadKeySecret(config);
+  const conflict = keySecretConflict(config);
+  if (conflict) log.warn(conflict);
   const keys = overrides.keys ?? new KeyService(privateState, secret, now);
   const billing = overrides.billing ?? new BillingService(privateState, keys, secret, now);
   const publicStore = overrides.publicStore ?? new PublicStore(config.publicDbPath);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { getBase58Encoder } from '@solana/kit';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
-import { KeyService, bearerToken, generateKey, hashKey, loadKeySecret } from '../../src/access/keys.ts';
+import { KeyService, bearerToken, generateKey, hashKey, keySecretConflict, loadKeySecret } from '../../src/access/keys.ts';
 import { runKeysCreate, runKeysList, runKeysRevoke } from '../../collector/commands/keys.ts';
 
 /** API keys: format, hash-only storage, verification, revocation, and the CLI functions. */
@@ -187,5 +187,20 @@ describe('keys of the paid plan (private schema v2)', () => {
     expect(await keys.rotate('lpa_unknown')).toEqual({ status: 'invalid_key' });
     expect(privateDbBytes()).not.toContain(r.key);
     store.close();
+  });
+});
+
+describe('KEY_SECRET beside DATA_DIR/key-secret (keySecretConflict)', () => {
+  it('says so when both are there and differ: a command without KEY_SECRET would make keys the server refuses', () => {
+    const fileSecret = loadKeySecret(config); // writes DATA_DIR/key-secret
+    expect(keySecretConflict(config)).toBeNull(); // no KEY_SECRET
+    const same = loadConfig({ DATA_DIR: dir, KEY_SECRET: fileSecret });
+    expect(keySecretConflict(same)).toBeNull();
+    const other = loadConfig({ DATA_DIR: dir, KEY_SECRET: 'another-secret-of-at-least-32-characters' });
+    expect(keySecretConflict(other)).toMatch(/^KEY_SECRET is set and differs from .*key-secret: .*401 invalid_key/);
+    expect(keySecretConflict(other)).not.toContain('another-secret'); // never the secret itself
+    // and the keys of the two do not meet
+    expect(hashKey(loadKeySecret(other), 'lpa_x')).not.toBe(hashKey(fileSecret, 'lpa_x'));
+    expect(keySecretConflict(loadConfig({ DATA_DIR: join(dir, 'none'), KEY_SECRET: 'another-secret-of-at-least-32-characters' }))).toBeNull();
   });
 });
