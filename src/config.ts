@@ -200,20 +200,18 @@ export const RENAMED_SETTINGS: Record<string, string> = {
  * setting of {@link RENAMED_SETTINGS} still set.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const renamed = Object.entries(RENAMED_SETTINGS).filter(([old]) => env[old] !== undefined && env[old] !== '');
-  if (renamed.length > 0) {
-    throw new ConfigError(`invalid configuration:\n  ${renamed.map(([old, why]) => `${old}: no longer read; ${why}`).join('\n  ')}`);
-  }
+  // every problem at once: a renamed setting and a bad value are reported together
+  const renamed = Object.entries(RENAMED_SETTINGS)
+    .filter(([old]) => env[old] !== undefined && env[old] !== '')
+    .map(([old, why]) => `${old}: no longer read; ${why}`);
   const picked: Record<string, string> = {};
   for (const key of CONFIG_KEYS) {
     const v = env[key];
     if (v !== undefined && v !== '') picked[key] = v;
   }
   const parsed = schema.safeParse(picked);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
+  const bad = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (renamed.length > 0 || !parsed.success) throw new ConfigError(`invalid configuration:\n  ${[...renamed, ...bad].join('\n  ')}`);
   const c = parsed.data;
   const stripe = { STRIPE_SECRET_KEY: c.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: c.STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: c.STRIPE_PRICE_ID };
   const missing = Object.entries(stripe).filter(([, v]) => v === undefined).map(([k]) => k);

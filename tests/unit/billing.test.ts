@@ -385,4 +385,14 @@ describe('a setting an earlier version read', () => {
     expect(() => loadConfig({ DATA_DIR: dir, TX_CACHE_TRANSACTIONS: '400000' })).toThrow(/TX_CACHE_TRANSACTIONS: no longer read; set TX_CACHE_MB/);
     expect(loadConfig({ DATA_DIR: dir, TX_CACHE_MB: '2048' }).TX_CACHE_MB).toBe(2048);
   });
+
+  it('is named with every bad value in one message (the renamed setting alone was, and the others came one run later)', () => {
+    let message = '';
+    try {
+      loadConfig({ DATA_DIR: dir, TX_CACHE_TRANSACTIONS: '5', PORT: 'abc', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    for (const name of ['TX_CACHE_TRANSACTIONS: no longer read', 'PORT:', 'LOG_LEVEL:']) expect(message).toContain(name);
+  });
 });
