@@ -58,10 +58,10 @@ async function collectHolding(config: Config, opts: { once: boolean }, signal?: 
     const cursor = store.getCursor('program')?.slot ?? null;
     if (opts.once && stoppedBy !== null) {
       // everything committed before the stop is kept (each batch is one transaction); the next run resumes from the cursor
-      log.warn({ records: c.records, launches: c.launches, cursor, signal: stoppedBy }, 'stopped before catching up; the next run resumes from the cursor');
+      log.warn({ records: c.records, observedAtLaunch: c.launches, cursor, signal: stoppedBy }, 'stopped before catching up; the next run resumes from the cursor');
       return stoppedBy === 'SIGINT' ? 130 : stoppedBy === 'SIGTERM' ? 143 : 1;
     }
-    log.info({ records: c.records, launches: c.launches, cursor }, opts.once ? 'caught up' : 'stopped');
+    log.info({ records: c.records, observedAtLaunch: c.launches, cursor }, opts.once ? 'caught up' : 'stopped');
     if (c.records === 0 && config.COLLECT_START === 'latest' && store.getCursor('program')) {
       log.info(`0 records: COLLECT_START=latest watches from the newest signature on, so nothing older is read. To read the program's whole history from ${redactUrl(config.SOLANA_RPC_URL)} (a replay, a test chain), run with COLLECT_START=earliest on a new DATA_DIR`);
     }
