@@ -418,7 +418,7 @@ export type Status = {
     tipSlot: number | null;
     lagSlots: number | null;
     running: boolean;
-    state: "live" | "catching_up" | "unreachable" | "stopped";
+    state: "live" | "catching_up" | "unreachable" | "between_runs" | "stopped";
     fallingBehind: boolean;
     unreachableSince: Instant | null;
     lastRpcError: string | null;
