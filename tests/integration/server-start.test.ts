@@ -63,7 +63,15 @@ describe('server start (dist/server/entry.mjs)', () => {
 
   it('a HOST that names no machine: one line naming HOST and exit 1 (it was an unhandled getaddrinfo stack)', async () => {
     const port = String(await freePort());
-    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port, HOST: 'no.such.host.invalid' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { code, out } = await outputToExit({ PORT: port, HOST: 'no.such.host.invalid' });
+    expect(code).toBe(1);
+    expect(out).toMatch(/The server cannot start: it cannot listen on no\.such\.host\.invalid:\d+ \((ENOTFOUND|EAI_AGAIN): .*set HOST/);
+    expect(out).not.toMatch(/^\s+at /m);
+  });
+
+  /** A server that is to stop by itself: its exit code (null: killed after 20 s) and its output. */
+  async function outputToExit(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (out += d));
@@ -71,10 +79,8 @@ describe('server start (dist/server/entry.mjs)', () => {
       const t = setTimeout(() => (proc.kill('SIGKILL'), done(null)), 20_000);
       proc.once('exit', (c) => (clearTimeout(t), done(c)));
     });
-    expect(code).toBe(1);
-    expect(out).toMatch(/The server cannot start: it cannot listen on no\.such\.host\.invalid:\d+ \((ENOTFOUND|EAI_AGAIN): .*set HOST/);
-    expect(out).not.toMatch(/^\s+at /m);
-  });
+    return { code, out };
+  }
 
   it('an empty HOST (as an env file leaves it) listens on 127.0.0.1, never on every interface', async () => {
     const port = String(await freePort());
@@ -94,14 +100,7 @@ describe('server start (dist/server/entry.mjs)', () => {
     [{ PORT: 'abc' }, 'PORT'], // was a RangeError stack from listen
   ])('stops with exit code 1 and names the bad setting when the configuration is invalid (%j)', async (bad, name) => {
     const port = String(await freePort());
-    const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, PORT: port, ...bad }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    proc.stdout!.on('data', (d) => (out += d));
-    proc.stderr!.on('data', (d) => (out += d));
-    const code = await new Promise<number | null>((done) => {
-      const t = setTimeout(() => (proc.kill('SIGKILL'), done(null)), 20_000);
-      proc.once('exit', (c) => (clearTimeout(t), done(c)));
-    });
+    const { code, out } = await outputToExit({ PORT: port, ...bad });
     expect(code).toBe(1);
     expect(out).toContain('The server cannot start: invalid configuration');
     expect(out).toContain(name);
