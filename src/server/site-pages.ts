@@ -95,44 +95,35 @@ const siteOptions = (deps: Deps) => ({ baseUrl: deps.config.baseUrl, demo: deps.
 
 /** How long the server keeps what it read of the collector's state, and a home page it rendered (ms). */
 const COLLECTOR_READ_MS = 1000;
-const collectorReads = new WeakMap<Deps['config'], { atMs: number; running: boolean }>();
-const renderedHomes = new WeakMap<Deps['config'], { atMs: number; body: Buffer; etag: string }>();
 
-/**
- * Whether the collector is running now (`live` or `catching_up`: it keeps the written home page
- * current), read from the public database at most once a {@link COLLECTOR_READ_MS} per server
- * (the home page is the site's most requested).
- */
-export function collectorRunningNow(deps: Deps): boolean {
-  const nowMs = deps.now();
-  let r = collectorReads.get(deps.config);
-  if (!r || nowMs - r.atMs >= COLLECTOR_READ_MS || nowMs < r.atMs) {
-    r = { atMs: nowMs, running: collectorStateOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS).running };
-    collectorReads.set(deps.config, r);
-  }
-  return r.running;
+/** A value made by `make` at most once a {@link COLLECTOR_READ_MS} per server (per config), kept in `kept`. */
+function madeEverySecond<T>(kept: WeakMap<Deps['config'], { atMs: number; value: T }>, deps: Deps, nowMs: number, make: () => T): T {
+  let k = kept.get(deps.config);
+  if (!k || nowMs - k.atMs >= COLLECTOR_READ_MS || nowMs < k.atMs) kept.set(deps.config, (k = { atMs: nowMs, value: make() }));
+  return k.value;
 }
+const collectorReads = new WeakMap<Deps['config'], { atMs: number; value: boolean }>();
+const renderedHomes = new WeakMap<Deps['config'], { atMs: number; value: { body: Buffer; etag: string } }>();
 
 /**
- * The home page to send now: the collector's written file while the collector runs (it keeps it
- * current then); otherwise — a cron run ended, it stopped or failed, and the file still says what
- * it said last ("Collector live") — the page rendered here from the database, as before any
- * collector wrote one, at most once a {@link COLLECTOR_READ_MS}, so the home page, /status.html and
- * /api/v1/status agree. Used by the route and by the static door (static-door.ts).
+ * The home page to send now: the collector's written file while the collector runs (`live` or
+ * `catching_up`: it keeps the file current then; its state read at most once a second, the home
+ * page being the site's most requested); otherwise — a cron run ended, it stopped or failed, and
+ * the file still says what it said last ("Collector live") — the page rendered here from the
+ * database, as before any collector wrote one, at most once a {@link COLLECTOR_READ_MS}, so the home
+ * page, /status.html and /api/v1/status agree. Used by the route and by the static door (static-door.ts).
  */
 export function homePageNow(deps: Deps): { body: Buffer; etag: string } {
   const nowMs = deps.now();
-  if (collectorRunningNow(deps)) {
+  const running = madeEverySecond(collectorReads, deps, nowMs, () => collectorStateOf(deps.publicStore, nowMs, deps.config.COVERAGE_GAP_MS).running);
+  if (running) {
     const file = siteFileCacheOf(deps).get(join(deps.config.siteDir, 'index.html'), nowMs);
     if (file) return file;
   }
-  let home = renderedHomes.get(deps.config);
-  if (!home || nowMs - home.atMs >= COLLECTOR_READ_MS || nowMs < home.atMs) {
+  return madeEverySecond(renderedHomes, deps, nowMs, () => {
     const body = Buffer.from(renderHomePage(homeFacts(deps.publicStore, deps.config, nowMs), siteOptions(deps)));
-    home = { atMs: nowMs, body, etag: etagOf(createHash('sha256').update(body).digest('hex')) };
-    renderedHomes.set(deps.config, home);
-  }
-  return home;
+    return { body, etag: etagOf(createHash('sha256').update(body).digest('hex')) };
+  });
 }
 
 /** `GET /`: the home page ({@link homePageNow}). */
