@@ -14,7 +14,8 @@
  *
  * Also: the built manifest's page map holds `() => import(chunk)` thunks that Astro calls on every
  * request; re-running `import()` on an evaluated module still costs a loader lookup, so each thunk's
- * promise is kept once loaded (a failed load is retried next time).
+ * promise is kept once loaded (a failed load is retried next time). The built server loads them all
+ * before it listens ({@link loadEveryModule}).
  * Measured effect: docs/benchmarks.md ("Where the time goes").
  */
 import { FetchState, astro, pages } from 'astro/fetch';
@@ -28,20 +29,60 @@ const API_PREFIX = '/api/';
 let firstRequest = true;
 const memoized = new WeakSet<object>();
 
-function memoizePageMap(manifest: unknown): void {
+/** A lazy loader of the built manifest (`() => import(chunk)`), memoized by {@link memoizeLoaders}. */
+type Loader = () => Promise<unknown>;
+
+/** The manifest's module loaders besides its page map, each called by a stage of Astro's pipeline. */
+const MODULE_LOADERS = ['middleware', 'actions', 'sessionDriver', 'serverIslandMappings'] as const;
+
+/** `load` with its promise kept once it resolves (a failed load is retried next time). */
+function keptOnceLoaded(load: Loader): Loader {
+  let loaded: Promise<unknown> | undefined;
+  return () =>
+    (loaded ??= load().catch((e: unknown) => {
+      loaded = undefined;
+      throw e;
+    }));
+}
+
+/** Keep every loader's promise (page map and module loaders) once; each manifest is wrapped once. */
+function memoizeLoaders(manifest: unknown): void {
   if (!manifest || typeof manifest !== 'object' || memoized.has(manifest)) return;
   memoized.add(manifest);
-  const pageMap = (manifest as { pageMap?: Map<string, () => Promise<unknown>> }).pageMap;
-  if (!(pageMap instanceof Map)) return;
-  for (const [component, load] of pageMap) {
-    let loaded: Promise<unknown> | undefined;
-    pageMap.set(component, () =>
-      (loaded ??= load().catch((e: unknown) => {
-        loaded = undefined;
-        throw e;
-      })),
-    );
+  const m = manifest as Record<string, unknown> & { pageMap?: Map<string, Loader> };
+  if (m.pageMap instanceof Map) for (const [component, load] of m.pageMap) m.pageMap.set(component, keptOnceLoaded(load));
+  for (const name of MODULE_LOADERS) {
+    const load = m[name];
+    if (typeof load !== 'function') continue;
+    try {
+      m[name] = keptOnceLoaded(load as Loader);
+    } catch {
+      // a read-only property: Astro calls the adapter's loader as it is
+    }
   }
+}
+
+/** A page-map component that no request reaches (Astro's image endpoint: `/_image` is answered as an unknown path here). */
+const UNREACHED_COMPONENT = /^node_modules\/astro\/dist\/assets\/endpoint\//;
+
+/**
+ * Load every route's module and the pipeline's modules now, once (src/server/node-entry.ts calls it
+ * before the server listens). Astro imports a route's chunk at its first request; a build run beside
+ * a serving process (`npm run build`, `npm test`) replaces `dist/server/chunks/` with files of new
+ * names, and a route first asked for after that answered 500 until the process restarted. Loaded
+ * at start, every answer comes from the build the process started with. `manifest`: the app's
+ * (`app.manifest`). Returns one message per module that failed to load (empty when all loaded); a
+ * failed one is loaded again at its first request, as before.
+ */
+export async function loadEveryModule(manifest: unknown): Promise<string[]> {
+  memoizeLoaders(manifest);
+  if (!manifest || typeof manifest !== 'object') return [];
+  const m = manifest as Record<string, unknown> & { pageMap?: Map<string, Loader> };
+  const loads: [string, Loader][] = [];
+  if (m.pageMap instanceof Map) for (const [component, load] of m.pageMap) if (!UNREACHED_COMPONENT.test(component)) loads.push([component, load]);
+  for (const name of MODULE_LOADERS) if (typeof m[name] === 'function') loads.push([name, m[name] as Loader]);
+  const settled = await Promise.allSettled(loads.map(([, load]) => load()));
+  return settled.flatMap((r, i) => (r.status === 'rejected' ? [`${loads[i]![0]}: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`] : []));
 }
 
 /**
@@ -62,7 +103,7 @@ export default {
   fetch(request: Request): Promise<Response> {
     const state = new FetchState(request);
     if (ASTRO_INTERNAL.test(state.pathname)) return Promise.resolve(request.method === 'OPTIONS' ? optionsAnswer(ROUTES.unknown) : noSuchPath(ROUTES.unknown));
-    memoizePageMap((state as unknown as { manifest?: unknown }).manifest);
+    memoizeLoaders((state as unknown as { manifest?: unknown }).manifest);
     if (firstRequest || !(state.pathname.startsWith(API_PREFIX) || (request.method === 'GET' && !endsInSlashes(request.url)))) {
       firstRequest = false;
       return astro(state);

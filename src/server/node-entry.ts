@@ -23,6 +23,7 @@ import { compressWhenAsked } from './compress.ts';
 import { currentDeps, getDeps, processConfig } from './deps.ts';
 import { closeFeedOf } from './stream.ts';
 import { ConfigError } from '../config.ts';
+import { loadEveryModule } from '../fetch.ts';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -85,37 +86,45 @@ export function start(): { server: { server: Server } } {
     console.error(`The server cannot start: it cannot listen on ${host}:${port} (${e.code}: ${why[e.code]}).`);
     process.exit(1);
   };
-  server.once('error', onListenError);
-  server.listen(port, host, () => {
-    server.off('error', onListenError);
-    // A parent that started this server over an IPC channel (`lpa start`) waits for this before it
-    // starts the collector: sent once the databases are opened (migrated), so the two never set up
-    // a new database at once; then the channel is closed (it would keep this process alive).
-    const ready = () => process.send?.({ lpa: 'listening' }, undefined, undefined, () => process.disconnect?.());
-    const a = server.address();
-    const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
-    // through the project's logger (JSON lines like every other line of the server); the deps are
-    // opened here rather than by the first request, so a broken configuration or database is
-    // reported at start. A configuration error cannot mend itself: the server stops (exit code 1).
-    // Any other (a database not openable yet): it keeps listening, and each request tries again.
-    let log;
-    try {
-      log = getDeps().log;
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      if (e instanceof ConfigError) {
-        console.error(`The server cannot start: ${why}`);
-        process.exitCode = 1;
-        server.close();
-        server.closeAllConnections();
+  const listen = () => {
+    server.once('error', onListenError);
+    server.listen(port, host, () => {
+      server.off('error', onListenError);
+      // A parent that started this server over an IPC channel (`lpa start`) waits for this before it
+      // starts the collector: sent once the databases are opened (migrated), so the two never set up
+      // a new database at once; then the channel is closed (it would keep this process alive).
+      const ready = () => process.send?.({ lpa: 'listening' }, undefined, undefined, () => process.disconnect?.());
+      const a = server.address();
+      const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
+      // through the project's logger (JSON lines like every other line of the server); the deps are
+      // opened here rather than by the first request, so a broken configuration or database is
+      // reported at start. A configuration error cannot mend itself: the server stops (exit code 1).
+      // Any other (a database not openable yet): it keeps listening, and each request tries again.
+      let log;
+      try {
+        log = getDeps().log;
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        if (e instanceof ConfigError) {
+          console.error(`The server cannot start: ${why}`);
+          process.exitCode = 1;
+          server.close();
+          server.closeAllConnections();
+          return;
+        }
+        console.error(`The server listens on http://${where} but cannot open its databases in DATA_DIR=${dataDir} yet (each request tries again): ${why}`);
+        ready();
         return;
       }
-      console.error(`The server listens on http://${where} but cannot open its databases in DATA_DIR=${dataDir} yet (each request tries again): ${why}`);
+      log.info({ url: `http://${where}` }, 'server listening');
       ready();
-      return;
-    }
-    log.info({ url: `http://${where}` }, 'server listening');
-    ready();
+    });
+  };
+  // every route's module loaded before the first request (fetch.ts loadEveryModule): a build run
+  // beside this process later replaces dist/server/chunks/, and a route first asked for then would fail
+  void loadEveryModule(app.manifest).then((failed) => {
+    for (const f of failed) console.error(`The server could not load a route's module at start (it tries again at that route's first request): ${f}`);
+    listen();
   });
   return { server: { server } };
 }
