@@ -30,17 +30,19 @@ export type CurveBuyout = {
   quoteSpent: string;
   quoteMint: string;
   tokens: string;
-  /** fee + creator_fee of its events, raw quote units (the buyback fee is a part of fee; markers-v2 to v4 added it again) */
-  fees?: string;
+  /** fee + creator_fee of its events, raw quote units (the buyback fee is a part of fee; markers-v2 to v4 added it again); null when the events do not report the fee: the 2024 TradeEvent layout, before 2025-05-12 (markers-v8; markers-v7 and before wrote "0") */
+  fees?: string | null;
   curvePart?: {
     tokens: string;
     quoteSpent: string;
-    fees: string;
+    /** fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8) */
+    fees: string | null;
   };
   poolPart?: {
     tokens: string;
     quoteSpent: string;
-    fees: string;
+    /** fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8) */
+    fees: string | null;
     poolReservesBefore: {
       base: string;
       quote: string;
@@ -245,12 +247,14 @@ export type WalletData = {
     curvePart: {
       tokens: string;
       quoteSpent: string;
-      fees: string;
+      /** fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8) */
+      fees: string | null;
     } | null;
     poolPart: {
       tokens: string;
       quoteSpent: string;
-      fees: string;
+      /** fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8) */
+      fees: string | null;
       poolReservesBefore: {
         base: string;
         quote: string;
@@ -325,12 +329,14 @@ export type WalletRecord = {
     curvePart: {
       tokens: string;
       quoteSpent: string;
-      fees: string;
+      /** fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8) */
+      fees: string | null;
     } | null;
     poolPart: {
       tokens: string;
       quoteSpent: string;
-      fees: string;
+      /** fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8) */
+      fees: string | null;
       poolReservesBefore: {
         base: string;
         quote: string;

@@ -151,8 +151,12 @@ export interface CurveBuyout {
   quoteMint: string;
   /** raw token units the wallet bought in the completing transaction (curve part + pool part) */
   tokens: string;
-  /** fees the wallet paid on those buys (fee + creator_fee of both parts; buyback_fee is a part of fee: markers-v5), raw quote units (markers-v2) */
-  fees: string;
+  /**
+   * fees the wallet paid on those buys (fee + creator_fee of both parts; buyback_fee is a part of fee:
+   * markers-v5), raw quote units (markers-v2); null when their events do not report them (the 2024
+   * TradeEvent layout, before 2025-05-12: markers-v8; markers-v7 and before wrote "0")
+   */
+  fees: string | null;
   /** the curve part: the wallet's TradeEvents in the completing transaction (markers-v2) */
   curvePart: BuyoutPart;
   /**
@@ -162,11 +166,11 @@ export interface CurveBuyout {
   poolPart: (BuyoutPart & { poolReservesBefore: { base: string; quote: string }; poolReservesAfter: { base: string; quote: string } }) | null;
 }
 
-/** One part of a curve buyout: raw token units, raw quote units spent before fees, fees in raw quote units. */
+/** One part of a curve buyout: raw token units, raw quote units spent before fees, fees in raw quote units (null: not reported by its events, markers-v8). */
 export interface BuyoutPart {
   tokens: string;
   quoteSpent: string;
-  fees: string;
+  fees: string | null;
 }
 
 /**

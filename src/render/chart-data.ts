@@ -10,7 +10,7 @@
  */
 import type { DecodedTransaction, LaunchDocument } from '../core/types.ts';
 import { PROTOCOL_WALLETS } from '../core/programs.ts';
-import { inFirstWindow, MIGRATE_INSTRUCTIONS } from '../core/record/build-launch.ts';
+import { inFirstWindow, migratesMint } from '../core/record/build-launch.ts';
 import { big, isSolQuote, str, successful, tradesOf, type Trade } from '../core/record/launch-events.ts';
 
 /** Net tokens held per group at one moment (raw units, decimal strings); `curve` = supply not yet bought. */
@@ -235,7 +235,7 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
       const instructions = tx.instructions;
       for (let j = 0; j < instructions.length; j++) {
         const i = instructions[j]!;
-        if (i.program === 'pump' && i.accounts.mint === mint && (i.name === 'withdraw' || (poolCreated && MIGRATE_INSTRUCTIONS.has(i.name)))) {
+        if ((i.program === 'pump' && i.name === 'withdraw' && i.accounts.mint === mint) || (poolCreated && migratesMint(i, mint))) {
           migratedAt = tAt;
           break;
         }

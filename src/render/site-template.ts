@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 9;
+export const SITE_TEMPLATE_VERSION = 10;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = 'edde367a8950c2d436c058071f5cbbd3777022b5b844844597bf9eae0de8c494';
+export const SITE_TEMPLATE_PINNED = '1200987b57531fa47333180485a53cf51d3c88b887ccfd5394c56d1089cbfd63';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

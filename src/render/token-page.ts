@@ -273,10 +273,21 @@ function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
   const qd = l?.quoteMint === b.quoteMint ? l.quoteDecimals : null;
   const price = pricePerMillion(b.quoteSpent, b.tokens, b.quoteMint, qd);
   return html`<table class="stack wallets" id="buyout-table"><thead><tr><th scope="col">Wallet</th><th scope="col">When</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transaction</th></tr></thead><tbody>
-<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint, qd))}${b.fees === undefined ? '' : html` + fees ${shown(quoteAmount(b.fees, b.quoteMint, qd))}`}${
+<tr data-wallet="${b.wallet}"><td data-label="Wallet">${walletCell(ex, b.wallet)}</td><td data-label="When">${buyoutWhen(b)}</td><td data-label="Tokens">${shown(tokenAmount(b.tokens))}</td><td data-label="Of supply">${pctOf(b.tokens, total)}</td><td data-label="Spent">${shown(quoteAmount(b.quoteSpent, b.quoteMint, qd))}${buyoutFees(doc, b, qd)}${
     price ? html`<br><span class="muted">${shown(price)}</span>` : ''
   }${b.poolPart ? html`<br><span class="muted">of which at the future pool’s price: ${shown(tokenAmount(b.poolPart.tokens))} for ${shown(quoteAmount(b.poolPart.quoteSpent, b.quoteMint, qd))}</span>` : ''}</td><td data-label="Transaction">${txLink(ex, b.signature, shortAddress(b.signature))}</td></tr>
 </tbody></table>` as Html;
+}
+
+/**
+ * The buyout's fees after what it spent: " + fees X", or, when its events do not report them (the 2024
+ * TradeEvent layout, before 2025-05-12: `fees` null since markers-v8; markers-v7 and before wrote "0"
+ * there, and a pump buy always pays a fee), that they are not known; nothing for a markers-v1 document.
+ */
+function buyoutFees(doc: LaunchDocument, b: CurveBuyout, qd: number | null | undefined): unknown {
+  if (b.fees === undefined) return '';
+  if (b.fees === null || (b.fees === '0' && !methodAtLeast(doc, 8))) return html` + fees not known<br><span class="muted">trade events did not report fees before May 2025</span>`;
+  return html` + fees ${shown(quoteAmount(b.fees, b.quoteMint, qd))}`;
 }
 
 /** The Quote row: SOL, USDC, or another mint with the decimals its amounts are shown in (or, not known, in raw units). */

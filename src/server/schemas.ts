@@ -51,7 +51,8 @@ export const Flag = named(
   z.object({ code: z.string(), class: z.enum(['FINDINGS', 'NOTE', 'UNKNOWN']), summary: z.string(), evidence: z.array(signature) }),
 );
 
-const BuyoutPart = z.object({ tokens: rawAmount, quoteSpent: rawAmount, fees: rawAmount });
+const feesOfPart = rawAmount.nullable().describe('fee + creator_fee of its events, raw quote units; null when its events do not report the fee (2024 TradeEvent layout, markers-v8)');
+const BuyoutPart = z.object({ tokens: rawAmount, quoteSpent: rawAmount, fees: feesOfPart });
 const reserves = z.object({ base: rawAmount, quote: rawAmount });
 const PoolPart = BuyoutPart.extend({ poolReservesBefore: reserves, poolReservesAfter: reserves });
 
@@ -68,7 +69,7 @@ const buyoutFields = {
 export const CurveBuyout = named(
   'CurveBuyout',
   'Who took the curve: the wallet whose buy completed it. `fees`, `curvePart`, `poolPart` are markers-v2 (absent in a markers-v1 document).',
-  z.object({ wallet: address, ...buyoutFields, fees: rawAmount.optional().describe('fee + creator_fee of its events, raw quote units (the buyback fee is a part of fee; markers-v2 to v4 added it again)'), curvePart: BuyoutPart.optional(), poolPart: PoolPart.nullable().optional() }),
+  z.object({ wallet: address, ...buyoutFields, fees: rawAmount.nullable().optional().describe('fee + creator_fee of its events, raw quote units (the buyback fee is a part of fee; markers-v2 to v4 added it again); null when the events do not report the fee: the 2024 TradeEvent layout, before 2025-05-12 (markers-v8; markers-v7 and before wrote "0")'), curvePart: BuyoutPart.optional(), poolPart: PoolPart.nullable().optional() }),
 );
 
 export const BundledBuy = named(

@@ -57,27 +57,30 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * version, not yet released) links lost their `title` (the full signature or address it repeated is
  * in the href), and past 25 first-30-s buyers the folded list holds only those not in the table (no
  * pinned page has that many): a line diff showed only the `title` attributes of links gone.
+ * Regenerated for markers-v8 (version 10): a line diff against version 9 showed only `markers-v7` →
+ * `markers-v8` (the NO_MARKERS why, the method row), the documents' sha256, and a buyout whose events
+ * report no fee: "+ fees 0 SOL" → "+ fees not known" with its reason.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', 'a8dce242dca769f30a4637ea9432973c8af006b2f22675ac3f1aacfec621f436'],
-  ['records/FINDINGS-no-transactions', '2c85f23a29a5b2d6b043a042e6021794fd4964833c6b0c865eed51a37c26ac42'],
-  ['records/NOTE', 'c19a2b80f6dd0349644405c71568ff4adeb4ab435e2ff625a04a328fd9329677'],
-  ['records/NO_MARKERS', '80e718da9998250d834954c99e7c221591196a596aa08046c9383ea33bc34ded'],
-  ['records/UNKNOWN', '4ade7a871776e9845216f9b877ea386a7fd2d73b6ec285c650328725dc33e969'],
-  ['records/UNKNOWN_NO_CREATION', '13d780cf0ad0c1d9715ec08d8674d5c999edff067186b1be15e7b5f40f82eecf'],
-  ['records/graduated', '484412c23db6b57a37708ee04284bf0797177107ff6b81d524081c665077efb5'],
-  ['records/hostile', '9917aaf87d66f4118dd97b56843cf058107e2d8e193cff4950f005bfbbaaf8ab'],
-  ['records/hostile-metadata', '8ba8bb6668fe2973562720d7433c5867e62314ae48d0deadbdba2058602b439f'],
-  ['records/hostile-metadata-demo', 'a07a3f95a2732d6d7485bdc20c41372b7282ea03a47a8498daec04add9997ff3'],
-  ['records/rebuilt', 'ba05c05884403bad242d12429aed99c0d56171239bf721f49d856c5be809db54'],
-  ['records/v3_migration', '42e399f142af104a45b07467d09511f69155b25a5b2fffcf55a6a6b136cf727c'],
-  ['bench/long-curve', '5bfd006104732b7fafa6ac062f14cdffb76a2050e325f5ac92e7dd75f05ab963'],
-  ['bench/long-curve-hostile', 'ff136a91103b2ba80da7540f54769c8a33351d75e0887277b4157514b08d80cf'],
-  ['synthetic/events-graduated', 'ba72dd5cb2057f280c7dc943bb52700dff83854de7b0291b30bcf93174dd5484'],
-  ['synthetic/trades-sum', 'fc55a5729ddb2fc08e69fd794b03fe7f8eb2cd53837aa7acd33c2947a5f9b906'],
-  ['synthetic/usdc-graduated', 'e1d1efa325f857af980d7f484e1970a580aa479b9684688572b27fc693be2165'],
-  ['synthetic/short', '6b5d59b0bdb116bc6bb560285dfdb75c9771addfdf7c0b50e4cdca43dab5d9be'],
+  ['records/FINDINGS', '192faf30ec4aef9eefd646cea5a4848c74b42817a55b58d17d2f9556c6c2d959'],
+  ['records/FINDINGS-no-transactions', '78cf171246fab8f5b18198b2dc41948be486fff8987fc7db6ef3ceb47d0c98bc'],
+  ['records/NOTE', 'b80d2134edea6f6e217bbf6a0cec15c641aa567e93e9ddb39660a253060aba30'],
+  ['records/NO_MARKERS', '842ae0adffbeb9fdb2ba694f61be7c0d3cbfd510f07967ea5a755b2239d30ed9'],
+  ['records/UNKNOWN', '19fe24cf0fa7ba66cb5e64ead581f4b250ef4b8850c1710949b04510024d52af'],
+  ['records/UNKNOWN_NO_CREATION', '71a0b36059a1afc28761a8e4410440bc12700b6b229bf9ab95669f52f782f162'],
+  ['records/graduated', 'f68bc8c6f6a0a34dcde3e1fd1212e5b7ebe92747f7ab4e25f3cc473006be3814'],
+  ['records/hostile', '1b1270f6b1c0ebcc97dcb53d3fa7f6909de70969f5a99e346e8e35adf761f2e5'],
+  ['records/hostile-metadata', 'e7373515f04788702e6d121fc3569ed411a750a60bc26762d9592a83d122ddf8'],
+  ['records/hostile-metadata-demo', 'd7f2366f8b2b5d2a14cd8f3a54dddfea5c05b17b720a2181e31442e2bf3cf7f6'],
+  ['records/rebuilt', '494f78b7cd88f2da2fc4ad0814d197125bbcd1c4842f0891f2fa277b0d2624b0'],
+  ['records/v3_migration', '4d724ebc1ca8e13517b3df0997b47462e6062d8472e1c2abc5c1830e3464dbe0'],
+  ['bench/long-curve', 'c557635f6d21a439bcd77b5122ce1de3358edd7a662a6a30602adb67429b245b'],
+  ['bench/long-curve-hostile', 'b81c5af455aa2436e6833db0975557463b37c778f260fab8d2fd4fdd1959f6d1'],
+  ['synthetic/events-graduated', '49fb86535013578253044f39b8fe97d67ea7473fa8ef114d18d9d7ec290c1e3d'],
+  ['synthetic/trades-sum', '1cd2ab4fcd844c713bceed877b528d45e46255f76fc5f40e9e851282d6fc41d0'],
+  ['synthetic/usdc-graduated', '42c4b8e524b3072705c4e4cc601fcb408c7e5531a19b4c2027d1183bf8939136'],
+  ['synthetic/short', '06549ad6b62a340ebf19883656df12ff54d468aac74fd5def29e3b4d16a63814'],
   ['doc/no-markers', '98f20876ffda96cc2d7c525d6de85f5becde101b200134b51ee24ff309728b3f'],
   ['doc/hostile', 'ddf951f2ad9c02d2b35eb4f830801d5c0c2780ab401ea193c8ba6cbbfa4e487f'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],

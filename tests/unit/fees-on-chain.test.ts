@@ -47,7 +47,7 @@ describe('the fees of a trade are fee + creator_fee: buyback_fee is inside fee (
       expect(t!.curve.fees).toBe(t!.fees);
       if (only) {
         // the signer paid the trade, its fees and the transaction fee: nothing more, nothing less
-        expect(-delta.get(d.signers[0]!)! - BigInt(tx.meta.fee)).toBe(t!.quote + t!.fees);
+        expect(-delta.get(d.signers[0]!)! - BigInt(tx.meta.fee)).toBe(t!.quote + t!.fees!);
       }
     });
   }

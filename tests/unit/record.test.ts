@@ -32,7 +32,7 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     expect(d.launch!.creatorSupplyPct).toBeCloseTo(3, 10);
     expect(d.launch!.transaction).toEqual({ signature: create.signature, slot: 100 });
     expect(d.launch!.createdAt).toEqual({ ms: T0 * 1000, iso: new Date(T0 * 1000).toISOString() });
-    expect(d.methodVersion).toBe('markers-v7');
+    expect(d.methodVersion).toBe('markers-v8');
   });
 
   it('creator kept more than 50% at the end of the creation slot → FINDINGS creator_kept_majority with the creation-slot trades as evidence', () => {
@@ -99,9 +99,10 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
       quoteSpent: '85005359118',
       quoteMint: 'So11111111111111111111111111111111111111112', // the event's default key, spelled as the wrapped SOL mint (markers-v3)
       tokens: '793100000000000',
-      // markers-v2: the parts (no PostCompleteBuyEvent here, so no pool part) and fees (none in this synthetic event)
-      fees: '0',
-      curvePart: { tokens: '793100000000000', quoteSpent: '85005359118', fees: '0' },
+      // markers-v2: the parts (no PostCompleteBuyEvent here, so no pool part); fees null: this synthetic
+      // event has no `fee` field, as the 2024 layout (markers-v8: not reported, so unknown; v7 wrote '0')
+      fees: null,
+      curvePart: { tokens: '793100000000000', quoteSpent: '85005359118', fees: null },
       poolPart: null,
     });
     expect(codes(d)).toContain('curve_taken_in_creation_slot');

@@ -88,6 +88,16 @@ export const CREATOR_MAJORITY_PCT = 50;
 export const MIGRATE_INSTRUCTIONS = new Set(['migrate', 'migrate_v2']);
 
 /**
+ * Whether `i` is a pump `migrate` or `migrate_v2` of `mint`. The two name the curve's mint
+ * differently: `migrate` its account `mint`, `migrate_v2` (pump 2026-10, any quote) `base_mint`
+ * beside `quote_mint` (idl pump.json); markers-v7 read `mint` only, so a migrate_v2 without its
+ * migration event was not recognised (markers-v8).
+ */
+export function migratesMint(i: DecodedTransaction['instructions'][number], mint: string): boolean {
+  return i.program === 'pump' && MIGRATE_INSTRUCTIONS.has(i.name) && (i.name === 'migrate_v2' ? i.accounts.base_mint : i.accounts.mint) === mint;
+}
+
+/**
  * Build the facts of one launch from its decoded transactions (any order; failed ones count for
  * nothing). Pure. Definitions: docs/methodology.md (markers-v7; markers-v2 for most markers); sources: reference.md §1.5, §2, §3; idl/2026-10 FACTS §2 (synthetic migration).
  *
@@ -186,6 +196,16 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     const buys = trades.filter((t) => t.signature === completion.tx.signature && t.wallet === completion.user && t.isBuy);
     const same = completion.tx.slot === creation.slot;
     const sum = (f: (t: Trade) => bigint) => buys.reduce((n, t) => n + f(t), 0n).toString();
+    // fees: unknown (null) when any of the buys' events does not report them (markers-v8)
+    const sumKnown = (f: (t: Trade) => bigint | null): string | null => {
+      let n = 0n;
+      for (const t of buys) {
+        const v = f(t);
+        if (v === null) return null;
+        n += v;
+      }
+      return n.toString();
+    };
     const pool = buys.find((t) => t.pool !== null)?.pool ?? null;
     curveBuyout = {
       wallet: completion.user,
@@ -199,12 +219,12 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       quoteSpent: sum((t) => t.quote),
       quoteMint,
       tokens: sum((t) => t.tokens),
-      fees: sum((t) => t.fees),
-      curvePart: { tokens: sum((t) => t.curve.tokens), quoteSpent: sum((t) => t.curve.quote), fees: sum((t) => t.curve.fees) },
+      fees: sumKnown((t) => t.fees),
+      curvePart: { tokens: sum((t) => t.curve.tokens), quoteSpent: sum((t) => t.curve.quote), fees: sumKnown((t) => t.curve.fees) },
       poolPart: pool && {
         tokens: pool.tokens.toString(),
         quoteSpent: pool.quote.toString(),
-        fees: pool.fees.toString(),
+        fees: pool.fees === null ? null : pool.fees.toString(),
         poolReservesBefore: { base: pool.reservesBefore.base.toString(), quote: pool.reservesBefore.quote.toString() },
         poolReservesAfter: { base: pool.reservesAfter.base.toString(), quote: pool.reservesAfter.quote.toString() },
       },
@@ -223,7 +243,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     // any mint; such a pool is not a graduation (mints-of.ts does not attribute it either).
     const migrated =
       tx.events.some((e) => e.name === 'CompletePumpAmmMigrationEvent' && str(e.fields.mint) === mint) ||
-      tx.instructions.some((i) => i.program === 'pump' && MIGRATE_INSTRUCTIONS.has(i.name) && i.accounts.mint === mint);
+      tx.instructions.some((i) => migratesMint(i, mint));
     const migs = migrated
       ? tx.events.filter(
           (e) =>

@@ -17,10 +17,14 @@ export interface Trade {
   tokens: bigint;
   /** raw quote units before fees (lamports for SOL coins; `quote_amount` for other quotes), curve part + pool part */
   quote: bigint;
-  /** fees in raw quote units: fee + creator_fee (buyback_fee is a part of fee: markers-v5), curve part + pool part */
-  fees: bigint;
+  /**
+   * fees in raw quote units: fee + creator_fee (buyback_fee is a part of fee: markers-v5), curve part
+   * + pool part; null when the TradeEvent does not report them (the 2024 layout, before 2025-05-12:
+   * a fee was charged but its event has no `fee` field; markers-v8)
+   */
+  fees: bigint | null;
   /** the TradeEvent's own amounts (the curve part) */
-  curve: { tokens: bigint; quote: bigint; fees: bigint };
+  curve: { tokens: bigint; quote: bigint; fees: bigint | null };
   /** the PostCompleteBuyEvent that continued this buy at the future pool's price (pump 2026-10 synthetic migration), if any */
   pool: PoolPart | null;
 }
@@ -29,7 +33,8 @@ export interface Trade {
 export interface PoolPart {
   tokens: bigint;
   quote: bigint;
-  fees: bigint;
+  /** null when the event has no `fee` field (see feesOf) */
+  fees: bigint | null;
   reservesBefore: { base: bigint; quote: bigint };
   reservesAfter: { base: bigint; quote: bigint };
 }
@@ -98,14 +103,18 @@ export function isSolQuote(quoteMint: string | undefined): boolean {
 }
 
 /**
- * The fees a TradeEvent or PostCompleteBuyEvent charged, in its quote's raw units: `fee + creator_fee`
- * (absent fields of older layouts count 0). `buyback_fee` is not added: it is the part of `fee` paid
+ * The fees a TradeEvent or PostCompleteBuyEvent charged, in its quote's raw units: `fee + creator_fee`.
+ * null when the event has no `fee` field: the 2024 TradeEvent layout (121 B, up to the creator-fee
+ * upgrade of 2025-05-12; reference.md §1.5) does not report the fee the trade paid, which the balances
+ * show (FIX 2wkECd, January 2025: the fee recipient received 80,133,054 lamports on a buy of
+ * 8,013,305,498); markers-v7 and before wrote 0 (markers-v8). An absent `creator_fee` with a `fee` is
+ * 0 (no layout has one without the other). `buyback_fee` is not added: it is the part of `fee` paid
  * to the buyback recipient, as the balances of real trades show (markers-v5; docs/methodology.md
  * "The buyback fee is part of fee"): in `2Sh2zTmn…` (buy_exact_quote_in_v2, 2026-10-08) the buyer
  * paid exactly `sol_amount + fee + creator_fee` = 1,000,000,000 lamports, and `fee` 9,382,717 is what
  * the fee recipient (4,691,359) and the buyback recipient (`buyback_fee` 4,691,358) received.
  */
-const feesOf = (f: Record<string, DecodedValue>): bigint => big(f.fee) + big(f.creator_fee);
+const feesOf = (f: Record<string, DecodedValue>): bigint | null => (f.fee === undefined ? null : big(f.fee) + big(f.creator_fee));
 
 /**
  * The curve trades of `mint` (TradeEvents, any instruction: buy/sell v1–v3, `multi_hop_curve_swap`
@@ -134,7 +143,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
           lastBuy.pool = pool;
           lastBuy.tokens += pool.tokens;
           lastBuy.quote += pool.quote;
-          lastBuy.fees += pool.fees;
+          lastBuy.fees = lastBuy.fees === null || pool.fees === null ? null : lastBuy.fees + pool.fees;
         }
         continue;
       }
