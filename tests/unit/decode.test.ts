@@ -784,3 +784,21 @@ describe('the log fallback does not decode an event the self-CPI already gave', 
   });
 });
 
+
+describe('the log scan knows the fee queries every modern trade calls', () => {
+  // FIX 2Sh2zTmn… (2026-10-08, buy_exact_quote_in_v2): pump CPIs Pump Fees' get_fees, which logs
+  // "Instruction: GetFees"; the scan reported it as an instruction "not in the IDL" on every such trade
+  const raw = JSON.parse(readFileSync(new URL('../fixtures/mainnet/pump_buy_exact_quote_in_v2_2Sh2zTmnse3s_20261008.json', import.meta.url), 'utf8'));
+  const tx = raw.result ?? raw.raw ?? raw;
+  const logs: string[] = (Array.isArray(tx) ? tx[0] : tx).meta.logMessages;
+
+  it('a GetFees log line is neither listed nor unknown; an instruction no IDL has still is unknown', () => {
+    expect(logs.some((l) => /Instruction: GetFees/.test(l))).toBe(true);
+    const scan = scanLogs(logs);
+    expect(scan.unknownInstructions).toEqual([]);
+    expect(scan.instructions.map((i) => i.name)).toContain('buy_exact_quote_in_v2');
+    expect(scan.instructions.map((i) => i.name)).not.toContain('get_fees');
+    const odd = logs.map((l) => l.replace(/Instruction: GetFees\w*/, 'Instruction: MadeUpQuery'));
+    expect(scanLogs(odd).unknownInstructions.map((u) => u.name)).toEqual(['made_up_query']);
+  });
+});

@@ -49,6 +49,8 @@ export interface ProgramRegistry {
   instructionNames: ReadonlySet<string>;
   /** discriminators of instructions that are known but not listed in a decode ({@link FEE_QUERIES}) */
   unlisted: ReadonlySet<string>;
+  /** names of those known, unlisted instructions: a log line naming one is neither listed nor unknown */
+  unlistedNames: ReadonlySet<string>;
   events: ReadonlyMap<string, EventDef>;
   accounts: ReadonlyMap<string, AccountDef>;
   types: TypeRegistry;
@@ -131,6 +133,7 @@ function buildRegistry(program: ProgramName, programId: string, idl: RawIdl, ext
     instructions,
     instructionNames: new Set([...instructions.values()].map((i) => i.name).filter((n) => !unlistedNames.has(n))),
     unlisted: new Set([...instructions.values()].filter((i) => unlistedNames.has(i.name)).map((i) => i.discriminator)),
+    unlistedNames: new Set([...instructions.values()].map((i) => i.name).filter((n) => unlistedNames.has(n))),
     events,
     accounts,
     types,
