@@ -216,7 +216,7 @@ function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, 
   const bandEnd = x(Math.floor(tl.creationSlotEnd) + 1);
   const creatorTrades = tl.points.filter((p) => p.who === 'creator').length;
   return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">
-<figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent; the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
+<figcaption><h3>Buyer timeline</h3> Every trade of the first 30 s${tl.cutAt100 ? ' (the first 100 buys: there were more)' : ''}, by time after creation and ${sym} spent (a square-root scale: small buys stay visible beside large ones); the shaded band is the creation slot (bundled buys). Block times have 1-second resolution, so trades of one second are spread across it.</figcaption>
 <svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.cutAt100 ? `the first ${tl.points.length} trades of the first 30 s (there were more)` : `${tl.points.length} trades in the first 30 s`}, ${tl.bundledWallets} bundled wallets</title>
 <rect class="band" x="${PAD.l}" y="${PAD.t}" width="${oneDecimal(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
 ${axes(x, y, TL_H, timeTicks(maxT), unit.symbol)}

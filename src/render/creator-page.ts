@@ -200,7 +200,7 @@ export function renderCreatorPage(wallet: string, data: CreatorPageData, opts: C
     created.length
       ? html`<p>Of its launches: ${byClass('FINDINGS')} with findings, ${byClass('NOTE')} with a note, ${byClass('NO_MARKERS')} with no recorded marker, ${byClass('UNKNOWN')} not established.</p>`
       : ''
-  }<p class="muted small">Roles are read from the archive’s records only: launches it does not hold are not counted, and of a launch whose held history is incomplete only its creator is (a buy there may be among the trades missing).</p></section>
+  }<p class="muted small">Roles are read from the archive’s records only: launches it does not hold are not counted. For a launch whose history the archive holds only in part, only the creator is listed: its buyers are not, since a buy may be among the trades missing.</p></section>
 <h2 id="h-created">Launches it created <span class="muted">(${t.creator.toLocaleString('en')})</span></h2>
 ${created.length ? listed(created, t.creator, createdTable(created), 'launches') : none('as its creator')}
 <h2 id="h-buyouts">Curves it bought out <span class="muted">(${t.buyout.toLocaleString('en')})</span></h2>

@@ -52,10 +52,12 @@ function age(ms: number | null, nowMs: number, what: string): Html {
 export function listRow(r: ListRow, nowMs: number, when: 'created' | 'graduated' = 'created'): Html {
   const name = r.name ? displayText(r.name, ROW_NAME_CHARS) : '';
   const symbol = r.symbol ? displayText(r.symbol, ROW_SYMBOL_CHARS) : '';
-  const why = r.why ? displayText(r.why, 300) : r.label ? displayText(r.label, 300) : '';
+  // the label, then the why: "1 finding at launch." before its fact, "History incomplete." before "Unknown, not clean: …"
+  const label = r.label ? displayText(r.label, 80) : '';
+  const why = r.why ? displayText(r.why, 300) : '';
   return html`<li class="row">
 <div class="row-head">${badge(r.findingClass)} <a class="tok" href="/t/${r.mint}.html"><span class="name">${name || 'No name'}</span>${symbol ? html` <span class="sym">${symbol}</span>` : ''}</a></div>
-<p class="why">${why}</p>
+<p class="why">${label ? html`<strong>${label}.</strong> ` : ''}${why}</p>
 <p class="meta"><code class="mint">${r.mint}</code> · ${when === 'graduated' ? age(r.graduatedAtMs, nowMs, 'graduated') : age(r.createdAtMs, nowMs, 'created')}</p>
 </li>` as Html;
 }

@@ -29,13 +29,19 @@ function page(title: string, body: Html, query: string, o: SearchPageOptions): s
 }
 
 /**
- * Results of a name or symbol search: at most `limit` rows, newest first (exact symbol first).
+ * Results of a name or symbol search: at most `limit` rows, most recently recorded first (exact symbol first).
  * `symbolOnly`: the text was looked up only as an exact symbol (signs without letters, such as `🐸`:
  * src/server/search.ts `parseSearch`), which the empty answer says.
  */
 export function renderSearchResults(query: string, rows: readonly ListRow[], limit: number, nowMs: number, o: SearchPageOptions, hint?: string, symbolOnly = false): string {
   const q = displayText(query, 100);
-  const count = rows.length === 0 ? '' : rows.length >= limit ? `The newest ${limit} matches (an exact symbol first); add a word to narrow them.` : `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}, newest first (an exact symbol first).`;
+  // ordered by when the archive recorded them (the index streams rowids), not by creation: a launch rebuilt today from 2024 comes early
+  const count =
+    rows.length === 0
+      ? ''
+      : rows.length >= limit
+        ? `The ${limit} matches the archive recorded last (an exact symbol first); add a word to narrow them.`
+        : `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}, the archive’s most recent records first (an exact symbol first).`;
   const body = html`<h1>Search: “${q}”</h1>
 <p class="muted">${count}</p>
 ${hint ? html`<p class="hint">${hint}</p>` : ''}
@@ -56,7 +62,8 @@ export function renderUnheldPage(address: string, o: SearchPageOptions): string 
 <p>The archive holds no launch record for this mint, and no launch it holds names this address as its creator or as a buyer. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p>
 </div>
 <h2>How to ask for a record</h2>
-<p>With an API key, ask for the token: <code>GET /api/v1/token/${address}</code> with the header <code>Authorization: Bearer &lt;API_KEY&gt;</code>. When the chain shows a pump.fun bonding curve for this mint, that request starts a rebuild of its launch from chain history: it answers 202 while the rebuild runs and 200 with the record once it is done; the record's page is then at <a href="/t/${address}.html">/t/${address}.html</a>. When no curve ever existed, it answers 404 <code>not_a_curve_launch</code>. Rebuild starts are limited to five an hour per caller address.</p>
+<p>There is no page for it yet. A launch the archive watched being created has its page from its first transactions; an older one is rebuilt from its chain history when a developer asks for it through the API.</p>
+<p>With an API key, ask for the token: <code>GET /api/v1/token/${address}</code> with the header <code>Authorization: Bearer &lt;API_KEY&gt;</code>. When the chain shows a pump.fun bonding curve for this mint, that request starts a rebuild of its launch from chain history: it answers 202 while the rebuild runs and 200 with the record once it is done; the record's page is then at <code>/t/${address}.html</code>. When no curve ever existed, it answers 404 <code>not_a_curve_launch</code>. Rebuild starts are limited to five an hour per caller address.</p>
 <p><a href="/api.html#rebuilds">How rebuilds work</a> · <a href="/pricing">API keys and the plan</a> · <a href="/status.html">What the archive watches</a></p>` as Html;
   return page('No record for this address', body, address, o);
 }

@@ -59,7 +59,17 @@ export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOption
   const body = html`<h1>Status</h1>
 <p class="muted">As of ${utcMinute(nowMs)}. The same facts as JSON: <a href="/api/v1/status">/api/v1/status</a>.</p>
 <h2>The collector</h2>
-<p>${lagWords(c)}${c.cursorSlot !== null ? ` Its cursor is at slot ${n(c.cursorSlot)}${c.tipSlot !== null ? `, the chain tip it last read at slot ${n(c.tipSlot)}` : ''}.` : ''}</p>
+<p>${lagWords(c)}${
+    c.cursorSlot !== null
+      ? ` Its cursor is at slot ${n(c.cursorSlot)}${
+          c.tipSlot === null
+            ? ''
+            : c.cursorSlot >= c.tipSlot
+              ? ` (the chain tip it last read was slot ${n(c.tipSlot)}: the transactions read since are newer than that read)`
+              : `, the chain tip it last read at slot ${n(c.tipSlot)}`
+        }.`
+      : ''
+  }</p>
 ${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not answered since ${utcMinute(c.unreachableSince.ms)}${c.lastRpcError ? html` (last error: <code>${c.lastRpcError}</code>)` : ''}.</p>` : ''}
 <table class="facts">${periodic.map(([k, v]) => html`<tr><th scope="row">${k} last ran</th><td>${v ? utcMinute(v.ms) : 'never'}</td></tr>`)}</table>
 <h2>Coverage</h2>
@@ -71,7 +81,7 @@ ${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not an
   }
 <h3>Gaps</h3>
 ${gapsList(s)}
-<p class="muted small">${s.coverage.note}</p>
+<p class="muted small">Watched launches are those whose creation the collector read while it ran. The others it holds were found later from chain: created while it was down (scanned over the gap’s complete history) or rebuilt on request. The downtime counts the minutes the collector was not running, not launches missed.</p>
 <h2>Records</h2>
 <p>${countsWords(s)}</p>
 ${countsTable(s)}

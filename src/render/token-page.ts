@@ -140,7 +140,7 @@ function unknownExplained(doc: LaunchDocument): string {
   if (!l) return 'Not known: every launch fact (who created it, who bought first, whether buys were bundled), because the archive does not hold the creation transaction.';
   const u = doc.flags.filter((f) => f.class === 'UNKNOWN').map((f) => f.code);
   if (u.includes('unrecognised_program_data')) return 'Not known: whether the launch carried a marker, because a transaction of the launch could not be read, or holds program data the archive cannot read; the counts below are of what was read only.';
-  if (u.includes('history_incomplete')) return 'Not known: whether the launch carried a marker, because the held history is missing trades (the curve account disagrees with it); the counts below are of the history held only.';
+  if (u.includes('history_incomplete')) return 'Not known: whether the launch carried a marker, because the history held is missing trades (the chain’s bonding curve account does not match it); the counts below are of the history held only.';
   if (!doc.history.complete) return 'Not known: whether the launch carried a marker, because the archive does not hold its complete history; the counts below are of the history held only.';
   const funding = doc.funder.sharedCohort === null;
   if (l.graduated && !doc.pool && l.graduationConfirmedBy !== 'withdraw') {
@@ -159,9 +159,10 @@ function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
   if (l) {
     const total = l.totalSupplyRaw;
     const inc = doc.history.complete ? '' : ' (held history)';
-    pills.push(html`<li><span class="k">Creator kept</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)}</span>${inc}</li>` as Html);
+    pills.push(html`<li><span class="k">Creator kept at creation</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)}</span>${inc}</li>` as Html);
     pills.push(html`<li><span class="k">Bundled buyers</span> ${l.bundledBuyers}${inc}</li>` as Html);
-    pills.push(html`<li><span class="k">First-30-s buyers</span> ${l.buyersFirst30s}${inc}</li>` as Html);
+    // the first-30-s count includes the bundled buyers (the creation slot is in the first 30 s): said, so the two pills are not read as different wallets
+    pills.push(html`<li><span class="k">First-30-s buyers</span> ${l.buyersFirst30s}${l.bundledBuyers > 0 ? ` (incl. the ${l.bundledBuyers} bundled)` : ''}${inc}</li>` as Html);
     pills.push(html`<li><span class="k">Creator sold</span> ${l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — history incomplete'}</li>` as Html);
     pills.push(html`<li><span class="k">Graduated</span> ${graduatedPill(doc, l)}</li>` as Html);
   }
@@ -181,7 +182,14 @@ function bundleTable(doc: LaunchDocument, ex: Explorer): Html {
   const why = unknownWhy(doc);
   if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
   // a markers-v1 document has no `bundle` (schemas.ts): its wallets are not in the record
-  if (!l.bundle?.length) return html`<p>${l.bundledBuyers === 0 ? `No outside wallet bought in the creation slot${why ? ` of the ${why === 'the held history is incomplete' ? 'held history' : 'history'}` : ''}.` : 'The wallets are not listed in this record (issued before markers-v2).'}</p>` as Html;
+  if (!l.bundle?.length)
+    return html`<p>${
+      l.bundledBuyers !== 0
+        ? 'The wallets are not listed in this record (issued before markers-v2).'
+        : why
+          ? 'None in the history held, which is incomplete: a bundled buy may be among the trades the archive has not read.'
+          : 'No outside wallet bought in the creation slot.'
+    }</p>` as Html;
   return html`<table class="stack wallets" id="bundled-table"><thead><tr><th scope="col">Wallet</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">How it arrived</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${raw(
   joinMap(
@@ -215,7 +223,7 @@ function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): H
   const why = unknownWhy(doc);
   if (!l) return html`<p>Unknown — ${why}.</p>` as Html;
   if (!s) return html`<p>Unknown — the launch’s transactions were not given to this page.</p>` as Html;
-  if (s.missing) return html`<p>Unknown — ${s.missing}.</p>` as Html;
+  if (s.missing) return html`<p>Unknown — ${why ?? s.missing}.</p>` as Html;
   const all = s.earlyBuyers;
   if (!all.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
   return remembered(earlyDrawn, all, [l.totalSupplyRaw, l.quoteMint, ex], () => drawEarly(l, all, ex));
@@ -438,7 +446,7 @@ ${timelineChart(series, name, ex.tx)}
 ${curveChart(series, name)}
 </div>
 <h2 id="wallets">The wallets behind the counts</h2>
-<h3>Bundled buyers${l ? html` <span class="muted">(${l.bundledBuyers})</span>` : ''}</h3>
+<h3>Bundled buyers${l ? html` <span class="muted">(${l.bundledBuyers}${doc.history.complete ? '' : ' in the history held'})</span>` : ''}</h3>
 <p class="muted small">Outside wallets that bought in the creation slot, the same batch of chain events as the launch.</p>
 ${bundleTable(doc, ex)}
 <h3>First-30-s buyers${s?.earlyBuyers.length ? html` <span class="muted">(${s.earlyBuyers.length}${l?.bundledBuyers ? ' besides the bundled' : ''})</span>` : ''}</h3>
@@ -454,7 +462,7 @@ ${l ? launchRows(doc, l, ex) : row('Launch facts', 'unknown — the creation tra
 ${row('Pool now', poolCell(doc, ex))}
 ${row('Shared funder cohort', cohortCell(doc))}
 ${row('Origin', html`${doc.origin}; ${doc.observedAtLaunch ? 'observed live at launch' : 'not observed live at launch'}`)}
-${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transactions (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}${h.rebuiltAt ? `; rebuilt from the curve’s complete chain history ${utc(h.rebuiltAt.ms)}` : ''}` : 'unknown')}
+${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transaction${h.transactions === 1 ? '' : 's'} (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}${h.rebuiltAt ? `; rebuilt from the curve’s complete chain history ${utc(h.rebuiltAt.ms)}` : ''}` : 'unknown')}
 ${row('Record settled', doc.settled ? 'yes: the launch facts are final' : 'no: the facts may still change')}
 ${row('Method version', html`<code>${doc.methodVersion}</code>`)}
 ${row('As of', `${utc(doc.asOf.ms)}${asOfAfter}`, doc.asOf.iso)}
@@ -487,8 +495,9 @@ ${row('Metadata URI', uriHref ? html`<a href="${uriHref}" rel="nofollow noopener
 export function renderNotFoundPage(mint: string): string {
   return renderMessagePage(
     'No record held',
-    html`<p>The archive holds no record for <code>${mint}</code>.</p>
-<p>Absence of a record means nothing was established about this token: its provenance is unknown.</p>`,
+    html`<div class="finding UNKNOWN"><p class="class">UNKNOWN</p>
+<p>The archive holds no record for <code>${mint}</code>. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p></div>
+<p><a href="/search?q=${encodeURIComponent(mint)}">Search for it</a> to see whether the archive knows the address otherwise (as a creator or a buyer), and how to ask for a record.</p>`,
   );
 }
 

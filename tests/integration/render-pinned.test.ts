@@ -59,36 +59,41 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * pinned page has that many): a line diff showed only the `title` attributes of links gone.
  * Regenerated for markers-v8 (version 10): a line diff against version 9 showed only `markers-v7` →
  * `markers-v8` (the NO_MARKERS why, the method row), the documents' sha256, and a buyout whose events
- * report no fee: "+ fees 0 SOL" → "+ fees not known" with its reason.
+ * report no fee: "+ fees 0 SOL" → "+ fees not known" with its reason. Then (same version, not yet
+ * released) a phone reader's review: every UNKNOWN why opens with "Unknown, not clean:", a FINDINGS
+ * why with its findings, the NO_MARKERS why without the version; the pills "Creator kept at creation"
+ * and "First-30-s buyers N (incl. the M bundled)"; an incomplete history's bundled count and its
+ * empty tables said of the history held; "1 transaction"; the timeline's square-root scale named; the
+ * creator page's note on partial histories reworded. A line diff showed those lines and the sha256.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '192faf30ec4aef9eefd646cea5a4848c74b42817a55b58d17d2f9556c6c2d959'],
-  ['records/FINDINGS-no-transactions', '78cf171246fab8f5b18198b2dc41948be486fff8987fc7db6ef3ceb47d0c98bc'],
-  ['records/NOTE', 'b80d2134edea6f6e217bbf6a0cec15c641aa567e93e9ddb39660a253060aba30'],
-  ['records/NO_MARKERS', '842ae0adffbeb9fdb2ba694f61be7c0d3cbfd510f07967ea5a755b2239d30ed9'],
-  ['records/UNKNOWN', '19fe24cf0fa7ba66cb5e64ead581f4b250ef4b8850c1710949b04510024d52af'],
-  ['records/UNKNOWN_NO_CREATION', '71a0b36059a1afc28761a8e4410440bc12700b6b229bf9ab95669f52f782f162'],
-  ['records/graduated', 'f68bc8c6f6a0a34dcde3e1fd1212e5b7ebe92747f7ab4e25f3cc473006be3814'],
-  ['records/hostile', '1b1270f6b1c0ebcc97dcb53d3fa7f6909de70969f5a99e346e8e35adf761f2e5'],
-  ['records/hostile-metadata', 'e7373515f04788702e6d121fc3569ed411a750a60bc26762d9592a83d122ddf8'],
-  ['records/hostile-metadata-demo', 'd7f2366f8b2b5d2a14cd8f3a54dddfea5c05b17b720a2181e31442e2bf3cf7f6'],
-  ['records/rebuilt', '494f78b7cd88f2da2fc4ad0814d197125bbcd1c4842f0891f2fa277b0d2624b0'],
-  ['records/v3_migration', '4d724ebc1ca8e13517b3df0997b47462e6062d8472e1c2abc5c1830e3464dbe0'],
-  ['bench/long-curve', 'c557635f6d21a439bcd77b5122ce1de3358edd7a662a6a30602adb67429b245b'],
-  ['bench/long-curve-hostile', 'b81c5af455aa2436e6833db0975557463b37c778f260fab8d2fd4fdd1959f6d1'],
-  ['synthetic/events-graduated', '49fb86535013578253044f39b8fe97d67ea7473fa8ef114d18d9d7ec290c1e3d'],
-  ['synthetic/trades-sum', '1cd2ab4fcd844c713bceed877b528d45e46255f76fc5f40e9e851282d6fc41d0'],
-  ['synthetic/usdc-graduated', '42c4b8e524b3072705c4e4cc601fcb408c7e5531a19b4c2027d1183bf8939136'],
-  ['synthetic/short', '06549ad6b62a340ebf19883656df12ff54d468aac74fd5def29e3b4d16a63814'],
-  ['doc/no-markers', '98f20876ffda96cc2d7c525d6de85f5becde101b200134b51ee24ff309728b3f'],
-  ['doc/hostile', 'ddf951f2ad9c02d2b35eb4f830801d5c0c2780ab401ea193c8ba6cbbfa4e487f'],
+  ['records/FINDINGS', '0ef6a5a818bb9ae3d104ab8a3d4cb16b0692e3d28efb37953209cf356fdeb133'],
+  ['records/FINDINGS-no-transactions', 'f6222d3dd0c4af5993b09df66df35f1dabbf5734736f795c1d1e23efb21de477'],
+  ['records/NOTE', '3194c55c3c27f2af34d3fcfc41485f5dc5b75b4e69620697e0eadf390c591a92'],
+  ['records/NO_MARKERS', '04917f67b0f2686db99434183167e9216af64f6b7e31999aaed7e0385534aa0b'],
+  ['records/UNKNOWN', '4c3c61f206b63a3ea72e2986a62c27956a67ae71f8c8738a4d59a8811777d917'],
+  ['records/UNKNOWN_NO_CREATION', '1c035fb7956d8b580968879ecdeaa78dfcaf82703dd05c3ff6dc5a58ae93f332'],
+  ['records/graduated', 'eed888935141c422e6575392da0a16f9f1c42548ab3bd57867fb787af58ff893'],
+  ['records/hostile', '63a800ce5140e702ae3256466dc2bbcffc63e899438c6b4aacd01b5756f52950'],
+  ['records/hostile-metadata', '3aedd13059e159caa19494455ad478416e852d8c3e47da3555a01b90d33d1aee'],
+  ['records/hostile-metadata-demo', 'd4c1c3f92f73174f58889486c9035c661f5ef3281810ecdbc845acc50d692731'],
+  ['records/rebuilt', '8469bf42de5c76f67a7d04465be7d81400a3dbf8ec0461d7cfdd80c396debd06'],
+  ['records/v3_migration', '6706e0dac09f70195a764a8dabcad5383165b6bef11be5169da616fc04b435a3'],
+  ['bench/long-curve', '12b486106056c7e91b71a18efee4d2311facaee5711fcfdbc00c336d500a1766'],
+  ['bench/long-curve-hostile', 'cbbb77e1c1d20a2ea7ddfec4c8126afebb29eeee81598155d1b8c63a5267c077'],
+  ['synthetic/events-graduated', 'b68ac588b095ed212779420519ef259afa71e0bdaa4ee45e88b95800341cfcb5'],
+  ['synthetic/trades-sum', '3fa79305eac8aee8144b819e32a587f292e029bbedca966be1f738a684a8e89e'],
+  ['synthetic/usdc-graduated', '989188fcabf0978d26f0e0000f32b9bbaf6b0c7859c744fe93afba44adf7398b'],
+  ['synthetic/short', 'a43298a6fdf994d38d1a12049fe3551228b288c24fe04528dcc1860d3a17a10c'],
+  ['doc/no-markers', '22245a2a5e96c703da1a24e134e0d7dd396a7a06bea07d96c52cf321be9e2bbc'],
+  ['doc/hostile', 'c3c06ea809cfe5de686aaee18bd312b2cddfbd2cf70ccff3f00897c74e64ff30'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],
-  ['doc/graduated-pool', 'ef57a020545b9a14e72f96621852db92f4411278d74eee935c47a20a35dc6b79'],
-  ['creator/FINDINGS-creator', '748f2af315a8357cfeb6a5845256cb276bbcac4525901745efcce4dfb1b128ed'],
-  ['creator/FINDINGS-bundled-buyer', '0e9b547aad9a60775aa2783a14480dff34412b99117576a3e1bbdd3332c5319f'],
-  ['creator/FINDINGS-creator-demo', 'f65e6072b8fc65dea70e43694164b8b2b2161236c96d4242315049d9cabb1132'],
-  ['creator/graduated-buyout-wallet', 'c834b944d82edc9f4ca6c6341769674394bcfe42e662d353de8c5f31993373e7'],
+  ['doc/graduated-pool', '8dc4ea0252fdd7065a2aff98592f2940ca804f2be566cfe1fef2600cb45215d2'],
+  ['creator/FINDINGS-creator', '7f1477cdaf6cf59fcf1f939c03e4474d8a79fd6ee3041023a49abbd3232fb78f'],
+  ['creator/FINDINGS-bundled-buyer', 'cf04f051f2fddb858ead787c19a74dade4d5ea12325198f5f797900ed96a6053'],
+  ['creator/FINDINGS-creator-demo', 'a72d58b38fe8ddea3cf59256cee8a3ef067a6782ff615c757d9ef27a59275713'],
+  ['creator/graduated-buyout-wallet', 'deb0ce40715859cfed0a473d2137fa4ce90fbad5d5ed1c08b6cf6214f6c4bbbb'],
 ];
 
 let tmp: string;

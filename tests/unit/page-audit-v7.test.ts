@@ -166,7 +166,7 @@ describe('token pages after the markers-v7 audit', () => {
     expect(pctBeside(1.5649, 50)).toBe(pct(1.5649));
     const base = launchDoc(randomAddress(), T0 * 1000);
     const html = render({ ...base, launch: { ...base.launch!, creatorSupplyPct: 50.0004, creatorTokensRaw: '500004000000000' } });
-    expect(html).toMatch(/<span class="k">Creator kept<\/span> <span[^>]*>50\.0004%<\/span>/);
+    expect(html).toMatch(/<span class="k">Creator kept at creation<\/span> <span[^>]*>50\.0004%<\/span>/);
     expect(cell(html, 'Creator kept')).toContain('50.0004% of supply');
   });
 });

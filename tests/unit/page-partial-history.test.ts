@@ -38,7 +38,7 @@ describe('absence on a partial history is unknown, not "no"', () => {
     expect(cell(html, 'Graduated')).toBe('unknown — the held history is incomplete');
     expect(cell(html, 'Pool now')).toBe('unknown — the held history is incomplete');
     expect(chip(html, 'Graduated')).toBe('unknown — history incomplete');
-    expect(html).toMatch(/<span class="k">Creator kept<\/span> <span[^>]*>[^<]*<\/span> \(held history\)/);
+    expect(html).toMatch(/<span class="k">Creator kept at creation<\/span> <span[^>]*>[^<]*<\/span> \(held history\)/);
   });
 
   it('partial history, but the curve account read says not complete: "no", with the read', () => {

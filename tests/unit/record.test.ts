@@ -68,7 +68,7 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     expect(d.flags.find((f) => f.code === 'no_outside_curve_buyer')).toEqual({
       code: 'no_outside_curve_buyer',
       class: 'FINDINGS',
-      summary: 'No outside wallet bought on the bonding curve.',
+      summary: 'No outside wallet bought on the bonding curve: every buy was the creator’s (or the protocol’s own).',
       evidence: [create.signature],
     });
     expect(d.history.failedTransactions).toBe(1);

@@ -335,7 +335,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     flags.push({
       code: 'no_outside_curve_buyer',
       class: 'FINDINGS',
-      summary: 'No outside wallet bought on the bonding curve.',
+      summary: 'No outside wallet bought on the bonding curve: every buy was the creator’s (or the protocol’s own).',
       evidence: [creation.signature],
     });
   }

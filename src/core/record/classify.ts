@@ -46,39 +46,39 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     clean = null;
     label = 'Not established';
     why = a.facts
-      ? 'The archive does not hold this launch’s complete history from its creation transaction, so its markers were not checked. Unknown, not clean.'
-      : 'The archive holds transactions of this token but not its creation transaction, so nothing about its launch was checked. Unknown, not clean.';
+      ? 'Unknown, not clean: the archive does not hold this launch’s complete history from its creation transaction, so its markers were not checked.'
+      : 'Unknown, not clean: the archive holds transactions of this token but not its creation transaction, so nothing about its launch was checked.';
   } else if (unknowns.length > 0) {
     cls = 'UNKNOWN';
     clean = null;
     const incomplete = unknowns.some((f) => f.code === 'history_incomplete');
     label = incomplete ? 'History incomplete' : 'Unreadable chain data';
-    why = `${unknowns.map((f) => f.summary).join(' ')} Its markers were not checked. Unknown, not clean.`;
+    why = `Unknown, not clean: its markers were not checked. ${unknowns.map((f) => f.summary).join(' ')}`;
   } else if (findings.length > 0) {
     cls = 'FINDINGS';
     clean = false;
     label = findings.length === 1 ? '1 finding at launch' : `${findings.length} findings at launch`;
-    why = `Recorded from the launch’s complete history: ${findings.map((f) => f.summary).join(' ')}${notes.length ? ` Also: ${notes.map((f) => f.summary).join(' ')}` : ''}`;
+    why = `${findings.map((f) => f.summary).join(' ')}${notes.length ? ` Also noted: ${notes.map((f) => f.summary).join(' ')}` : ''} Recorded from the launch’s complete history.`;
   } else if (a.poolUnreadable) {
     cls = 'UNKNOWN';
     clean = false;
     label = 'Pool not readable';
-    why = 'The curve graduated but its pool (or its curve account) could not be read, so the launch could not be checked against every criterion. Not established; not an accusation.';
+    why = 'Unknown, not clean: the curve graduated but its pool (or its curve account) could not be read, so the launch could not be checked against every criterion. Not an accusation.';
   } else if (a.sharedCohort === null) {
     cls = 'UNKNOWN';
     clean = false;
     label = 'Funding not checked';
-    why = 'The first funding sources of the creator and the earliest buyers could not all be established (a wallet history too long or the daily lookup budget spent), so the shared-funder marker was not checked. Not established; not an accusation.';
+    why = 'Unknown, not clean: the first funding sources of the creator and the earliest buyers could not all be established (a wallet history too long or the daily lookup budget spent), so the shared-funder marker was not checked. Not an accusation.';
   } else if (notes.length > 0) {
     cls = 'NOTE';
     clean = true;
     label = 'Note';
-    why = `No launch marker was present. Noted: ${notes.map((f) => f.summary).join(' ')}`;
+    why = `No launch marker was present over the launch’s complete history. Noted: ${notes.map((f) => f.summary).join(' ')}`;
   } else {
     cls = 'NO_MARKERS';
     clean = true;
     label = 'No recorded markers';
-    why = `Checked against every ${METHOD_VERSION} marker over the launch’s complete history; none was present. This is not an endorsement.`;
+    why = 'Checked over the launch’s complete history against every marker the archive records; none was present. This is not an endorsement.';
   }
   // markers-v7: not while the class waits on a pool read (rule 4): a cached "Pool not readable" would outlive the next read
   const settled = complete && unknowns.length === 0 && a.facts !== null && a.facts.graduated && a.sharedCohort !== null && !a.poolUnreadable;
