@@ -65,6 +65,8 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * and "First-30-s buyers N (incl. the M bundled)"; an incomplete history's bundled count and its
  * empty tables said of the history held; "1 transaction"; the timeline's square-root scale named; the
  * creator page's note on partial histories reworded. A line diff showed those lines and the sha256.
+ * Then a FINDINGS why no longer repeats, as "Also noted", a note whose transactions a finding cites
+ * (the creator's sale at birth): four synthetic pages' why and sha256.
  */
 
 const PINNED: [string, string][] = [
@@ -82,10 +84,10 @@ const PINNED: [string, string][] = [
   ['records/v3_migration', '6706e0dac09f70195a764a8dabcad5383165b6bef11be5169da616fc04b435a3'],
   ['bench/long-curve', '12b486106056c7e91b71a18efee4d2311facaee5711fcfdbc00c336d500a1766'],
   ['bench/long-curve-hostile', 'cbbb77e1c1d20a2ea7ddfec4c8126afebb29eeee81598155d1b8c63a5267c077'],
-  ['synthetic/events-graduated', 'b68ac588b095ed212779420519ef259afa71e0bdaa4ee45e88b95800341cfcb5'],
-  ['synthetic/trades-sum', '3fa79305eac8aee8144b819e32a587f292e029bbedca966be1f738a684a8e89e'],
-  ['synthetic/usdc-graduated', '989188fcabf0978d26f0e0000f32b9bbaf6b0c7859c744fe93afba44adf7398b'],
-  ['synthetic/short', 'a43298a6fdf994d38d1a12049fe3551228b288c24fe04528dcc1860d3a17a10c'],
+  ['synthetic/events-graduated', 'ba316b83f8e3bb15581fa943d11d4375c9ef1fe1444ab8047433dd78e82212b8'],
+  ['synthetic/trades-sum', '0924f8fa54e137382c241c91250ae32f3dacba16280497193a43a380cf24ed62'],
+  ['synthetic/usdc-graduated', '8ba8dc50dc2d19fd5200266ff412af969dde7c8aa40f704ac691ee332a57dff4'],
+  ['synthetic/short', '0bffabd1079c1a2e0fcb1dd9af08738452f946830066e72b7475ede6fb2e4787'],
   ['doc/no-markers', '22245a2a5e96c703da1a24e134e0d7dd396a7a06bea07d96c52cf321be9e2bbc'],
   ['doc/hostile', 'c3c06ea809cfe5de686aaee18bd312b2cddfbd2cf70ccff3f00897c74e64ff30'],
   ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],

@@ -114,3 +114,32 @@ describe('markers-v8: a pump migrate_v2 of the mint (its base_mint) is a migrati
     expect(record(launch([])).launch!.graduated).toBe(false);
   });
 });
+
+describe('markers-v8: a why says its verdict first, and once', () => {
+  const creation = () => tx({ slot: 1_000, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 5n * 10n ** 13n, 10n ** 9n)] });
+  const buy = () => tx({ slot: 1_100, blockTime: T0 + 5, events: [trade(MINT, BUYER, true, 10n ** 12n, 10n ** 8n)] });
+  const sell = (dt: number) => tx({ slot: 1_100 + dt * 3, blockTime: T0 + dt, events: [trade(MINT, CREATOR, false, 10n ** 12n, 10n ** 7n)] });
+
+  it('a creator sale at birth is a finding; the note of the same sale is not repeated after it', () => {
+    const d = record([creation(), buy(), sell(10)]);
+    expect(d.finding.class).toBe('FINDINGS');
+    expect(d.flags.map((f) => f.code).sort()).toEqual(['creator_sold', 'creator_sold_at_birth']);
+    expect(d.finding.why).toMatch(/^The creator sold in the creation slot or the first 30 seconds/);
+    expect(d.finding.why).not.toContain('Also noted');
+    expect(d.finding.why).toMatch(/Recorded from the launch’s complete history\.$/);
+  });
+
+  it('a later sale besides it is noted', () => {
+    const d = record([creation(), buy(), sell(10), sell(600)]);
+    expect(d.finding.why).toContain('Also noted: The creator sold on the curve (2 sell transactions).');
+  });
+
+  it('an UNKNOWN why opens with "Unknown, not clean:"; NO_MARKERS names no version', () => {
+    const unknown = record([buy()]);
+    expect(unknown.finding.class).toBe('UNKNOWN');
+    expect(unknown.finding.why).toMatch(/^Unknown, not clean: /);
+    const clean = record([creation(), buy()]);
+    expect(clean.finding.class).toBe('NO_MARKERS');
+    expect(clean.finding.why).not.toMatch(/markers-v\d/);
+  });
+});

@@ -58,7 +58,10 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     cls = 'FINDINGS';
     clean = false;
     label = findings.length === 1 ? '1 finding at launch' : `${findings.length} findings at launch`;
-    why = `${findings.map((f) => f.summary).join(' ')}${notes.length ? ` Also noted: ${notes.map((f) => f.summary).join(' ')}` : ''} Recorded from the launch’s complete history.`;
+    // a note whose transactions a finding already cites (the creator's sale at birth is also "the creator sold") adds nothing to the why
+    const cited = new Set(findings.flatMap((f) => f.evidence));
+    const more = notes.filter((n) => n.evidence.some((sig) => !cited.has(sig)));
+    why = `${findings.map((f) => f.summary).join(' ')}${more.length ? ` Also noted: ${more.map((f) => f.summary).join(' ')}` : ''} Recorded from the launch’s complete history.`;
   } else if (a.poolUnreadable) {
     cls = 'UNKNOWN';
     clean = false;
