@@ -60,15 +60,17 @@ export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOption
 <p class="muted">As of ${utcMinute(nowMs)}. The same facts as JSON: <a href="/api/v1/status">/api/v1/status</a>.</p>
 <h2>The collector</h2>
 <p>${lagWords(c)}${
-    c.cursorSlot !== null
-      ? ` Its cursor is at slot ${n(c.cursorSlot)}${
+    c.cursorSlot === null
+      ? ''
+      : ` The newest pump transaction it has read is at slot ${n(c.cursorSlot)}${
           c.tipSlot === null
             ? ''
             : c.cursorSlot >= c.tipSlot
-              ? ` (the chain tip it last read was slot ${n(c.tipSlot)}: the transactions read since are newer than that read)`
-              : `, the chain tip it last read at slot ${n(c.tipSlot)}`
+              ? `; the chain tip it last read was slot ${n(c.tipSlot)} (the transaction was read after that)`
+              : c.lagSlots === 0
+                ? `; the chain tip it last read, slot ${n(c.tipSlot)}, had nothing newer of the program`
+                : `; the chain tip it last read is slot ${n(c.tipSlot)}`
         }.`
-      : ''
   }</p>
 ${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not answered since ${utcMinute(c.unreachableSince.ms)}${c.lastRpcError ? html` (last error: <code>${c.lastRpcError}</code>)` : ''}.</p>` : ''}
 <table class="facts">${periodic.map(([k, v]) => html`<tr><th scope="row">${k} last ran</th><td>${v ? utcMinute(v.ms) : 'never'}</td></tr>`)}</table>

@@ -140,7 +140,11 @@ function unknownExplained(doc: LaunchDocument): string {
   if (!l) return 'Not known: every launch fact (who created it, who bought first, whether buys were bundled), because the archive does not hold the creation transaction.';
   const u = doc.flags.filter((f) => f.class === 'UNKNOWN').map((f) => f.code);
   if (u.includes('unrecognised_program_data')) return 'Not known: whether the launch carried a marker, because a transaction of the launch could not be read, or holds program data the archive cannot read; the counts below are of what was read only.';
-  if (u.includes('history_incomplete')) return 'Not known: whether the launch carried a marker, because the history held is missing trades (the chain’s bonding curve account does not match it); the counts below are of the history held only.';
+  if (u.includes('history_incomplete')) {
+    // the curve account absent (history_incomplete's other case) is no evidence of missing trades, only that the history held is not the chain's
+    const absent = doc.flags.some((f) => f.code === 'history_incomplete' && f.summary.includes('has no bonding curve account'));
+    return `Not known: whether the launch carried a marker, because ${absent ? 'the history held is not the chain’s (the chain has no bonding curve account where it gives one)' : 'the history held is missing trades (the chain’s bonding curve account does not match it)'}; the counts below are of the history held only.`;
+  }
   if (!doc.history.complete) return 'Not known: whether the launch carried a marker, because the archive does not hold its complete history; the counts below are of the history held only.';
   const funding = doc.funder.sharedCohort === null;
   if (l.graduated && !doc.pool && l.graduationConfirmedBy !== 'withdraw') {
