@@ -176,6 +176,7 @@ export async function runDemo(opts: { port?: number }): Promise<void> {
       `  status:   ${config.baseUrl}/api/v1/status (in words: ${config.baseUrl}/status.html)`,
       ...ex.map((e) => `  ${e.label}: ${config.baseUrl}/t/${e.mint}.html`),
       `  real mainnet fixture (UNKNOWN: only a few of its transactions are held): ${config.baseUrl}/t/${mainnetMint}.html`,
+      `            (the collector's warning "curve accounts disagree with the held history" names it and another partial fixture: expected, that is how such a record becomes UNKNOWN)`,
       `  a record: curl -H "Authorization: Bearer ${key}" ${config.baseUrl}/api/v1/token/${ex[0]?.mint ?? mainnetMint}`,
       ...(rebuild ? [`  rebuilt on request (created before the collector started: 202, then 200): curl -H "Authorization: Bearer ${key}" ${config.baseUrl}/api/v1/token/${rebuild}`] : []),
       `  not a curve launch (404): curl -H "Authorization: Bearer ${key}" ${config.baseUrl}/api/v1/token/So11111111111111111111111111111111111111112`,
