@@ -14,8 +14,8 @@ import type { TxSpec } from './transactions.ts';
 export interface BuyoutPart {
   tokens: string;
   quoteSpent: string;
-  /** fee + creator_fee (buyback_fee is a part of fee) */
-  fees: string;
+  /** fee + creator_fee (buyback_fee is a part of fee); null when its events do not report the fee (the 2024 layout, markers-v8) */
+  fees: string | null;
 }
 
 /** One outside wallet that bought in the creation slot. */
@@ -72,7 +72,8 @@ export interface TruthRecord {
     /** curve part + pool part */
     quoteSpent: string;
     tokens: string;
-    fees: string;
+    /** null when the events do not report the fee (the 2024 TradeEvent layout: markers-v8) */
+    fees: string | null;
     /** the wallet's TradeEvent(s) in the completing transaction */
     curvePart: BuyoutPart;
     /** the PostCompleteBuyEvent (synthetic migration), or null */
@@ -128,13 +129,16 @@ interface TradeFact {
   /** the TradeEvent alone */
   curveTokens: bigint;
   curveQuote: bigint;
-  curveFees: bigint;
+  curveFees: bigint | null;
   post: Record<string, unknown> | null;
 }
 
 const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : typeof v === 'number' ? BigInt(v) : 0n);
-/** fee + creator_fee of an event (absent fields count 0): buyback_fee is a part of fee (markers-v5). */
-const feesOf = (f: Record<string, unknown>): bigint => big(f.fee) + big(f.creator_fee);
+/**
+ * fee + creator_fee of an event: buyback_fee is a part of fee (markers-v5); null when the event has no
+ * `fee` field (the 2024 layout: the fee paid is not reported, markers-v8); an absent creator_fee is 0.
+ */
+const feesOf = (f: Record<string, unknown>): bigint | null => (f.fee === undefined ? null : big(f.fee) + big(f.creator_fee));
 const JITO = new Set<string>(JITO_TIP_ACCOUNTS);
 const MIGRATE_V2_DISC = 'bbcb121fceedfe29';
 const V3_IX = new Set(['buy_v3', 'buy_exact_quote_in_v3', 'sell_v3']);
@@ -199,16 +203,17 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     const buys = trades.filter((t) => t.signature === completeTx.signature && t.user === user && t.isBuy);
     const same = completeTx.slot === creation.slot;
     const sum = (f: (t: TradeFact) => bigint) => buys.reduce((s, t) => s + f(t), 0n);
-    const curveFees = sum((t) => t.curveFees);
+    const curveFees = buys.some((t) => t.curveFees === null) ? null : buys.reduce((s, t) => s + t.curveFees!, 0n);
     const post = buys.find((t) => t.post)?.post ?? null;
     const postFees = post ? feesOf(post) : 0n;
+    const known = (v: bigint | null) => (v === null ? null : v.toString());
     curveBuyout = {
       wallet: user, signature: completeTx.signature, slot: completeTx.slot, sameBatchAsLaunch: same,
       hoursAfterLaunch: same ? null : (blockTime(completeTx.slot) - cTime) / 3600,
-      quoteSpent: sum((t) => t.quote).toString(), tokens: sum((t) => t.tokens).toString(), fees: (curveFees + postFees).toString(),
-      curvePart: { tokens: sum((t) => t.curveTokens).toString(), quoteSpent: sum((t) => t.curveQuote).toString(), fees: curveFees.toString() },
+      quoteSpent: sum((t) => t.quote).toString(), tokens: sum((t) => t.tokens).toString(), fees: curveFees === null || postFees === null ? null : (curveFees + postFees).toString(),
+      curvePart: { tokens: sum((t) => t.curveTokens).toString(), quoteSpent: sum((t) => t.curveQuote).toString(), fees: known(curveFees) },
       poolPart: post && {
-        tokens: big(post.base_out).toString(), quoteSpent: big(post.quote_in).toString(), fees: postFees.toString(),
+        tokens: big(post.base_out).toString(), quoteSpent: big(post.quote_in).toString(), fees: known(postFees),
         poolReservesBefore: { base: big(post.pool_base_reserves_before).toString(), quote: big(post.pool_quote_reserves_before).toString() },
         poolReservesAfter: { base: big(post.pool_base_reserves_after).toString(), quote: big(post.pool_quote_reserves_after).toString() },
       },
