@@ -24,6 +24,41 @@ export interface RateLimitState {
 }
 
 /** An error answer of the archive: its code, status, message and (when sent) Retry-After. `finding.class` is always UNKNOWN. */
+/**
+ * An answer that is not the archive's JSON: a proxy's or load balancer's error page, a body cut
+ * short. `status` is the HTTP status, `contentType` its header, `text` the first 500 characters of
+ * the body. Not an ArchiveError: it carries no archive error code.
+ */
+export class UnexpectedAnswerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly contentType: string | null,
+    readonly text: string,
+  ) {
+    super(`${status}: the answer is not the archive's JSON (${contentType ?? 'no Content-Type'}): ${text.slice(0, 200)}`);
+    this.name = 'UnexpectedAnswerError';
+  }
+}
+
+/** The body of `res` as JSON, or UnexpectedAnswerError when it is not JSON. */
+async function jsonOf<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new UnexpectedAnswerError(res.status, res.headers.get('Content-Type'), text.slice(0, 500));
+  }
+}
+
+/** One entry of a batch, its body narrowed by its status: `if (e.status === 200) e.body.launch`. */
+export type BatchEntry =
+  | { mint: string; status: 200; body: TokenRecord }
+  | { mint: string; status: 202; body: RebuildInProgress }
+  | { mint: string; status: Exclude<TokenBatch['results'][number]['status'], 200 | 202>; body: ErrorBody };
+
+/** `GET /api/v1/tokens`'s answer with its entries narrowed by status ({@link BatchEntry}). */
+export type TokenBatchAnswer = Omit<TokenBatch, 'results'> & { results: BatchEntry[] };
+
 export class ArchiveError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -123,7 +158,7 @@ export class ArchiveClient {
     this.readRateLimit(res.headers);
     const retry = res.headers.get('Retry-After');
     const retryAfter = retry !== null && /^\d+$/.test(retry) ? Number(retry) : null;
-    const body = (await res.json()) as T | ErrorBody;
+    const body = await jsonOf<T | ErrorBody>(res);
     if (!res.ok) throw new ArchiveError(res.status, body as ErrorBody, retryAfter);
     return { status: res.status, body: body as T, retryAfter };
   }
@@ -156,8 +191,8 @@ export class ArchiveClient {
   }
 
   /** Up to 100 token lookups at once; each entry carries the status and body of its single call. */
-  async getTokens(mints: string[]): Promise<TokenBatch> {
-    return (await this.get<TokenBatch>(`/api/v1/tokens?mints=${mints.map(encodeURIComponent).join(',')}`)).body;
+  async getTokens(mints: string[]): Promise<TokenBatchAnswer> {
+    return (await this.get<TokenBatchAnswer>(`/api/v1/tokens?mints=${mints.map(encodeURIComponent).join(',')}`)).body;
   }
 
   /** One page of the record list (browsing, or a sync with `since`/`cursor`). */
@@ -193,7 +228,8 @@ export class ArchiveClient {
   async *stream(o: StreamOptions = {}): AsyncGenerator<FeedEvent> {
     let after: number | null = o.after ?? null;
     let retryMs = o.reconnectDelayMs ?? 2000;
-    const idleMs = o.idleTimeoutMs ?? 45_000;
+    // the server's heartbeat comes every 15 s (STREAM_HEARTBEAT_MS); docs/api.md: none for 30 s or more, reconnect
+    const idleMs = o.idleTimeoutMs ?? 30_000;
     for (let attempt = 0; ; attempt++) {
       if (o.signal?.aborted) return;
       const local = new AbortController();
@@ -213,7 +249,7 @@ export class ArchiveClient {
         if (!res.ok) {
           const retry = res.headers.get('Retry-After');
           const retryAfter = retry !== null && /^\d+$/.test(retry) ? Number(retry) : null;
-          const body = (await res.json()) as ErrorBody;
+          const body = await jsonOf<ErrorBody>(res);
           if (res.status === 503 && retryAfter !== null) {
             reason = `503 ${body.error}`;
             retryMs = Math.max(retryMs, retryAfter * 1000);

@@ -77,7 +77,7 @@ const HEADERS: Record<HeaderName, Json> = {
   'Retry-After': { description: 'Seconds to wait before asking again (RFC 9110 §10.2.3).', schema: { type: 'string', pattern: '^\\d+$' } },
   'WWW-Authenticate': { description: 'The Bearer challenge of a 401 (RFC 6750 §3): `error="invalid_token"` when a key was sent but is unknown or revoked.', schema: { type: 'string', pattern: '^Bearer ' } },
   ETag: { description: 'Strong entity tag: the sha256 (hex) of the document or file. Send it back in If-None-Match for a 304.', schema: { type: 'string', pattern: '^"[0-9a-f]{64}"$' } },
-  'Cache-Control': { description: '`max-age=3600, stale-while-revalidate=86400` for a settled record; `no-store` for anything unsettled and every error.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'Records and their pages: `max-age=3600, stale-while-revalidate=86400` for a settled record, `no-store` for anything unsettled. The bulk files (`/data/*`, replaced as the archive grows) and every error: `no-store`.', schema: { type: 'string' } },
   Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', schema: { type: 'string' } },
   Location: { description: 'Where to go next.', schema: { type: 'string' } },
   'Content-Disposition': { description: '`attachment; filename="<name>"`.', schema: { type: 'string' } },

@@ -362,6 +362,11 @@ describe('the typed client (client/)', () => {
     expect(mirror).toEqual(held);
     const batch = await c.getTokens([MINT, 'abc']);
     expect(batch.results.map((r) => r.status)).toEqual([200, 400]);
+    // the status narrows the body (BatchEntry): this compiles only with the narrowed type
+    const [found, bad] = batch.results;
+    if (found!.status !== 200 || bad!.status !== 400) throw new Error('unexpected statuses');
+    expect(found!.body.mint).toBe(MINT);
+    expect(bad!.body.error).toBe('not_an_address');
     expect((await c.getWallet(CREATOR)).inArchive).toBe(true);
   });
 });
