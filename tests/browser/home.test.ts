@@ -115,6 +115,16 @@ async function atWidths(page: Page, shot?: string): Promise<void> {
   if (shot) await page.screenshot({ path: join(SHOTS, `${shot}-360.png`), fullPage: true });
   if (shot) await page.screenshot({ path: join(SHOTS, `${shot}-360-first-screen.png`) });
   await page.setViewportSize({ width: 1280, height: 900 });
+  // and on a phone (touch, pointer: coarse), where links get 40 px tap targets
+  const phone = await browser!.newContext({ javaScriptEnabled: false, viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+  try {
+    await phone.route('**/*', (route) => (route.request().url().startsWith(base + '/') ? route.continue() : (offOrigin.push(route.request().url()), route.abort())));
+    const p = await phone.newPage();
+    await p.goto(page.url());
+    expect(await p.evaluate(() => document.documentElement.scrollWidth), `${page.url()} on a phone`).toBeLessThanOrEqual(360);
+  } finally {
+    await phone.close();
+  }
 }
 
 /** axe-core on `url` in a context with JavaScript on (axe is a script; the page's CSP is bypassed for it): no serious or critical violation. */

@@ -59,6 +59,12 @@ beforeAll(async () => {
   try {
     // a launch that drew attention, its page written as the collector writes one
     hyped = commitHypedLaunch(store, { slot: 500_000, bundled: 4, early: HYPED_EARLY }).mint;
+    // a metadata URI as long and unbroken as real ones (an IPFS gateway path): its link in the details
+    // table widened the page to ~600 px at 360 until links in cells could break anywhere
+    const noted = JSON.parse(store.getLaunch(rec.mints.NOTE)!.document) as LaunchDocument;
+    const long = { ...noted, uri: `https://gateway.pinata.cloud/ipfs/bafkrei${'q7x3m'.repeat(14)}?filename=metadata.json` };
+    const longText = canonicalJson(long);
+    store.putLaunch(long, null, longText, sha256Hex(longText), Date.now());
     writeSiteFiles(store, config, createLogger('silent'));
     // The hostile record: a collected FINDINGS record whose metadata is hostile; its page file is
     // removed, so the server renders it (the fallback render) from the database and launch_tx.
@@ -110,9 +116,14 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A context with JavaScript off whose every request is checked: only the server's origin is let through. */
+/**
+ * A context with JavaScript off whose every request is checked: only the server's origin is let
+ * through. A narrow one is a phone (touch, `pointer: coarse`), where the site's 40 px tap targets
+ * apply: a link made an inline block there could widen the page.
+ */
 async function noScriptContext(width: number): Promise<BrowserContext> {
-  const ctx = await browser!.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+  const phone = width <= 400;
+  const ctx = await browser!.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 }, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
   await ctx.route('**/*', (route) => {
     const u = new URL(route.request().url());
     if (`${u.protocol}//${u.host}` === base) return route.continue();
