@@ -201,7 +201,7 @@ export function renderListPage(f: ListPageFacts, o: SitePageOptions): string {
 ${f.list === 'latest' ? '' : windowWords(f.window)}
 ${listRows(f.rows, f.nowMs, t.empty, t.when)}
 ${nav}
-<p><a href="/">Back to the home page</a></p>` as Html;
+<p class="go"><a href="/">Back to the home page</a></p>` as Html;
   return renderPage(
     { title: `${t.title}, page ${f.page} — Launch-provenance archive`, description: `${t.title} held by the archive, newest first.`, canonicalUrl: `${o.baseUrl}/lists/${f.list}/${f.page}.html` },
     body,

@@ -54,7 +54,8 @@ export function listRow(r: ListRow, nowMs: number, when: 'created' | 'graduated'
   const symbol = r.symbol ? displayText(r.symbol, ROW_SYMBOL_CHARS) : '';
   // the label, then the why: "1 finding at launch." before its fact, "History incomplete." before "Unknown, not clean: …"
   const label = r.label ? displayText(r.label, 80) : '';
-  const why = r.why ? displayText(r.why, 300) : '';
+  // a row is a glance: the verdict and the first facts (the whole why, with an UNKNOWN's reserve figures, is on the page)
+  const why = r.why ? displayText(r.why, 180) : '';
   return html`<li class="row">
 <div class="row-head">${badge(r.findingClass)} <a class="tok" href="/t/${r.mint}.html"><span class="name">${name || 'No name'}</span>${symbol ? html` <span class="sym">${symbol}</span>` : ''}</a></div>
 <p class="why">${label ? html`<strong>${label}.</strong> ` : ''}${why}</p>

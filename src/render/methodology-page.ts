@@ -6,7 +6,7 @@ import type { SitePageOptions } from './home-page.ts';
 /**
  * `/methodology.html` and `/api.html`: docs/methodology.md and docs/api.md (the repository's own
  * files) as pages of the site's frame, rendered with `marked`. Links to those documents go to their
- * pages; a link to another repository file (not served) goes nowhere. Raw HTML in the Markdown is shown as text, not passed through,
+ * pages; a link to another repository file (not served) is shown as its text. Raw HTML in the Markdown is shown as text, not passed through,
  * and links keep only http(s), relative and fragment targets. Pure: no I/O.
  */
 
@@ -35,6 +35,9 @@ function uniqueHeadingId(text: string): string {
   return seen === undefined ? base : `${base}-${seen + 1}`;
 }
 
+/** The href given to a link to a repository file the site does not serve: rendered as its text. */
+const UNSERVED = '#lpa-unserved-file';
+
 const marked = new Marked({
   gfm: true,
   hooks: {
@@ -46,6 +49,10 @@ const marked = new Marked({
   renderer: {
     // raw HTML blocks and inline tags are shown as text
     html: ({ text }) => escapeHtml(text),
+    // a link to a repository file the site does not serve is its text (it was a link to `#`)
+    link({ href, tokens }) {
+      return href === UNSERVED ? this.parser.parseInline(tokens) : false;
+    },
     heading({ tokens, depth, text }) {
       return `<h${depth} id="${escapeHtml(uniqueHeadingId(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
     },
@@ -55,7 +62,7 @@ const marked = new Marked({
     // the repository's documents that are pages of the site link to those pages
     const doc = /^(?:\.{0,2}\/)?(?:docs\/)?(methodology|api)\.md(#[\w-]*)?$/.exec(token.href);
     if (doc) token.href = `/${doc[1]}.html${doc[2] ?? ''}`;
-    else if (/^(?:\.{0,2}\/)?(?:docs\/)?[\w.-]+\.md(#[\w-]*)?$/.test(token.href)) token.href = '#'; // a repository file the site does not serve
+    else if (/^(?:\.{0,2}\/)?(?:docs\/)?[\w.-]+\.md(#[\w-]*)?$/.test(token.href)) token.href = UNSERVED; // a repository file the site does not serve
     else if (!/^(https?:|\/|#|\.{0,2}\/?[\w.-]+(#[\w-]*)?$)/i.test(token.href)) token.href = '#';
   },
 });

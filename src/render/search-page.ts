@@ -64,7 +64,7 @@ export function renderUnheldPage(address: string, o: SearchPageOptions): string 
 <h2>How to ask for a record</h2>
 <p>There is no page for it yet. A launch the archive watched being created has its page from its first transactions; an older one is rebuilt from its chain history when a developer asks for it through the API.</p>
 <p>With an API key, ask for the token: <code>GET /api/v1/token/${address}</code> with the header <code>Authorization: Bearer &lt;API_KEY&gt;</code>. When the chain shows a pump.fun bonding curve for this mint, that request starts a rebuild of its launch from chain history: it answers 202 while the rebuild runs and 200 with the record once it is done; the record's page is then at <code>/t/${address}.html</code>. When no curve ever existed, it answers 404 <code>not_a_curve_launch</code>. Rebuild starts are limited to five an hour per caller address.</p>
-<p><a href="/api.html#rebuilds">How rebuilds work</a> · <a href="/pricing">API keys and the plan</a> · <a href="/status.html">What the archive watches</a></p>` as Html;
+<p class="go"><a href="/api.html#rebuilds">How rebuilds work</a> · <a href="/pricing">API keys and the plan</a> · <a href="/status.html">What the archive watches</a></p>` as Html;
   return page('No record for this address', body, address, o);
 }
 

@@ -291,6 +291,13 @@ function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
 </tbody></table>` as Html;
 }
 
+/** The Origin row's words by `origin` (the field's value first, as the JSON spells it). */
+const ORIGIN_WORDS: Record<string, string> = {
+  observed: 'observed: watched live from its creation transaction',
+  scanned: 'scanned: not watched at its creation; found later from the chain',
+  rebuilt: 'rebuilt: not watched at its creation; reconstructed from chain history on request',
+};
+
 /**
  * The buyout's fees after what it spent: " + fees X", or, when its events do not report them (the 2024
  * TradeEvent layout, before 2025-05-12: `fees` null since markers-v8; markers-v7 and before wrote "0"
@@ -465,8 +472,8 @@ ${flagsSection(doc, ex)}
 ${l ? launchRows(doc, l, ex) : row('Launch facts', 'unknown — the creation transaction is not held: not observed live, and not rebuilt')}
 ${row('Pool now', poolCell(doc, ex))}
 ${row('Shared funder cohort', cohortCell(doc))}
-${row('Origin', html`${doc.origin}; ${doc.observedAtLaunch ? 'observed live at launch' : 'not observed live at launch'}`)}
-${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transaction${h.transactions === 1 ? '' : 's'} (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}${h.rebuiltAt ? `; rebuilt from the curve’s complete chain history ${utc(h.rebuiltAt.ms)}` : ''}` : 'unknown')}
+${row('Origin', ORIGIN_WORDS[doc.origin] ?? `${doc.origin}; ${doc.observedAtLaunch ? 'observed live at launch' : 'not observed live at launch'}`)}
+${row('History', h ? `${h.complete ? 'complete' : 'incomplete'}: ${h.transactions} transaction${h.transactions === 1 ? '' : 's'} (${h.failedTransactions} failed)${h.firstSlot !== null ? `, slots ${h.firstSlot}–${h.lastSlot ?? '?'}` : ''}${h.rebuiltAt ? (h.complete ? `; rebuilt from the curve’s complete chain history ${utc(h.rebuiltAt.ms)}` : `; rebuilt from the curve’s chain history ${utc(h.rebuiltAt.ms)}, which still does not make it complete`) : ''}` : 'unknown')}
 ${row('Record settled', doc.settled ? 'yes: the launch facts are final' : 'no: the facts may still change')}
 ${row('Method version', html`<code>${doc.methodVersion}</code>`)}
 ${row('As of', `${utc(doc.asOf.ms)}${asOfAfter}`, doc.asOf.iso)}
@@ -536,5 +543,5 @@ export function renderIndexPage(opts: { demo?: boolean } = {}): string {
 export function renderMessagePage(heading: string, body: unknown): string {
   return renderPage({ title: heading, noindex: true }, html`<h1>${heading}</h1>
 ${body}
-<p><a href="/status.html">What the archive holds</a></p>` as Html);
+<p class="go"><a href="/status.html">What the archive holds</a></p>` as Html);
 }

@@ -189,8 +189,8 @@ async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAdd
 
 /** `finding.why` of a 202: a mint the archive does not hold, or a record it holds without its complete history. */
 const REBUILD_WHY = {
-  notHeld: 'The archive did not watch this launch; it is being reconstructed from its complete chain history. Until then its provenance is unknown, not clean.',
-  held: 'The archive holds only part of this launch\'s history; it is being reconstructed from its complete chain history. Until then its provenance is unknown, not clean.',
+  notHeld: 'Unknown, not clean, until the rebuild ends: the archive did not watch this launch, and it is being reconstructed from its complete chain history.',
+  held: 'Unknown, not clean, until the rebuild ends: the archive holds only part of this launch\'s history, and it is being reconstructed from its complete chain history.',
 } as const;
 
 /** The 202 answer of a rebuild queued or running (docs/api.md "Rebuilds"). */

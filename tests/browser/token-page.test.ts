@@ -176,7 +176,7 @@ describe('token pages in chromium', () => {
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
 
     const facts = await page.locator('#facts').innerText();
-    for (const s of ['71%', 'Bundled buyers', '370000000', 'markers-v1', 'observed live at launch', 'complete: 7 transactions']) expect(facts).toContain(s);
+    for (const s of ['71%', 'Bundled buyers', '370000000', 'markers-v1', 'observed: watched live from its creation transaction', 'complete: 7 transactions']) expect(facts).toContain(s);
     // the creator's page is linked (the full address in its href), and its explorer link names it in full
     expect(await page.locator(`#facts a[href="/w/${CREATOR}.html"]`).count()).toBe(1);
     expect(await page.locator(`#facts a[href="https://solscan.io/account/${CREATOR}"]`).getAttribute('aria-label')).toBe(`${CREATOR} on the explorer`);

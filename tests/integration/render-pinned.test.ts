@@ -66,32 +66,35 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * empty tables said of the history held; "1 transaction"; the timeline's square-root scale named; the
  * creator page's note on partial histories reworded. A line diff showed those lines and the sha256.
  * Then a FINDINGS why no longer repeats, as "Also noted", a note whose transactions a finding cites
- * (the creator's sale at birth): four synthetic pages' why and sha256.
+ * (the creator's sale at birth): four synthetic pages' why and sha256. Then a second phone review:
+ * the Origin row in words ("observed: watched live from its creation transaction"), the curve taken
+ * in the creation slot "by the creator (address)" when it was (v3_migration); a line diff showed
+ * only those lines and the sha256.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '0ef6a5a818bb9ae3d104ab8a3d4cb16b0692e3d28efb37953209cf356fdeb133'],
-  ['records/FINDINGS-no-transactions', 'f6222d3dd0c4af5993b09df66df35f1dabbf5734736f795c1d1e23efb21de477'],
-  ['records/NOTE', '3194c55c3c27f2af34d3fcfc41485f5dc5b75b4e69620697e0eadf390c591a92'],
-  ['records/NO_MARKERS', '04917f67b0f2686db99434183167e9216af64f6b7e31999aaed7e0385534aa0b'],
-  ['records/UNKNOWN', '4c3c61f206b63a3ea72e2986a62c27956a67ae71f8c8738a4d59a8811777d917'],
-  ['records/UNKNOWN_NO_CREATION', '1c035fb7956d8b580968879ecdeaa78dfcaf82703dd05c3ff6dc5a58ae93f332'],
-  ['records/graduated', 'eed888935141c422e6575392da0a16f9f1c42548ab3bd57867fb787af58ff893'],
-  ['records/hostile', '63a800ce5140e702ae3256466dc2bbcffc63e899438c6b4aacd01b5756f52950'],
-  ['records/hostile-metadata', '3aedd13059e159caa19494455ad478416e852d8c3e47da3555a01b90d33d1aee'],
-  ['records/hostile-metadata-demo', 'd4c1c3f92f73174f58889486c9035c661f5ef3281810ecdbc845acc50d692731'],
-  ['records/rebuilt', '8469bf42de5c76f67a7d04465be7d81400a3dbf8ec0461d7cfdd80c396debd06'],
-  ['records/v3_migration', '6706e0dac09f70195a764a8dabcad5383165b6bef11be5169da616fc04b435a3'],
-  ['bench/long-curve', '12b486106056c7e91b71a18efee4d2311facaee5711fcfdbc00c336d500a1766'],
-  ['bench/long-curve-hostile', 'cbbb77e1c1d20a2ea7ddfec4c8126afebb29eeee81598155d1b8c63a5267c077'],
-  ['synthetic/events-graduated', 'ba316b83f8e3bb15581fa943d11d4375c9ef1fe1444ab8047433dd78e82212b8'],
-  ['synthetic/trades-sum', '0924f8fa54e137382c241c91250ae32f3dacba16280497193a43a380cf24ed62'],
-  ['synthetic/usdc-graduated', '8ba8dc50dc2d19fd5200266ff412af969dde7c8aa40f704ac691ee332a57dff4'],
-  ['synthetic/short', '0bffabd1079c1a2e0fcb1dd9af08738452f946830066e72b7475ede6fb2e4787'],
-  ['doc/no-markers', '22245a2a5e96c703da1a24e134e0d7dd396a7a06bea07d96c52cf321be9e2bbc'],
-  ['doc/hostile', 'c3c06ea809cfe5de686aaee18bd312b2cddfbd2cf70ccff3f00897c74e64ff30'],
-  ['doc/unknown-no-launch', 'd59c68faed81e990a8ad6fa5db78048a0bead3c3ef915a013582c5150f8d69a6'],
-  ['doc/graduated-pool', '8dc4ea0252fdd7065a2aff98592f2940ca804f2be566cfe1fef2600cb45215d2'],
+  ['records/FINDINGS', '0a70cdcb14d922ca54e10b94458788888888b9fa6766ac8dc4fbf4e6c54bde3d'],
+  ['records/FINDINGS-no-transactions', 'abf1f7d6384f2b9c02802b0b4d7d3b5d936eb2c067105965a7d41cfec538c6b1'],
+  ['records/NOTE', '249391523d7294d5edc219087b4eb256e02f37a87c2148e15ccdf60352aa314b'],
+  ['records/NO_MARKERS', 'ea3900d780ae83b58e0cc6cfd75ab0faf599fc21a4da75c50f333ba61c8b3453'],
+  ['records/UNKNOWN', 'c5c418789530cda04e69eb9efd950d2984070f0123e72e05d5da59a271053b96'],
+  ['records/UNKNOWN_NO_CREATION', '0966e8031f53049c65fa37e69310b374a1ebfe2bbf1f3ad86b707c13059fbe07'],
+  ['records/graduated', '8c38df719ce96b2852663ff1b78cf214a600e37e340552aadf6d497aff1b1118'],
+  ['records/hostile', '09327632421a64991428a55ec1b3099b7547f6bb61559d491c79ca3f8e5bd929'],
+  ['records/hostile-metadata', '3228603291ebc0bf0dc86bee2b406c93d86055f700480f5c790c5b7e467668fb'],
+  ['records/hostile-metadata-demo', '5b22c7f3b02dfe148388a462507d3471ee435bde0dd856713e1d90dcec819ed4'],
+  ['records/rebuilt', '96118c9f19f92bd4471abbad6bc4f526e947254e17fbea9ee41fe377e92a35d3'],
+  ['records/v3_migration', 'b467d10429797c78f79de4571d31d61171363a0d2b9f763b032a6659328d6aff'],
+  ['bench/long-curve', 'd6e6798210d8790b3088be88d05d32155c260f3b3978f29a2ee920ee09c6f558'],
+  ['bench/long-curve-hostile', '373f1bbbe13ce41bd4bb2519950e0e7265af95779fe1d19b9834108fd1967f29'],
+  ['synthetic/events-graduated', '558b59a3e538c8c55d60b501f27bfbe3bfbaf0b59d4179dde171fd6bf80c2d90'],
+  ['synthetic/trades-sum', 'b0ac2a8796881eb167e4dec066f46d9c4847842b812ea1dbc60756adaf6b7a57'],
+  ['synthetic/usdc-graduated', 'e741b8f722984fcf84fe424f0fbc951f4dcbf97f195009b7bf8e2bd8eb1893d1'],
+  ['synthetic/short', 'd9def951eb8f0a159f88241780cf80ad0fd7ec3b8c23fabcdbebeac9c62f2864'],
+  ['doc/no-markers', '1882d050a51c0c1f4087316274f96493c50b39079bdbb984b7e23b59d57dcad7'],
+  ['doc/hostile', 'e575d19d9402e0f15c87a175557861a9eedc73f6dd4de19b5b2a10c8d9a75fc3'],
+  ['doc/unknown-no-launch', 'a7cdf0c924207d4b09a02c12440b4bc7201db946097f371c384f45950a5196e2'],
+  ['doc/graduated-pool', 'f736d5b6deae6b76a6e475e8193e315e166dde3586928d876eab751c193060ce'],
   ['creator/FINDINGS-creator', '7f1477cdaf6cf59fcf1f939c03e4474d8a79fd6ee3041023a49abbd3232fb78f'],
   ['creator/FINDINGS-bundled-buyer', 'cf04f051f2fddb858ead787c19a74dade4d5ea12325198f5f797900ed96a6053'],
   ['creator/FINDINGS-creator-demo', 'a72d58b38fe8ddea3cf59256cee8a3ef067a6782ff615c757d9ef27a59275713'],

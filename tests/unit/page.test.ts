@@ -85,7 +85,7 @@ describe('renderTokenPage', () => {
   });
 
   it('lists the facts, the finding in words, and links the creation signature and the evidence', () => {
-    for (const s of [CREATOR, 'FINDINGS', 'Creator kept most of the supply', '62.5%', 'markers present', '370000000', 'markers-v1', 'observed live at launch', 'canonical pool account read', '2 min after creation', 'complete: 12 transactions (1 failed)', 'Bundled buyers']) {
+    for (const s of [CREATOR, 'FINDINGS', 'Creator kept most of the supply', '62.5%', 'markers present', '370000000', 'markers-v1', 'observed: watched live from its creation transaction', 'canonical pool account read', '2 min after creation', 'complete: 12 transactions (1 failed)', 'Bundled buyers']) {
       expect(page).toContain(s);
     }
     expect(page).toContain(`href="https://solscan.io/tx/${SIG}"`);
@@ -110,7 +110,7 @@ describe('renderTokenPage', () => {
       OPTS,
     );
     expect(unknown).toContain('unknown — not observed');
-    expect(unknown).toContain('not observed live at launch');
+    expect(unknown).toContain('not watched at its creation');
     expect(unknown.toLowerCase()).not.toMatch(/clean|safe|no issues/);
     const unknownFalse = renderTokenPage(makeDoc({ name: 'P', cleanAtBirth: false, flags: [], finding: { class: 'UNKNOWN', label: 'Pool unread', why: 'The pool could not be read.' } }), OPTS);
     expect(unknownFalse).toContain('not established');

@@ -351,7 +351,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     flags.push({
       code: 'curve_taken_in_creation_slot',
       class: 'FINDINGS',
-      summary: `The curve was taken within the creation slot by ${completion.user}.`,
+      // the creator taking its own curve is the common case of this marker: said so, not left to the reader to match an address
+      summary: `The curve was taken within the creation slot by ${completion.user === creator ? `the creator (${completion.user})` : completion.user}.`,
       evidence: [completion.tx.signature],
     });
   }
