@@ -9,46 +9,33 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
-import { PublicStore } from '../../src/db/public-store.ts';
-import { collectOnce } from '../helpers/collect-once.ts';
 import { ENTRY, startApiNode, type ApiNode } from '../helpers/api-node.ts';
 import { rawGet } from '../helpers/net.ts';
+import { smallArchive, type SmallArchive } from '../helpers/small-archive.ts';
 
-let tmp: string;
+let archive: SmallArchive;
 let build: string;
-let rpc: ReplayRpc;
 let node: ApiNode;
 let mint: string;
 let creator: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-build-beside-'));
-  writeChain({ launches: 3, seed: 2711, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain') });
-  const dataDir = join(tmp, 'data');
-  await collectOnce(dataDir, rpc.url, () => Date.UTC(2026, 10, 27, 12));
-  const store = new PublicStore(join(dataDir, 'public.db'), { readonly: true });
-  mint = (store.db.prepare('SELECT mint FROM launch ORDER BY mint LIMIT 1').get() as { mint: string }).mint;
-  store.close();
-  creator = readdirSync(join(dataDir, 'site', 'w'))[0]!.replace(/\.html$/, '');
+  archive = await smallArchive('lpa-build-beside-', 3, 2711, Date.UTC(2026, 10, 27, 12));
+  ({ mint, creator } = archive);
   // a copy of the build inside the tree (its imports resolve from node_modules), deleted below
   const dist = dirname(dirname(ENTRY));
   const scratch = join(resolve(dist, '..'), '.scratch'); // git-ignored
   mkdirSync(scratch, { recursive: true });
   build = mkdtempSync(join(scratch, 'dist-'));
   cpSync(dist, build, { recursive: true });
-  node = await startApiNode(dataDir, { SOLANA_RPC_URL: rpc.url }, join(build, 'server', 'entry.mjs'));
+  node = await startApiNode(archive.dataDir, { SOLANA_RPC_URL: archive.rpc.url }, join(build, 'server', 'entry.mjs'));
 }, 120_000);
 
 afterAll(async () => {
   await node?.kill();
-  await rpc?.close();
-  rmSync(build, { recursive: true, force: true });
-  rmSync(tmp, { recursive: true, force: true });
+  if (build) rmSync(build, { recursive: true, force: true });
+  await archive?.close();
 });
 
 describe('the built server after its build is replaced on disk', () => {

@@ -7,41 +7,26 @@
  * refuses an encoding does not get it. Needs `npx astro build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
-import { PublicStore } from '../../src/db/public-store.ts';
 import { LARGE_JSON_BYTES, compressible } from '../../src/server/compress.ts';
-import { collectOnce } from '../helpers/collect-once.ts';
 import { startApiNode, type ApiNode } from '../helpers/api-node.ts';
+import { smallArchive, type SmallArchive } from '../helpers/small-archive.ts';
 import { rawGet, type RawAnswer } from '../helpers/net.ts';
 
-let tmp: string;
-let rpc: ReplayRpc;
+let archive: SmallArchive;
 let node: ApiNode;
 let mint: string;
 let creator: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-compress-'));
-  writeChain({ launches: 10, seed: 2711, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain') });
-  const dataDir = join(tmp, 'data');
-  await collectOnce(dataDir, rpc.url, () => Date.UTC(2026, 10, 27, 12));
-  const store = new PublicStore(join(dataDir, 'public.db'), { readonly: true });
-  mint = (store.db.prepare('SELECT mint FROM launch ORDER BY mint LIMIT 1').get() as { mint: string }).mint;
-  store.close();
-  creator = readdirSync(join(dataDir, 'site', 'w'))[0]!.replace(/\.html$/, '');
-  node = await startApiNode(dataDir, { SOLANA_RPC_URL: rpc.url });
+  archive = await smallArchive('lpa-compress-', 10, 2711, Date.UTC(2026, 10, 27, 12));
+  ({ mint, creator } = archive);
+  node = await startApiNode(archive.dataDir, { SOLANA_RPC_URL: archive.rpc.url });
 }, 120_000);
 
 afterAll(async () => {
   await node?.kill();
-  await rpc?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  await archive?.close();
 });
 
 type Got = RawAnswer;

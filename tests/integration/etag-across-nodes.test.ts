@@ -7,34 +7,22 @@
  * Needs `npx astro build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
-import { writeChain } from '../../devchain/simulate/write-chain.ts';
-import { PublicStore } from '../../src/db/public-store.ts';
-import { collectOnce } from '../helpers/collect-once.ts';
+import { smallArchive, type SmallArchive } from '../helpers/small-archive.ts';
 import { ENTRY, startApiNode, type ApiNode } from '../helpers/api-node.ts';
 import { rawGet, sleep } from '../helpers/net.ts';
 
-let tmp: string;
+let archive: SmallArchive;
 let otherBuild: string;
-let rpc: ReplayRpc;
 let dataDir: string;
 const nodes: ApiNode[] = [];
 let mint: string;
 let creator: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'lpa-etag-nodes-'));
-  writeChain({ launches: 4, seed: 2611, out: join(tmp, 'chain') });
-  rpc = await startReplayRpc({ chainDir: join(tmp, 'chain') });
-  dataDir = join(tmp, 'data');
-  await collectOnce(dataDir, rpc.url, () => Date.UTC(2026, 10, 26, 12));
-  const store = new PublicStore(join(dataDir, 'public.db'), { readonly: true });
-  mint = (store.db.prepare('SELECT mint FROM launch ORDER BY mint LIMIT 1').get() as { mint: string }).mint;
-  store.close();
-  creator = readdirSync(join(dataDir, 'site', 'w'))[0]!.replace(/\.html$/, '');
+  archive = await smallArchive('lpa-etag-nodes-', 4, 2611, Date.UTC(2026, 10, 26, 12));
+  ({ mint, creator, dataDir } = archive);
   // another build of the same tree: same bytes, files written later (inside the tree, so its imports resolve)
   const dist = dirname(dirname(ENTRY));
   await sleep(20);
@@ -43,16 +31,15 @@ beforeAll(async () => {
   otherBuild = mkdtempSync(join(scratch, 'dist-'));
   cpSync(dist, otherBuild, { recursive: true });
   // one public address for both, as behind a load balancer (pages rendered by a node name it: /status.html)
-  const env = { SOLANA_RPC_URL: rpc.url, PUBLIC_BASE_URL: 'https://archive.example' };
+  const env = { SOLANA_RPC_URL: archive.rpc.url, PUBLIC_BASE_URL: 'https://archive.example' };
   nodes.push(await startApiNode(dataDir, env));
   nodes.push(await startApiNode(dataDir, env, join(otherBuild, 'server', 'entry.mjs')));
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(nodes.map((n) => n.kill()));
-  await rpc?.close();
   if (otherBuild) rmSync(otherBuild, { recursive: true, force: true });
-  rmSync(tmp, { recursive: true, force: true });
+  await archive?.close();
 });
 
 /** A plain GET as a CDN or nginx sends it (fetch adds `Cache-Control: no-cache` to a conditional request). */
