@@ -126,7 +126,7 @@ describe('lpa collect --once over the real mainnet fixtures', () => {
     const first = await keyed(`/api/v1/token/${MINT_2026}`);
     expect(first.status).toBe(202);
     // it was watched: the 202 says its history is partial, not that the archive did not watch it
-    expect((await first.clone().json()).finding.why).toMatch(/^The archive holds only part of this launch's history/);
+    expect((await first.clone().json()).finding.why).toMatch(/^Unknown, not clean, until the rebuild ends: the archive holds only part of this launch's history/);
     let res = first;
     for (let i = 0; res.status === 202 && i < 200; i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -153,7 +153,7 @@ describe('the rebuild lifecycle through HTTP', () => {
     expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const b1 = await first.json();
     expect(b1).toMatchObject({ apiVersion: 'v1', mint, cleanAtBirth: null, finding: { class: 'UNKNOWN' } });
-    expect(b1.finding.why).toMatch(/^The archive did not watch this launch/);
+    expect(b1.finding.why).toMatch(/^Unknown, not clean, until the rebuild ends: the archive did not watch this launch/);
     expect(['queued', 'running']).toContain(b1.rebuild.state);
     expect(b1.rebuild.queuedAt.iso).toMatch(/Z$/);
     const second = await token(s, mint);
