@@ -2,6 +2,7 @@ import { html, raw } from 'hono/html';
 import type { StatusBody } from '../facts/status.ts';
 import { countsWords, coverageWords, lagWords, type SitePageOptions } from './home-page.ts';
 import { shortDuration, utcMinute } from './list-rows.ts';
+import { ORIGIN_WORDS, SCANNED_BECAUSE } from './origin-words.ts';
 import { renderPage } from './shell.ts';
 
 /**
@@ -12,11 +13,8 @@ import { renderPage } from './shell.ts';
 type Html = ReturnType<typeof raw>;
 
 const CLASSES = ['FINDINGS', 'NOTE', 'NO_MARKERS', 'UNKNOWN'] as const;
-const ORIGINS: Record<string, string> = {
-  observed: 'observed: watched from the creation transaction on',
-  scanned: 'scanned: not watched at its creation, found later from the chain (created before coverage began or while the collector was down, or held without its creation transaction)',
-  rebuilt: 'rebuilt: reconstructed from chain history on request',
-};
+/** An origin's words on this page: the token page's, and for `scanned` the reasons a record is. */
+const originWords = (o: string) => (o === 'scanned' ? `${ORIGIN_WORDS.scanned} (${SCANNED_BECAUSE})` : (ORIGIN_WORDS[o] ?? o));
 const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US');
 
 function countsTable(s: StatusBody): Html {
@@ -25,7 +23,7 @@ function countsTable(s: StatusBody): Html {
   return html`<table class="stack counts">
 <thead><tr><th scope="col">Origin</th>${CLASSES.map((c) => html`<th scope="col">${c.replace('_', ' ')}</th>`)}<th scope="col">All</th></tr></thead>
 <tbody>${origins.map(
-    (o) => html`<tr><th scope="row">${ORIGINS[o] ?? o}</th>${CLASSES.map((c) => html`<td data-label="${c.replace('_', ' ')}">${n(s.counts.byOriginAndClass[o]?.[c])}</td>`)}<td data-label="All">${n(s.counts.byOrigin[o])}</td></tr>`,
+    (o) => html`<tr><th scope="row">${originWords(o)}</th>${CLASSES.map((c) => html`<td data-label="${c.replace('_', ' ')}">${n(s.counts.byOriginAndClass[o]?.[c])}</td>`)}<td data-label="All">${n(s.counts.byOrigin[o])}</td></tr>`,
   )}
 <tr><th scope="row">All origins</th>${CLASSES.map((c) => html`<td data-label="${c.replace('_', ' ')}">${n(s.counts.byClass[c])}</td>`)}<td data-label="All">${n(s.counts.records)}</td></tr></tbody>
 </table>` as Html;

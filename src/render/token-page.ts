@@ -10,6 +10,7 @@ import { USDC_MINT, after, count, duration, pct, pctBeside, pctOf, pricePerMilli
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 import { CREATOR_MAJORITY_PCT } from '../core/record/build-launch.ts';
 import { methodAtLeast, notCompletedKnown, notMigratedKnown } from '../core/record/known-graduation.ts';
+import { ORIGIN_WORDS } from './origin-words.ts';
 
 /**
  * The one template of the public token page `t/{mint}.html`, used by the collector (which writes
@@ -278,7 +279,7 @@ function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
   if (!b) {
     const why = unknownWhy(doc);
     if (why) return html`<p>Unknown — ${why}.</p>` as Html;
-    return html`<p>No one: the curve had not completed as of ${doc.asOf.iso.slice(0, 10)}${l?.completed ? '' : ''}.</p>` as Html;
+    return html`<p>No one: the curve had not completed as of ${doc.asOf.iso.slice(0, 10)}.</p>` as Html;
   }
   const total = l?.totalSupplyRaw ?? '1000000000000000';
   // the buyout's quote is the launch's: its decimals are the launch's
@@ -290,13 +291,6 @@ function buyoutTable(doc: LaunchDocument, ex: Explorer): Html {
   }${b.poolPart ? html`<br><span class="muted">of which at the future pool’s price: ${shown(tokenAmount(b.poolPart.tokens))} for ${shown(quoteAmount(b.poolPart.quoteSpent, b.quoteMint, qd))}</span>` : ''}</td><td data-label="Transaction">${txLink(ex, b.signature, shortAddress(b.signature))}</td></tr>
 </tbody></table>` as Html;
 }
-
-/** The Origin row's words by `origin` (the field's value first, as the JSON spells it). */
-const ORIGIN_WORDS: Record<string, string> = {
-  observed: 'observed: watched live from its creation transaction',
-  scanned: 'scanned: not watched at its creation; found later from the chain',
-  rebuilt: 'rebuilt: not watched at its creation; reconstructed from chain history on request',
-};
 
 /**
  * The buyout's fees after what it spent: " + fees X", or, when its events do not report them (the 2024

@@ -296,7 +296,7 @@ describe('home, search, lists, status and methodology in chromium without JavaSc
     expect(res?.status()).toBe(200);
     const text = await page.locator('main').innerText();
     expect(text).toContain('Coverage');
-    expect(text).toMatch(/scanned: not watched at its creation, found later from the chain/); // COLLECT_START earliest: every launch predates coverage
+    expect(text).toMatch(/scanned: not watched at its creation; found later from the chain \(created before coverage began/); // COLLECT_START earliest: every launch predates coverage
     expect(await page.locator('footer.site a[href="/methodology.html"]').count()).toBe(1);
     await atWidths(page, 'status');
     const m = await page.goto(`${base}/methodology.html`);
