@@ -474,7 +474,7 @@ export type RotatedKey = {
   generatedAt: Instant;
 };
 
-export type ErrorCode = "not_an_address" | "missing_key" | "invalid_key" | "revoked_key" | "not_a_curve_launch" | "rebuild_failed" | "quota_exceeded" | "rate_limited" | "rebuild_budget_exhausted" | "busy" | "not_found" | "invalid_signature" | "billing_not_configured" | "internal" | "bad_request" | "method_not_allowed" | "payload_too_large" | "invalid_event" | "headers_too_large" | "request_timeout" | "invalid_query" | "invalid_cursor" | "too_many_mints" | "invalid_mints" | "feed_not_in_plan" | "too_many_streams" | "unavailable";
+export type ErrorCode = "not_an_address" | "missing_key" | "invalid_key" | "revoked_key" | "not_a_curve_launch" | "rebuild_failed" | "quota_exceeded" | "rate_limited" | "rebuild_budget_exhausted" | "busy" | "not_found" | "invalid_signature" | "billing_not_configured" | "internal" | "bad_request" | "method_not_allowed" | "payload_too_large" | "invalid_event" | "headers_too_large" | "request_timeout" | "invalid_query" | "invalid_cursor" | "too_many_mints" | "invalid_mints" | "feed_not_in_plan" | "too_many_streams" | "unavailable" | "range_not_satisfiable";
 
 export type ErrorBody = {
   apiVersion: "v1";

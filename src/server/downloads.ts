@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import parseRange from 'range-parser';
 import { DOWNLOADS, downloadsDir, readManifest, type DownloadName } from '../downloads.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
@@ -13,8 +14,13 @@ import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
  * disk. Checks: 401 `missing_key`/`invalid_key`/`revoked_key`, 429 `quota_exceeded` (each request
  * counts once, a 304 too); 404 `not_found` before the collector has written them. 200 with
  * `Content-Length`, `ETag` = the file's sha256 (the manifest's), `Last-Modified`, `Content-Disposition:
- * attachment`, `Cache-Control: no-store` (the files are replaced as the archive grows); 304 on
- * `If-None-Match`.
+ * attachment`, `Cache-Control: no-store` (the files are replaced as the archive grows), `Accept-Ranges:
+ * bytes`; 304 on `If-None-Match`. A download resumes with `Range: bytes=<first>-[<last>]` (RFC 9110 §14,
+ * parsed by range-parser): 206 with `Content-Range` for one satisfiable range; 416
+ * `range_not_satisfiable` with `Content-Range: bytes *\/<size>` when it starts past the end; the
+ * whole file (200) for several ranges, another unit, a malformed header, or an `If-Range` that is
+ * not this file's ETag or Last-Modified (the file was replaced since the first part: its tail
+ * would not continue those bytes).
  */
 export async function handleDownload(request: Request, deps: Deps, name: DownloadName): Promise<Response> {
   const nowMs = deps.now();
@@ -33,19 +39,48 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return errorResponse('not_found', { nowMs });
     throw e;
   }
-  return new Response(fileBody(file, drainWaiter()), {
-    status: 200,
+  const lastModified = new Date(entry.writtenAt.ms).toUTCString();
+  const range = requestedRange(request, entry.bytes, etag, lastModified);
+  if (range === 'unsatisfiable') {
+    await file.close();
+    return errorResponse('range_not_satisfiable', { nowMs, headers: { 'Content-Range': `bytes */${entry.bytes}`, ...rateLimitHeaders(usage) } });
+  }
+  const part = range ?? { start: 0, end: entry.bytes - 1 };
+  return new Response(fileBody(file, drainWaiter(), part.start, part.end + 1 - part.start), {
+    status: range ? 206 : 200,
     headers: {
       'Content-Type': DOWNLOADS[name],
-      'Content-Length': String(entry.bytes),
+      'Content-Length': String(part.end + 1 - part.start),
+      ...(range ? { 'Content-Range': `bytes ${part.start}-${part.end}/${entry.bytes}` } : {}),
+      'Accept-Ranges': 'bytes',
       'Content-Disposition': `attachment; filename="${name}"`,
       ETag: etag,
-      'Last-Modified': new Date(entry.writtenAt.ms).toUTCString(),
+      'Last-Modified': lastModified,
       'Cache-Control': CACHE_NONE,
       ...rateLimitHeaders(usage),
       ...corsHeaders(),
     },
   });
+}
+
+/**
+ * The one byte range a download request asks for of a file of `size` bytes, both ends included
+ * (RFC 9110 §14.2): null for the whole file — no `Range`, several ranges, a unit other than
+ * bytes, a header range-parser cannot read (`-2`), or an `If-Range` that is neither `etag` nor
+ * `lastModified` (§13.1.5: the file changed, so the part asked for would not continue the client's
+ * bytes); 'unsatisfiable' when the range starts at or past the end (range-parser's `-1`; every range
+ * of an empty file). Pure.
+ * @example requestedRange(new Request('http://x/', { headers: { Range: 'bytes=100-' } }), 1000, '"e"', 'd') // { start: 100, end: 999 }
+ */
+export function requestedRange(request: Request, size: number, etag: string, lastModified: string): { start: number; end: number } | 'unsatisfiable' | null {
+  const header = request.headers.get('range');
+  if (header === null) return null;
+  const ifRange = request.headers.get('if-range');
+  if (ifRange !== null && ifRange.trim() !== etag && ifRange.trim() !== lastModified) return null;
+  const ranges = parseRange(size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return null;
+  return { start: ranges[0]!.start, end: ranges[0]!.end };
 }
 
 /** Bytes read from a download per pull. */
@@ -56,10 +91,13 @@ const CHUNK_BYTES = 64 * 1024;
  * fails, or is cancelled (a client that went away, a HEAD answer). A body nobody reads must not
  * hold a descriptor until garbage collection (issue 21: 5,000 HEADs held 579 files open).
  * `room` resolves when the client's socket can take the next chunk (node-response.ts): a slow
- * reader holds the read, not the whole file in the server's memory.
+ * reader holds the read, not the whole file in the server's memory. `start`, `length`: the bytes sent
+ * (a range of a download; default the whole file from its start).
  */
-export function fileBody(file: FileHandle, room: () => Promise<void> = () => Promise.resolve()): ReadableStream<Uint8Array> {
+export function fileBody(file: FileHandle, room: () => Promise<void> = () => Promise.resolve(), start = 0, length = Number.POSITIVE_INFINITY): ReadableStream<Uint8Array> {
   let closed = false;
+  let position = start;
+  let left = length;
   const close = async () => {
     if (closed) return;
     closed = true;
@@ -70,8 +108,11 @@ export function fileBody(file: FileHandle, room: () => Promise<void> = () => Pro
       try {
         await room();
         if (closed) return;
-        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-        const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, null);
+        const want = Math.min(CHUNK_BYTES, left);
+        const buffer = Buffer.allocUnsafe(want);
+        const { bytesRead } = want === 0 ? { bytesRead: 0 } : await file.read(buffer, 0, want, position);
+        position += bytesRead;
+        left -= bytesRead;
         if (bytesRead === 0) {
           await close();
           controller.close();

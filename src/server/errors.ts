@@ -171,9 +171,15 @@ export const ERRORS = {
     message: "This API node cannot answer just now: it cannot reach the archive's key and quota database (cluster mode), or it has no verified copy of the public database yet (API_GENERATIONS_DIR). Nothing was counted. Try again after Retry-After seconds; another node may answer now, and public pages are still served.",
     why: 'The request could not be checked, so no record was looked up: the provenance of this launch is unknown, not clean.',
   },
+  range_not_satisfiable: {
+    status: 416,
+    label: 'Range not satisfiable',
+    message: 'The Range header asks for bytes past the end of this file (its size is in Content-Range: "bytes */<size>"). The file may have been replaced by a newer, smaller one: start the download again without Range, or with If-Range set to the ETag you started with. Nothing was sent.',
+    why: 'This is a bulk download, not a record; nothing about any token was sent.',
+  },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
-/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `feed_not_in_plan`, `too_many_streams`, `unavailable`). */
+/** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `feed_not_in_plan`, `too_many_streams`, `unavailable`, `range_not_satisfiable`). */
 export type ErrorCode = keyof typeof ERRORS;
 
 /** Every error code, in declaration order (for docs and tests). */

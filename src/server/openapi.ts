@@ -54,7 +54,7 @@ const GENERIC_ERRORS: ErrorCode[] = ['bad_request', 'request_timeout', 'headers_
 const KEY_ERRORS: ErrorCode[] = ['missing_key', 'invalid_key', 'revoked_key'];
 const QUOTA_ERRORS: ErrorCode[] = ['quota_exceeded'];
 
-type HeaderName = 'X-Archive-Generation' | 'RateLimit' | 'RateLimit-Policy' | 'Retry-After' | 'WWW-Authenticate' | 'ETag' | 'Cache-Control' | 'Allow' | 'Location' | 'Content-Disposition' | 'Last-Modified';
+type HeaderName = 'X-Archive-Generation' | 'RateLimit' | 'RateLimit-Policy' | 'Retry-After' | 'WWW-Authenticate' | 'ETag' | 'Cache-Control' | 'Allow' | 'Location' | 'Content-Disposition' | 'Last-Modified' | 'Accept-Ranges' | 'Content-Range';
 
 /** Response headers, by name (components.headers). */
 const HEADERS: Record<HeaderName, Json> = {
@@ -82,6 +82,8 @@ const HEADERS: Record<HeaderName, Json> = {
   Location: { description: 'Where to go next.', schema: { type: 'string' } },
   'Content-Disposition': { description: '`attachment; filename="<name>"`.', schema: { type: 'string' } },
   'Last-Modified': { description: 'When the file was written.', schema: { type: 'string' } },
+  'Accept-Ranges': { description: '`bytes`: a download resumes with a Range header (RFC 9110 §14).', schema: { type: 'string', const: 'bytes' } },
+  'Content-Range': { description: 'The bytes sent and the file\'s size, `bytes <first>-<last>/<size>` (206), or the size alone, `bytes */<size>` (416).', schema: { type: 'string', pattern: '^bytes (\\d+-\\d+|\\*)/\\d+$' } },
 };
 
 const pathParam = (name: string, description: string): Json => ({
@@ -94,6 +96,12 @@ const pathParam = (name: string, description: string): Json => ({
 const MINT = pathParam('mint', 'Token mint address: base58, 32-44 characters, decoding to 32 bytes.');
 const ADDRESS = pathParam('address', 'Wallet address: base58, 32-44 characters, decoding to 32 bytes.');
 const IF_NONE_MATCH: Json = { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer: 304 when it still matches.', schema: { type: 'string' } };
+
+/** A download's Range and If-Range (RFC 9110 §14.2, §13.1.5): src/server/downloads.ts `requestedRange`. */
+const RANGE: Json[] = [
+  { name: 'Range', in: 'header', required: false, description: 'One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`: 206 with those bytes. Several ranges, another unit or a malformed header get the whole file (200); a range starting past the end, 416.', schema: { type: 'string' } },
+  { name: 'If-Range', in: 'header', required: false, description: 'The ETag (or Last-Modified) of the file a resumed download started: the range only while it is still that file, else the whole new file (200). Send it when resuming: the files are replaced as the archive grows.', schema: { type: 'string' } },
+];
 
 const RATE: HeaderName[] = ['RateLimit', 'RateLimit-Policy'];
 
@@ -271,17 +279,23 @@ export const OPERATIONS: Operation[] = [
       summary: name === 'recordDb' ? 'The public record database (SQLite)' : 'Every launch document held (gzip NDJSON: {mint, sha256, document} a line)',
       tags: ['bulk'],
       keyed: true,
-      parameters: [IF_NONE_MATCH],
+      parameters: [IF_NONE_MATCH, ...RANGE],
       success: [
         {
           status: 200,
           description: 'The file.',
           media: name === 'recordDb' ? 'application/vnd.sqlite3' : 'application/gzip',
-          headers: ['ETag', 'Cache-Control', 'Last-Modified', 'Content-Disposition', ...RATE],
+          headers: ['ETag', 'Cache-Control', 'Last-Modified', 'Content-Disposition', 'Accept-Ranges', ...RATE],
+        },
+        {
+          status: 206,
+          description: 'The bytes of the one range asked for (Range), of the file the ETag names.',
+          media: name === 'recordDb' ? 'application/vnd.sqlite3' : 'application/gzip',
+          headers: ['ETag', 'Cache-Control', 'Last-Modified', 'Content-Disposition', 'Accept-Ranges', 'Content-Range', ...RATE],
         },
       ],
       notModified: true,
-      errors: [...KEY_ERRORS, ...QUOTA_ERRORS, 'not_found'],
+      errors: [...KEY_ERRORS, ...QUOTA_ERRORS, 'not_found', 'range_not_satisfiable'],
       retryAfter: ['quota_exceeded'],
     }),
   ),
@@ -457,7 +471,7 @@ const PAGE_ETAG: Json = {
 };
 
 /** Error statuses a counted keyed request can get after its key was checked and counted: they carry the rate-limit fields. */
-const AFTER_ADMISSION = new Set([404, 429, 500, 503]);
+const AFTER_ADMISSION = new Set([404, 416, 429, 500, 503]);
 
 function operationObject(op: Operation): Json {
   const page = op.success.some((s) => s.media === 'text/html' && s.headers?.includes('ETag'));
@@ -489,7 +503,7 @@ function operationObject(op: Operation): Json {
     const rated = counted && AFTER_ADMISSION.has(status);
     responses[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),
-      headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(status === 401 ? { 'WWW-Authenticate': { ...HEADERS['WWW-Authenticate'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),
+      headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(status === 401 ? { 'WWW-Authenticate': { ...HEADERS['WWW-Authenticate'], required: true } } : {}), ...(status === 416 ? { 'Content-Range': { ...HEADERS['Content-Range'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),
       content: errorContent(codes),
     };
   }

@@ -311,6 +311,45 @@ describe('bulk downloads (spec §4): /data/record.db and /data/documents.ndjson.
     expect(again.status).toBe(304);
   });
 
+  it('a download resumes by Range: 206 parts that join to the whole file (its sha256 the ETag); 416 past the end; a stale If-Range, several ranges or a malformed Range get the whole file', async () => {
+    const whole = await keyed('/data/record.db');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const all = Buffer.from(await whole.arrayBuffer());
+    const etag = whole.headers.get('etag')!;
+    const size = all.length;
+    expect(size).toBeGreaterThan(100_000); // more than one 64 KB read: the ranges cross chunk edges
+    const ranged = (range: string, extra: Record<string, string> = {}) => fetch(`${base}/data/record.db`, { headers: { Authorization: `Bearer ${key}`, Range: range, ...extra } });
+    // a client that stopped after 70,001 bytes asks for the rest, naming the file it started (If-Range)
+    const cut = 70_001;
+    const head = await ranged(`bytes=0-${cut - 1}`);
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toBe(`bytes 0-${cut - 1}/${size}`);
+    const first = Buffer.from(await head.arrayBuffer());
+    expect(first.length).toBe(cut);
+    const tail = await ranged(`bytes=${cut}-`, { 'If-Range': etag });
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get('content-range')).toBe(`bytes ${cut}-${size - 1}/${size}`);
+    expect(Number(tail.headers.get('content-length'))).toBe(size - cut);
+    expect(tail.headers.get('etag')).toBe(etag);
+    const rest = Buffer.from(await tail.arrayBuffer());
+    expect(`"${sha(Buffer.concat([first, rest]))}"`).toBe(etag);
+    // a suffix range: the last 10 bytes
+    const last = await ranged('bytes=-10');
+    expect(last.status).toBe(206);
+    expect(Buffer.from(await last.arrayBuffer())).toEqual(all.subarray(size - 10));
+    // past the end: 416, the size in Content-Range, the one error vocabulary
+    const past = await ranged(`bytes=${size}-`);
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+    expect(await past.json()).toMatchObject({ error: 'range_not_satisfiable', finding: { class: 'UNKNOWN' } });
+    // the file was replaced since the first part (another ETag): the whole new file, not its tail
+    for (const [range, extra] of [[`bytes=${cut}-`, { 'If-Range': '"0000"' }], ['bytes=0-9,20-29', {}], ['lines=1-2', {}], ['bytes=x-y', {}]] as const) {
+      const res = await ranged(range, extra);
+      expect(res.status, range).toBe(200);
+      expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(etag.slice(1, -1));
+    }
+  });
+
   it('the documents file: one gzip JSON line per record, each document exactly /d/{mint} with its sha256', async () => {
     const res = await keyed('/data/documents.ndjson.gz');
     expect(res.status).toBe(200);

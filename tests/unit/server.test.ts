@@ -129,7 +129,7 @@ describe('error vocabulary', () => {
       'quota_exceeded', 'rate_limited', 'rebuild_budget_exhausted', 'busy', 'not_found',
       'invalid_signature', 'billing_not_configured', 'internal',
       'bad_request', 'method_not_allowed', 'payload_too_large', 'invalid_event', 'headers_too_large', 'request_timeout',
-      'invalid_query', 'invalid_cursor', 'too_many_mints', 'invalid_mints', 'feed_not_in_plan', 'too_many_streams', 'unavailable',
+      'invalid_query', 'invalid_cursor', 'too_many_mints', 'invalid_mints', 'feed_not_in_plan', 'too_many_streams', 'unavailable', 'range_not_satisfiable',
     ]);
     for (const code of ERROR_CODES) {
       await expectError(errorResponse(code, { nowMs: NOW }), ERRORS[code].status, code);
@@ -141,6 +141,7 @@ describe('error vocabulary', () => {
     expect(ERRORS.rebuild_budget_exhausted.status).toBe(503);
     expect(ERRORS.feed_not_in_plan.status).toBe(403);
     expect(ERRORS.too_many_streams.status).toBe(429);
+    expect(ERRORS.range_not_satisfiable.status).toBe(416);
   });
 
   it('turns an unexpected exception into 500 internal without logging the request headers', async () => {
