@@ -14,7 +14,7 @@ export const CACHE_LISTS = 'max-age=5';
 export const CACHE_METHODOLOGY = 'max-age=300';
 
 /** Response headers a browser may read across origins (CORS). */
-export const CORS_EXPOSED = ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Content-Length'];
+export const CORS_EXPOSED = ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Content-Length', 'Content-Range', 'Accept-Ranges'];
 
 /**
  * CORS headers put on every response: open to every origin (spec §1). Keys belong on the caller's

@@ -99,7 +99,7 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Wait before reconnecting after a drop, ms (default: the server's `retry:`, else 2,000). */
   reconnectDelayMs?: number;
-  /** Reconnect when nothing (not even a heartbeat) arrived for this long, ms (default 45,000: three heartbeats). */
+  /** Reconnect when nothing (not even a heartbeat) arrived for this long, ms (default 30,000: two heartbeats; the server sends one every 15 s). */
   idleTimeoutMs?: number;
   /** Called on each reconnection with the id it resumes after and why (for logs). */
   onReconnect?: (info: { after: number | null; reason: string }) => void;

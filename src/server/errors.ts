@@ -179,6 +179,9 @@ export const ERRORS = {
   },
 } as const satisfies Record<string, { status: number; label: string; message: string; why: string }>;
 
+/** `busy` from `/api/v1/stream` (stream.ts): the server is stopping, so the creation feed opens no new stream. */
+export const STREAM_STOPPED_MESSAGE = 'The server is shutting down and opens no new stream. Connect again after Retry-After seconds with Last-Event-ID.';
+
 /** A permanent error code (spec §7 plus `not_found`, `invalid_signature`, `billing_not_configured`, `internal`, `bad_request`, `method_not_allowed`, `payload_too_large`, `invalid_event`, `headers_too_large`, `request_timeout`, `invalid_query`, `invalid_cursor`, `too_many_mints`, `invalid_mints`, `feed_not_in_plan`, `too_many_streams`, `unavailable`, `range_not_satisfiable`). */
 export type ErrorCode = keyof typeof ERRORS;
 

@@ -21,7 +21,7 @@ export function preflightResponse(methods = 'GET, OPTIONS'): Response {
     headers: {
       ...corsHeaders(),
       'Access-Control-Allow-Methods': methods,
-      'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match',
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match, Range, If-Range',
       'Access-Control-Max-Age': '86400',
     },
   });

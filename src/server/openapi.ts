@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERRORS, type ErrorCode } from './errors.ts';
+import { ERRORS, STREAM_STOPPED_MESSAGE, type ErrorCode } from './errors.ts';
 import { DAILY_QUOTA } from './quota.ts';
 import { REBUILDS_PER_CALLER_HOURLY } from './rebuilds.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
@@ -44,6 +44,8 @@ interface Operation {
   errors: ErrorCode[];
   /** Error codes whose answers carry Retry-After. */
   retryAfter?: ErrorCode[];
+  /** The `message` this operation sends for a code instead of the vocabulary's (errors.ts), when it says something of its own. */
+  messages?: Partial<Record<ErrorCode, string>>;
   notModified?: boolean;
   /** Also answered from disk by the static tier (nginx): its ETag may be nginx's `"<mtime>-<size>"`. */
   staticTier?: boolean;
@@ -211,6 +213,7 @@ export const OPERATIONS: Operation[] = [
     ],
     errors: [...KEY_ERRORS, 'feed_not_in_plan', 'invalid_query', 'too_many_streams', 'busy'],
     retryAfter: ['too_many_streams', 'busy'],
+    messages: { busy: STREAM_STOPPED_MESSAGE },
   },
   {
     route: ROUTES.status,
@@ -502,7 +505,7 @@ function operationObject(op: Operation): Json {
     // answers after the key check and the count (a 404 finding, 429, a 500, a 503); 400, 401, 408 and 431 come before it
     const rated = counted && AFTER_ADMISSION.has(status);
     responses[String(status)] = {
-      description: codes.map((c) => `\`${c}\`: ${ERRORS[c].message}`).join('\n\n'),
+      description: codes.map((c) => `\`${c}\`: ${op.messages?.[c] ?? ERRORS[c].message}`).join('\n\n'),
       headers: withGeneration({ ...(retry ? { 'Retry-After': { ...HEADERS['Retry-After'], required: true } } : {}), ...(status === 401 ? { 'WWW-Authenticate': { ...HEADERS['WWW-Authenticate'], required: true } } : {}), ...(status === 416 ? { 'Content-Range': { ...HEADERS['Content-Range'], required: true } } : {}), ...(rated ? { RateLimit: HEADERS.RateLimit, 'RateLimit-Policy': HEADERS['RateLimit-Policy'] } : {}) }),
       content: errorContent(codes),
     };
@@ -525,10 +528,33 @@ export function componentSchemas(): Record<string, Json> {
 }
 
 /**
- * The OpenAPI 3.1 document, with `baseUrl` (PUBLIC_BASE_URL) as its server.
+ * `schema` with every `additionalProperties: false` taken out (other `additionalProperties`, the
+ * maps', kept): objects open to members added later (spec §9: fields are only ever added), so a
+ * validator or client generated from a published description accepts the next additive release.
+ * The document has no `oneOf` a closed object would disambiguate. Pure: returns a copy.
+ */
+export function opened<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(opened) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([k, v]) => !(k === 'additionalProperties' && v === false)).map(([k, v]) => [k, opened(v)])) as T;
+}
+
+/** How a description is made: `closed` keeps zod's `additionalProperties: false` (the test suite's check, tests/helpers/conform.ts, refuses any member not described); served descriptions are open ({@link opened}). */
+export interface DescriptionOptions {
+  closed?: boolean;
+}
+
+/**
+ * The OpenAPI 3.1 document, with `baseUrl` (PUBLIC_BASE_URL) as its server: open objects unless
+ * `closed` ({@link DescriptionOptions}).
  * @example openApiDocument('https://archive.example').openapi // '3.1.0'
  */
-export function openApiDocument(baseUrl: string): Json {
+export function openApiDocument(baseUrl: string, options: DescriptionOptions = {}): Json {
+  const doc = describeApi(baseUrl);
+  return options.closed ? doc : opened(doc);
+}
+
+function describeApi(baseUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) {
     const item = (paths[op.path] ??= {});
@@ -572,10 +598,11 @@ export const PUBLISHED_SCHEMAS = { 'launch.json': S.LaunchDocument, 'wallet.json
  * A published JSON Schema (2020-12), standalone (shared parts under `$defs`), with its URL as `$id`.
  * @example publishedSchema('https://archive.example', 'launch.json')?.title // 'LaunchDocument'
  */
-export function publishedSchema(baseUrl: string, name: string): Json | null {
+export function publishedSchema(baseUrl: string, name: string, options: DescriptionOptions = {}): Json | null {
   if (!Object.hasOwn(PUBLISHED_SCHEMAS, name)) return null;
   const schema = PUBLISHED_SCHEMAS[name as keyof typeof PUBLISHED_SCHEMAS];
   const meta = S.registry.get(schema)!;
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: S.registry, override: standardFormats }) as Json;
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${baseUrl}/api/v1/schemas/${name}`, title: meta.id, description: meta.description, ...strip(out) };
+  const published = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${baseUrl}/api/v1/schemas/${name}`, title: meta.id, description: meta.description, ...strip(out) };
+  return options.closed ? published : opened(published);
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Deps } from './deps.ts';
-import { errorResponse } from './errors.ts';
+import { STREAM_STOPPED_MESSAGE, errorResponse } from './errors.ts';
 import { FeedHub } from './feed-hub.ts';
 import { CACHE_NONE, corsHeaders } from './http.ts';
 import { keyRefusal } from './quota.ts';
@@ -107,7 +107,7 @@ export async function handleStream(request: Request, deps: Deps): Promise<Respon
   if ('problem' in resume) return errorResponse('invalid_query', { nowMs, message: resume.problem });
   const stream = feedOf(deps).open(key.keyId, resume.after, { room: drainWaiter(), close: connectionCloser() });
   if (stream === 'too_many') return errorResponse('too_many_streams', { nowMs, headers: { 'Retry-After': '15' } });
-  if (stream === 'stopped') return errorResponse('busy', { nowMs, headers: { 'Retry-After': '5' }, message: 'The server is shutting down and opens no new stream. Connect again after Retry-After seconds with Last-Event-ID.' });
+  if (stream === 'stopped') return errorResponse('busy', { nowMs, headers: { 'Retry-After': '5' }, message: STREAM_STOPPED_MESSAGE });
   return new Response(stream, {
     status: 200,
     headers: {

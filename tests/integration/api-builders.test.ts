@@ -11,7 +11,7 @@ import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts'
 import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
-import { openApiDocument } from '../../src/server/openapi.ts';
+import { openApiDocument, publishedSchema } from '../../src/server/openapi.ts';
 import { freePort } from '../helpers/net.ts';
 import { ArchiveClient, ArchiveError } from '../../client/src/index.ts';
 import { generateTypes } from '../../client/scripts/generate-types.ts';
@@ -101,7 +101,11 @@ describe('GET /api/v1/openapi.json and /api/v1/schemas/*', () => {
     const validLaunch = ajv.compile(launch);
     const doc = await (await get(`/d/${MINT}`)).json();
     expect(validLaunch(doc), JSON.stringify(validLaunch.errors)).toBe(true);
-    expect(validLaunch({ ...doc, extra: 1 })).toBe(false);
+    // served open: a member a later release adds is accepted; the suite's closed copy refuses any member not described
+    expect(validLaunch({ ...doc, addedLater: 1 })).toBe(true);
+    const closedLaunch = ajv.compile({ ...publishedSchema(base, 'launch.json', { closed: true })!, $id: `${base}/closed/launch.json` });
+    expect(closedLaunch(doc), JSON.stringify(closedLaunch.errors)).toBe(true);
+    expect(closedLaunch({ ...doc, addedLater: 1 })).toBe(false);
     const wallet = ajv.compile(await (await get('/api/v1/schemas/wallet.json')).json());
     const { apiVersion: _a, coverage: _c, generatedAt: _g, license: _l, ...record } = await (await keyed(`/api/v1/wallet/${CREATOR}`)).json();
     expect(record.inArchive).toBe(true);

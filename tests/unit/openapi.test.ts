@@ -61,6 +61,10 @@ describe('the OpenAPI document (generated from the zod schemas, the route table 
     for (const status of ['304', '404', '429', '503']) expect(Object.keys(token.responses[status].headers), status).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
     for (const status of ['400', '401', '408', '431']) expect(Object.keys(token.responses[status].headers ?? {}), status).not.toContain('RateLimit');
     expect(token.security).toEqual([{ bearer: [] }]);
+    // an operation's own words for a code: the stream's busy is a server stopping, not a mint without a record
+    expect(doc.paths['/api/v1/stream'].get.responses['503'].description).toContain('shutting down');
+    expect(doc.paths['/api/v1/stream'].get.responses['503'].description).not.toContain('for this mint');
+    expect(token.responses['503'].description).toContain('for this mint');
   });
 
   it('publishes standalone JSON Schemas of the launch document and the wallet record', () => {
@@ -71,6 +75,19 @@ describe('the OpenAPI document (generated from the zod schemas, the route table 
     expect(publishedSchema('https://archive.example', 'wallet.json')!.title).toBe('WalletData');
     expect(publishedSchema('https://archive.example', 'nope.json')).toBeNull();
     expect(publishedSchema('https://archive.example', 'constructor')).toBeNull();
+  });
+
+  it('served open (a member added by a later release validates), checked closed (the suite refuses a member not described): the same document otherwise', () => {
+    const closed = openApiDocument('https://archive.example', { closed: true });
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"additionalProperties":false');
+    expect((JSON.stringify(closed).match(/"additionalProperties":false/g) ?? []).length).toBeGreaterThan(50);
+    // the maps keep their value schemas
+    expect((text.match(/"additionalProperties":\{/g) ?? []).length).toBe((JSON.stringify(closed).match(/"additionalProperties":\{/g) ?? []).length);
+    // without the closing keywords the two are equal
+    const strip = (v: unknown): unknown => (Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k, x]) => !(k === 'additionalProperties' && x === false)).map(([k, x]) => [k, strip(x)])) : v);
+    expect(doc).toEqual(strip(closed));
+    // what each accepts of a served document: tests/integration/api-builders.test.ts
   });
 });
 

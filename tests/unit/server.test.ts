@@ -310,7 +310,7 @@ describe('CORS', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
     expect(res.headers.get('Access-Control-Allow-Methods')).toBe('GET, OPTIONS');
-    expect(res.headers.get('Access-Control-Allow-Headers')).toBe('Authorization, Content-Type, If-None-Match');
+    expect(res.headers.get('Access-Control-Allow-Headers')).toBe('Authorization, Content-Type, If-None-Match, Range, If-Range');
     expect(res.headers.get('Access-Control-Max-Age')).toBe('86400');
   });
 
