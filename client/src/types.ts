@@ -232,6 +232,7 @@ export type RebuildInProgress = {
 
 export type WalletData = {
   address: string;
+  /** false only for a wallet never seen: no role in a launch held and no curve trade (buy or sell) in a launch held; then every other data field is null. A wallet seen only trading: true, empty lists, zero counts */
   inArchive: boolean;
   buyouts: ({
     mint: string;
@@ -314,6 +315,7 @@ export type WalletData = {
 export type WalletRecord = {
   apiVersion: "v1";
   address: string;
+  /** false only for a wallet never seen: no role in a launch held and no curve trade (buy or sell) in a launch held; then every other data field is null. A wallet seen only trading: true, empty lists, zero counts */
   inArchive: boolean;
   buyouts: ({
     mint: string;

@@ -545,4 +545,21 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
             END)));
     `,
   },
+  {
+    version: 24,
+    name: 'wallets seen trading a curve held (wallet record inArchive)',
+    sql: `
+      -- Spec §2.4: inArchive is false only for a wallet never seen. A wallet that bought or sold a
+      -- curve the archive holds, without a role (creator, bundled or first-30-s buyer, buyout), was
+      -- answered as never seen (inArchive false, every list null: "unknown") though the archive holds
+      -- the launch's history with its trades. The users of the curve's successful trades
+      -- (pump TradeEvent of the launch's mint) are kept here as launch_tx rows are added
+      -- (PublicStore.addTransaction); this fills it from the rows kept so far.
+      CREATE TABLE wallet_seen (wallet TEXT PRIMARY KEY) WITHOUT ROWID;
+      INSERT OR IGNORE INTO wallet_seen (wallet)
+        SELECT json_extract(e.value, '$.fields.user') FROM launch_tx t, json_each(t.decoded, '$.events') e
+        WHERE t.failed = 0 AND json_extract(e.value, '$.program') = 'pump' AND json_extract(e.value, '$.name') = 'TradeEvent'
+          AND json_extract(e.value, '$.fields.mint') = t.mint AND json_extract(e.value, '$.fields.user') IS NOT NULL;
+    `,
+  },
 ];

@@ -302,6 +302,9 @@ export class PublicStore {
         'INSERT OR IGNORE INTO launch_tx (mint, signature, slot, block_time, failed, decoded) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       txOf: prepare('SELECT decoded FROM launch_tx WHERE mint = ? AND signature = ?').pluck(),
+      // public migration 24 (a read-only generation of an older schema has no such table: no wallet is seen there but by its roles)
+      seeWallet: opts.readonly ? null : prepare('INSERT OR IGNORE INTO wallet_seen (wallet) VALUES (?)'),
+      walletSeen: schemaHas(db, 'table', 'wallet_seen') ? prepare('SELECT 1 FROM wallet_seen WHERE wallet = ?').pluck() : null,
       dueBuyouts: prepare(`
         SELECT r.mint, r.wallet, r.signature, a.state FROM wallet_role r
         LEFT JOIN buyout_afterwards a ON a.mint = r.mint AND a.wallet = r.wallet
@@ -578,7 +581,18 @@ export class PublicStore {
 
   /** `text`: the transaction's JSON when the caller has it already (one per transaction, however many mints it touches). */
   addTransaction(mint: string, tx: DecodedTransaction, text = JSON.stringify(tx)): boolean {
-    return this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, text).changes === 1;
+    const added = this.s.insertTx.run(mint, tx.signature, tx.slot ?? 0, tx.blockTime, tx.err === null ? 0 : 1, text).changes === 1;
+    if (added && tx.err === null) for (const wallet of curveTraders(mint, tx)) this.s.seeWallet!.run(wallet);
+    return added;
+  }
+
+  /**
+   * Whether the archive has seen `wallet` trade a curve it holds (table wallet_seen, public migration
+   * 24: the user of a successful pump TradeEvent of a launch's mint in its kept transactions). With
+   * its roles (walletRoles), what spec §2.4's `inArchive` says: a wallet with neither was never seen.
+   */
+  walletSeen(wallet: string): boolean {
+    return this.s.walletSeen?.get(wallet) === 1;
   }
 
   /**
@@ -1078,4 +1092,17 @@ export class PublicStore {
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * The wallets that traded `mint`'s curve in `tx`: the `user` of each pump TradeEvent of that mint
+ * (a buy or a sell, a multi-hop hop included), each once. What wallet_seen keeps (public migration
+ * 24, the same rule in SQL). Pure.
+ */
+export function curveTraders(mint: string, tx: Pick<DecodedTransaction, 'events'>): string[] {
+  const users = new Set<string>();
+  for (const e of tx.events) {
+    if (e.program === 'pump' && e.name === 'TradeEvent' && e.fields.mint === mint && typeof e.fields.user === 'string') users.add(e.fields.user);
+  }
+  return [...users];
 }

@@ -233,7 +233,7 @@ const WalletAppearance = z.object({
 
 const walletShape = {
   address,
-  inArchive: z.boolean(),
+  inArchive: z.boolean().describe('false only for a wallet never seen: no role in a launch held and no curve trade (buy or sell) in a launch held; then every other data field is null. A wallet seen only trading: true, empty lists, zero counts'),
   buyouts: z
     .array(
       z.object({

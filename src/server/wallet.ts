@@ -67,7 +67,10 @@ export interface WalletBody {
 
 /**
  * The wallet record (spec §2.4) from the wallet's roles in the launches held: pure over the rows.
- * A wallet with no role is `inArchive: false` and every other data field is null (not zero, not empty).
+ * A wallet never seen — no role, and not `seen` trading a curve held (PublicStore.walletSeen) — is
+ * `inArchive: false` and every other data field is null (not zero, not empty); a wallet seen only
+ * trading is `inArchive: true` with empty lists and zero counts (it bought no curve outright, created
+ * none, was in no creation slot or first 30 s of a launch held).
  * `roles`: each kind oldest first (PublicStore.walletRoles: every buyout, the newest
  * {@link WALLET_LIST_MAX} of the others); `totals`: every role counted by kind (default: those
  * given); `afterwards`: the wallet's followed buyouts (buyout_afterwards rows).
@@ -77,8 +80,9 @@ export function walletRecord(
   roles: StoredWalletRole[],
   afterwards: StoredAfterwards[] = [],
   totals: Record<StoredWalletRole['role'], number> = countRoles(roles),
+  seen = false,
 ): Pick<WalletBody, 'address' | 'inArchive' | 'buyouts' | 'created' | 'bundled' | 'early' | 'counts'> {
-  if (roles.length === 0) return { address, inArchive: false, buyouts: null, created: null, bundled: null, early: null, counts: null };
+  if (roles.length === 0 && !seen) return { address, inArchive: false, buyouts: null, created: null, bundled: null, early: null, counts: null };
   const of = (role: StoredWalletRole['role']) => roles.filter((r) => r.role === role);
   const appearance = (r: StoredWalletRole): WalletAppearance => ({ mint: r.mint, signature: r.signature, slot: r.slot, ...(r.detail as object) });
   return {
@@ -123,7 +127,7 @@ function afterwardsFor(row: StoredAfterwards | undefined): BuyoutAfterwards | nu
 /** The wallet record of `address` from the public store (at most {@link WALLET_LIST_MAX} entries a list but buyouts). */
 function walletBody(deps: Pick<Deps, 'publicStore'>, address: string): ReturnType<typeof walletRecord> {
   const { roles, totals } = deps.publicStore.walletRoles(address, WALLET_LIST_MAX);
-  return walletRecord(address, roles, deps.publicStore.afterwardsOfWallet(address), totals);
+  return walletRecord(address, roles, deps.publicStore.afterwardsOfWallet(address), totals, roles.length === 0 && deps.publicStore.walletSeen(address));
 }
 
 /**

@@ -276,6 +276,19 @@ describe('API errors: one vocabulary, every body says UNKNOWN', () => {
   });
 });
 
+describe('the wallet record (spec §2.4): inArchive false only for a wallet never seen', () => {
+  it('a wallet seen only trading a curve held is in the archive (empty lists, zero counts); a wallet never seen is not (every list null)', async () => {
+    const pub = new Database(join(dataDir, 'public.db'), { readonly: true });
+    const traders = pub.prepare('SELECT wallet FROM wallet_seen WHERE wallet NOT IN (SELECT wallet FROM wallet_role) ORDER BY wallet').pluck().all() as string[];
+    pub.close();
+    expect(traders.length).toBeGreaterThan(0); // the fixtures' later buyers: no role, seen trading
+    const seen = await (await keyed(`/api/v1/wallet/${traders[0]}`)).json();
+    expect(seen).toMatchObject({ address: traders[0], inArchive: true, buyouts: [], created: [], bundled: [], early: [], counts: { buyouts: 0, created: 0, bundled: 0, early: 0 } });
+    const never = await (await keyed('/api/v1/wallet/11111111111111111111111111111112')).json();
+    expect(never).toMatchObject({ inArchive: false, buyouts: null, created: null, bundled: null, early: null, counts: null });
+  });
+});
+
 describe('bulk downloads (spec §4): /data/record.db and /data/documents.ndjson.gz', () => {
   const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
