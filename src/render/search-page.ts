@@ -42,12 +42,21 @@ export function renderSearchResults(query: string, rows: readonly ListRow[], lim
       : rows.length >= limit
         ? `The ${limit} matches the archive recorded last (an exact symbol first); add a word to narrow them.`
         : `${rows.length} ${rows.length === 1 ? 'match' : 'matches'}, the archive’s most recent records first (an exact symbol first).`;
+  const partial = rows.length === 0 && looksLikeStartOfAddress(query.trim());
+  // the warning comes before the matches: a reader taps the first one
   const body = html`<h1>Search: “${q}”</h1>
 <p class="muted">${count}</p>
 ${hint ? html`<p class="hint">${hint}</p>` : ''}
+${rows.length ? html`<p class="hint">A name or symbol is the creator's own text, and anyone can launch another token with the same one: the matches below may be different tokens. Check the mint.</p>` : ''}
+${partial ? html`<p class="hint">Looking for a token by its mint? A mint is found only whole: paste all of it (32–44 characters, often ending in <code>pump</code>), or a link that holds it.</p>` : ''}
 ${listRows(rows, nowMs, symbolOnly ? `No record held has the symbol “${q}”.` : `No record held has a name or symbol with a word starting with “${q}”.`)}
-${rows.length ? html`<p class="muted small">A name or symbol is the creator's own text, and anyone can launch another token with the same one. Check the mint.</p>` : TIPS}` as Html;
+${rows.length ? '' : TIPS}` as Html;
   return page(`Search: ${q}`, body, query, o);
+}
+
+/** One word of base58 with a digit and both cases, shorter than an address: how wallets and explorers shorten a mint (`9cbB7eCh…`). */
+function looksLikeStartOfAddress(text: string): boolean {
+  return /^[1-9A-HJ-NP-Za-km-z]{4,31}$/.test(text) && /[1-9]/.test(text) && /[a-z]/.test(text) && /[A-Z]/.test(text);
 }
 
 /**
@@ -61,9 +70,15 @@ export function renderUnheldPage(address: string, o: SearchPageOptions): string 
 <p class="class">UNKNOWN</p>
 <p>The archive holds no launch record for this mint, and no launch it holds names this address as its creator or as a buyer. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p>
 </div>
-<h2>How to ask for a record</h2>
-<p>There is no page for it yet. A launch the archive watched being created has its page from its first transactions; an older one is rebuilt from its chain history when a developer asks for it through the API.</p>
-<p>With an API key, ask for the token: <code>GET /api/v1/token/${address}</code> with the header <code>Authorization: Bearer &lt;API_KEY&gt;</code>. When the chain shows a pump.fun bonding curve for this mint, that request starts a rebuild of its launch from chain history: it answers 202 while the rebuild runs and 200 with the record once it is done; the record's page is then at <code>/t/${address}.html</code>. When no curve ever existed, it answers 404 <code>not_a_curve_launch</code>. Rebuild starts are limited to five an hour per caller address.</p>
+<h2>What you can do</h2>
+<ul class="tips">
+<li>Check the address was copied whole: a mint is 32–44 characters, often ending in <code>pump</code>, and capitals count.</li>
+<li>A link from a trading site (a DEX pair page) often holds the address of the token's pool, not of the token: open the token on pump.fun or an explorer and copy its mint (its “CA”).</li>
+<li>A launch the archive did not watch being created gets its record when it is rebuilt from its chain history, which a developer can ask for through the API; its page is then at <code>/t/${address}.html</code>.</li>
+</ul>
+<details class="dev"><summary>For developers: asking for a rebuild</summary>
+<p>With an API key, ask for the token: <code>GET /api/v1/token/${address}</code> with the header <code>Authorization: Bearer &lt;API_KEY&gt;</code>. When the chain shows a pump.fun bonding curve for this mint, that request starts a rebuild of its launch from chain history: it answers 202 while the rebuild runs and 200 with the record once it is done. When no curve ever existed, it answers 404 <code>not_a_curve_launch</code>. Rebuild starts are limited to five an hour per caller address.</p>
+</details>
 <p class="go"><a href="/api.html#rebuilds">How rebuilds work</a> · <a href="/pricing">API keys and the plan</a> · <a href="/status.html">What the archive watches</a></p>` as Html;
   return page('No record for this address', body, address, o);
 }

@@ -13,7 +13,8 @@ import { callerAddress } from './rebuilds.ts';
  * - a wallet with a role in a launch held (creator, bundled or first-30-s buyer, buyout) → 302 to its page `/w/{address}.html`;
  * - any other address → 404, a page: no record, provenance unknown (not clean), how to ask for a rebuild;
  * - else a name or symbol prefix search (FTS5, src/db/search.ts) → a results page (200).
- * An address pasted inside a URL (`https://…/coin/{mint}`) is taken out of it.
+ * An address pasted inside a text (a link `…/coin/{mint}` with or without `https://`, `CA: {mint}`, a mint
+ * with a full stop after it) is taken out of it.
  * Limited per caller address ({@link SearchLimiter}, SEARCH_PER_MINUTE; 429 with Retry-After) and
  * answered from an in-process cache for SEARCH_CACHE_MS, which is also the answer's max-age.
  */
@@ -46,6 +47,8 @@ export const NOT_AN_ADDRESS_HINT =
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]{32,44}/g;
+/** A run of 32–44 base58 characters with no base58 character either side: what may be an address inside a pasted text. */
+const ADDRESS_RUN = /(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{32,44}(?![1-9A-HJ-NP-Za-km-z])/g;
 /** A pictograph (emoji) or a symbol sign (other symbols, currency signs): what a symbol without letters is made of. */
 const SYMBOL_SIGN = /[\p{Extended_Pictographic}\p{So}\p{Sc}]/u;
 
@@ -63,11 +66,11 @@ export function parseSearch(q: string | null): SearchInput {
   const text = q.trim();
   if (hasHiddenCharacters(text)) return { kind: 'invalid', why: 'control' };
   if (addressProblem(text) === null) return { kind: 'address', address: text };
-  // a pasted URL: its last path segment that is an address (pump.fun/coin/{mint}, explorers' /token/{mint})
-  if (/^https?:\/\//i.test(text)) {
-    const found = text.split(/[/?#&=]/).filter((s) => addressProblem(s) === null).at(-1);
-    if (found) return { kind: 'address', address: found };
-  }
+  // an address inside a pasted text: a link with or without its scheme (pump.fun/coin/{mint},
+  // explorers' /token/{mint}), "CA: {mint}" as chats post it, a mint followed by a full stop — the
+  // last address standing alone in it (a run of base58 between other characters, never part of a longer run)
+  const found = (text.match(ADDRESS_RUN) ?? []).filter((s) => addressProblem(s) === null).at(-1);
+  if (found) return { kind: 'address', address: found };
   const terms = [...new Set((text.match(WORD) ?? []).map((t) => t.slice(0, MAX_TERM_CHARS)))].slice(0, MAX_TERMS);
   // one word of base58 the length of an address that is not one: say why, and search it as text too
   const looksLikeAddress = !/\s/.test(text) && (text.match(BASE58_RUN)?.[0]?.length ?? 0) >= 32;

@@ -27,6 +27,17 @@ describe('parseSearch', () => {
     expect(parseSearch(`${HELD}\n`)).toEqual({ kind: 'address', address: HELD });
     expect(parseSearch(`\t${HELD}\r\n`)).toEqual({ kind: 'address', address: HELD });
     expect(parseSearch(`https://pump.fun/coin/${HELD}?ref=x`)).toEqual({ kind: 'address', address: HELD });
+    // what phone readers paste (a review at 360 px): a link without its scheme, a chat's "CA:", a full stop after it
+    expect(parseSearch(`pump.fun/coin/${HELD}`)).toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`CA: ${HELD}`)).toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`CA:${HELD}`)).toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`${HELD}.`)).toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`solscan.io/token/${HELD}#holders`)).toEqual({ kind: 'address', address: HELD });
+    // the last address standing alone wins (a link's path ends with the token)
+    expect(parseSearch(`https://x.example/${CREATOR}/${HELD}`)).toEqual({ kind: 'address', address: HELD });
+    // never a window of a longer run: an address with a character added is not that address
+    expect(parseSearch(`${HELD}z`)).not.toEqual({ kind: 'address', address: HELD });
+    expect(parseSearch(`z${HELD}`)).not.toEqual({ kind: 'address', address: HELD });
   });
   it('splits a name search into words of letters and digits; FTS syntax is not syntax', () => {
     expect(parseSearch('Pepe the frog')).toEqual({ kind: 'text', terms: ['Pepe', 'the', 'frog'] });
@@ -138,6 +149,18 @@ describe('search over the store', () => {
     expect(a.body).toContain('unknown, not clean');
     expect(a.body).toContain(`/api/v1/token/${other}`);
     expect(a.body).not.toMatch(/\bclean\b(?!<)/.source.replace('clean', 'is clean'));
+  });
+
+  it('a reader pasting a mint as chats and links carry it reaches its page; the warning about reused names comes before the matches; a shortened mint is told to paste it whole', () => {
+    for (const q of [`CA: ${HELD}`, `pump.fun/coin/${HELD}`, `${HELD}.`]) expect(answerSearch(q, deps()), q).toMatchObject({ status: 302, location: `/t/${HELD}.html` });
+    const found = answerSearch('pep', deps()).body!;
+    expect(found.indexOf('anyone can launch another token with the same one')).toBeGreaterThan(0);
+    expect(found.indexOf('anyone can launch another token with the same one')).toBeLessThan(found.indexOf(`/t/${HELD}.html`));
+    const shortened = answerSearch('9cbB7eCh', deps());
+    expect(shortened.status).toBe(200);
+    expect(shortened.body).toContain('A mint is found only whole');
+    expect(answerSearch('frogs', deps()).body).not.toContain('A mint is found only whole'); // a word, not the start of an address
+    expect(answerSearch('Pepe', deps()).body).not.toContain('A mint is found only whole'); // found: no hint
   });
 
   it('never fails on hostile input, and escapes what it shows', () => {
