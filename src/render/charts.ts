@@ -22,7 +22,7 @@ import { esc } from './escape.ts';
 import { joinMap } from './html-tag.ts';
 import { linearMap } from './linear-map.ts';
 import { oneDecimal, stepAfterPath } from './svg-text.ts';
-import { count, duration, pctOf, quoteAmount, quoteUnit, rawNumber, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
+import { compact, count, duration, pctOf, quoteAmount, quoteUnit, rawNumber, shortAddress, sig, tokenAmount, unitsValue } from './units.ts';
 
 type Html = ReturnType<typeof raw>;
 
@@ -264,7 +264,7 @@ function axes(x: Scale, y: Scale, h: number, xTicks: TimeTicks, unit: string): s
   for (let i = 0; i < yt.length; i++) {
     const at = y(yt[i]!);
     const a = oneDecimal(at);
-    ys += `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${a}" y2="${a}"></line><text${i % 2 ? ' class="alt"' : ''} x="${PAD.l - 6}" y="${oneDecimal(at + 5)}" text-anchor="end">${esc(sig(yt[i]!))}</text>`;
+    ys += `<line class="grid" x1="${PAD.l}" x2="${W - PAD.r}" y1="${a}" y2="${a}"></line><text${i % 2 ? ' class="alt"' : ''} x="${PAD.l - 6}" y="${oneDecimal(at + 5)}" text-anchor="end">${esc(compact(yt[i]!))}</text>`;
   }
   let xs = '';
   const xt = xTicks.ticks;
@@ -377,14 +377,16 @@ export function curveChart(s: ChartSeries, name: string): Html {
   // Infinity): nothing esc would change, so the path (kilobytes on a long curve) is not scanned for it
   const path = stepAfterPath(pts);
   const last = c.points[c.points.length - 1]!;
+  // the pool dot stands right of the curve's time axis, after a dashed break: it is now, not a moment of the seconds or hours the axis counts
+  const breakX = W - PAD.r - 62;
   const pool = c.poolQuoteNow
-    ? `<circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle>${poolLabel(y(rawNumber(c.poolQuoteNow) / scale))}`
+    ? `<line class="break" x1="${breakX}" x2="${breakX}" y1="${PAD.t}" y2="${CV_H - PAD.b}"></line><circle class="c-pool" cx="${W - PAD.r - 35}" cy="${oneDecimal(y(rawNumber(c.poolQuoteNow) / scale))}" r="5"></circle>${poolLabel(y(rawNumber(c.poolQuoteNow) / scale))}`
     : '';
   const lastQ = quoteAmount(last.realQuote, s.quoteMint, s.quoteDecimals);
   const poolQ = c.poolQuoteNow ? quoteAmount(c.poolQuoteNow, s.quoteMint, s.quoteDecimals) : null;
   const near = c.completedAt !== null && c.migratedAt !== null && Math.abs(x(c.migratedAt) - x(c.completedAt)) < 40;
   return raw(`<figure class="chart" id="chart-curve" data-chart="curve" data-points="${c.points.length}" data-final-real-quote="${esc(last.realQuote)}" data-completed="${String(c.completedAt !== null)}" data-completed-at="${c.completedAt ?? ''}" data-migrated-at="${c.migratedAt ?? ''}" data-pool-quote-now="${esc(c.poolQuoteNow ?? '')}" data-source="${esc(c.source)}">
-<figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot on the right is the pool now' : ''}.</figcaption>
+<figcaption><h3>Curve progress</h3> ${sym} in the bonding curve after each trade${c.source === 'trades' ? ' (summed from the trades: this era\u2019s events do not carry the reserves)' : ''}, from creation ${c.migratedAt !== null ? 'to migration' : c.completedAt !== null ? 'to completion' : 'to the latest trade held'}${c.poolQuoteNow ? '; the dot right of the dashed line is the pool now, not a time on the axis' : ''}.</figcaption>
 <svg viewBox="0 0 ${W} ${CV_H}" role="img" aria-labelledby="curve-title"><title id="curve-title">Curve progress of ${esc(name)}: ${esc(lastQ.text)} in the curve after the last trade held${c.completedAt !== null ? ', completed' : ''}</title>
 ${axes(x, y, CV_H, timeTicks(end), unit.symbol)}
 <path class="line" d="${path}"></path>

@@ -69,17 +69,37 @@ const marked = new Marked({
 
 /**
  * The Markdown as HTML (synchronous; marked's async mode is off). Each table is wrapped in a region
- * that scrolls sideways on a narrow screen and can take the keyboard's focus to be scrolled (a
- * table's words keep their width rather than breaking letter by letter), and its code names may
- * break after an underscore. Raw HTML is escaped, so every `<table>` and `<code>` here is marked's own.
+ * that scrolls sideways when a wide screen is still too narrow for it and can take the keyboard's
+ * focus to be scrolled (a table's words keep their width rather than breaking letter by letter); on
+ * a phone it stacks (class `stack`: each row a block, each cell led by its column's name from
+ * `data-label`), so no row is read by scrolling sideways (a review at 360 px: the methodology's
+ * Facts table cut its definitions off). Its code names may break after an underscore. Raw HTML is
+ * escaped, so every `<table>`, `<th>`, `<td>` and `<code>` here is marked's own.
  */
 export function markdownToHtml(markdown: string): string {
   const out = marked.parse(markdown, { async: false }) as string;
   return out.replace(
     /<table>[\s\S]*?<\/table>/g,
     // a code name in a table may break after its underscores (creator_kept_/majority), not inside its words
-    (table) => `<div class="table-scroll" role="region" aria-label="Table" tabindex="0">${table.replace(/<code>([^<]*)<\/code>/g, (_m, code: string) => `<code>${code.replaceAll('_', '_<wbr>')}</code>`)}</div>`,
+    (table) =>
+      `<div class="table-scroll" role="region" aria-label="Table" tabindex="0">${stacked(table).replace(/<code>([^<]*)<\/code>/g, (_m, code: string) => `<code>${code.replaceAll('_', '_<wbr>')}</code>`)}</div>`,
   );
+}
+
+/** A table of marked's as `<table class="stack">` with each body cell's column name in `data-label` (its header's text, tags dropped: already escaped by marked). */
+function stacked(table: string): string {
+  const head = /<thead>([\s\S]*?)<\/thead>/.exec(table)?.[1] ?? '';
+  const labels = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<[^>]*>/g, '').trim());
+  const body = table.replace(/<tbody>([\s\S]*?)<\/tbody>/, (_b, rows: string) =>
+    `<tbody>${rows.replace(/<tr>([\s\S]*?)<\/tr>/g, (_r, cells: string) => {
+      let i = 0;
+      return `<tr>${cells.replace(/<td(?=[\s>])/g, () => {
+        const label = labels[i++];
+        return label ? `<td data-label="${label}"` : '<td';
+      })}</tr>`;
+    })}</tbody>`,
+  );
+  return body.replace(/^<table>/, '<table class="stack">');
 }
 
 /** The methodology page from the Markdown text of docs/methodology.md. */

@@ -157,6 +157,33 @@ function unknownExplained(doc: LaunchDocument): string {
   return 'Not known: a criterion of the method could not be checked.';
 }
 
+/** The two curve states of a `history_incomplete` why (the builder's words, build-launch.ts): figures a phone screen need not lead with. */
+const ACCOUNT_DISAGREES = /: the bonding curve account read at slot \d+ \([^()]*\) disagrees with the state the held transactions give \([^()]*\)\.$/;
+
+/**
+ * The verdict's why: the record's `finding.why`, except that a `history_incomplete` one names the
+ * disagreeing curve states without their figures, which the flag under "Flags" gives in full (a
+ * review at 360 px: the figures filled the first screen). Any other why is shown as it is.
+ */
+function shownWhy(doc: LaunchDocument): string {
+  const why = doc.finding.why;
+  if (!doc.flags.some((f) => f.code === 'history_incomplete') || !ACCOUNT_DISAGREES.test(why)) return why;
+  return why.replace(ACCOUNT_DISAGREES, ': the chain’s bonding curve account disagrees with the transactions held (both states, in figures, are under “Flags and the transactions behind them”).');
+}
+
+/**
+ * A count of wallets from the held transactions (bundled, first-30-s, outside curve buyers): the
+ * count itself over a complete history; over an incomplete one a lower bound — "at least N" — and
+ * for none "unknown", never "0": the missing transactions may hold the wallets (methodology
+ * "History and origin"; unknown is never shown as a clean figure). `form`: the verdict's chip or
+ * the Details row; `note`: words after the number.
+ */
+function heldCount(doc: LaunchDocument, n: number, form: 'pill' | 'row', note = ''): string {
+  if (doc.history.complete) return `${n}${note}`;
+  if (n === 0) return form === 'pill' ? 'unknown — history incomplete' : 'unknown — none in the held history, which is incomplete';
+  return `at least ${n}${note}${form === 'pill' ? ' (held history)' : ' (in the held history, which is incomplete)'}`;
+}
+
 function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
   const cls = doc.finding.class;
   const l = doc.launch;
@@ -165,16 +192,16 @@ function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
     const total = l.totalSupplyRaw;
     const inc = doc.history.complete ? '' : ' (held history)';
     pills.push(html`<li><span class="k">Creator kept at creation</span> <span title="${l.creatorTokensRaw} raw of ${total}">${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)}</span>${inc}</li>` as Html);
-    pills.push(html`<li><span class="k">Bundled buyers</span> ${l.bundledBuyers}${inc}</li>` as Html);
+    pills.push(html`<li><span class="k">Bundled buyers</span> ${heldCount(doc, l.bundledBuyers, 'pill')}</li>` as Html);
     // the first-30-s count includes the bundled buyers (the creation slot is in the first 30 s): said, so the two pills are not read as different wallets
-    pills.push(html`<li><span class="k">First-30-s buyers</span> ${l.buyersFirst30s}${l.bundledBuyers > 0 ? ` (incl. the ${l.bundledBuyers} bundled)` : ''}${inc}</li>` as Html);
-    pills.push(html`<li><span class="k">Creator sold</span> ${l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — history incomplete'}</li>` as Html);
+    pills.push(html`<li><span class="k">First-30-s buyers</span> ${heldCount(doc, l.buyersFirst30s, 'pill', l.bundledBuyers > 0 ? ` (incl. the ${l.bundledBuyers} bundled)` : '')}</li>` as Html);
+    pills.push(html`<li><span class="k">Creator sold on the curve</span> ${l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — history incomplete'}</li>` as Html);
     pills.push(html`<li><span class="k">Graduated</span> ${graduatedPill(doc, l)}</li>` as Html);
   }
   void s;
   return html`<section class="finding ${cls}" id="finding" aria-labelledby="verdict-h">
 <p class="class"><span class="badge ${cls}">${cls.replace('_', ' ')}</span> <span id="verdict-h">${doc.finding.label}</span></p>
-<p id="why">${doc.finding.why}</p>
+<p id="why">${shownWhy(doc)}</p>
 ${cls === 'UNKNOWN' ? html`<p id="not-known">${unknownExplained(doc)}</p>` : ''}
 <p id="at-birth">Markers at birth: <strong>${birthWords(doc.cleanAtBirth, cls, doc)}</strong></p>
 ${pills.length ? html`<ul class="pills">${pills}</ul>` : ''}
@@ -388,10 +415,10 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
     row('Created', created ? html`${utc(created.ms)}` : 'unknown — the creation transaction has no block time', created?.iso),
     row('Creator', html`${walletCell(ex, l.creator)}`, l.creator),
     row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)} of supply at the end of the creation slot${inc}`, `${l.creatorSupplyPct}%`),
-    row('Creator sold', (l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — the held history is incomplete') + (l.creatorSold ? inc : '')),
-    row('Outside wallets that bought on the curve', `${l.curveBuyers}${inc}`),
-    row('Buyers in the first 30 seconds', `${l.buyersFirst30s}${inc}`),
-    row('Bundled buyers', `${l.bundledBuyers}${inc}`),
+    row('Creator sold on the curve', (l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — the held history is incomplete') + (l.creatorSold ? inc : '')),
+    row('Outside wallets that bought on the curve', heldCount(doc, l.curveBuyers, 'row')),
+    row('Buyers in the first 30 seconds', heldCount(doc, l.buyersFirst30s, 'row')),
+    row('Bundled buyers', heldCount(doc, l.bundledBuyers, 'row')),
     row('Quote', quoteRow(l), l.quoteMint),
     row('Total supply', shown(tokenAmount(l.totalSupplyRaw)), l.totalSupplyRaw),
     row('Mayhem mode', l.mayhemMode === null ? 'unknown — not in this era’s creation event' : l.mayhemMode ? 'yes' : 'no'),
@@ -442,7 +469,9 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   }<a href="${docPath}">Record as JSON</a></p>
 </header>
 ${verdict(doc, s)}
-<p class="asof muted">As of ${utc(doc.asOf.ms)}${asOfAfter}; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
+<p class="asof muted">Facts as of its newest transaction, ${utc(doc.asOf.ms)}${asOfAfter}${
+  doc.history.rebuiltAt ? `; its chain history was read to the end ${utc(doc.history.rebuiltAt.ms)}` : ''
+}; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
 <h2 id="charts">At launch</h2>${series.timesEstimated ? html`
 <p class="muted small" id="times-estimated">Times marked ≈ are estimated from the slot distance (about 0.4 s a slot): the chain gave no block time for ${l?.createdAt ? 'some of this launch’s transactions' : 'the creation transaction'}.</p>` : ''}
 <div class="charts">
@@ -458,7 +487,10 @@ ${bundleTable(doc, ex)}
 ${earlyTable(doc, s, ex)}
 <h3>Curve buyout</h3>
 <p class="muted small">The wallet whose buy completed the curve.</p>
-${buyoutTable(doc, ex)}
+${buyoutTable(doc, ex)}${
+  doc.curveBuyout ? html`
+<p class="small">What this wallet did with the tokens afterwards — kept them, or sold them on the pool or elsewhere, which “Creator sold on the curve” does not count — is on <a href="/w/${doc.curveBuyout.wallet}.html#h-buyouts">its wallet page</a>.</p>` : ''
+}
 <h2>Flags and the transactions behind them</h2>
 ${flagsSection(doc, ex)}
 <h2>Details</h2>

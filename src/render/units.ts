@@ -122,7 +122,19 @@ export function quoteAmount(raw: string | bigint, quoteMint: string | null | und
   const [neg, int, frac, digits] = splitUnits(raw, u.decimals);
   const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
   if (u.raw) return { text: `${exact} ${u.symbol}`, exact: `${exact} ${u.symbol} (${quoteMint}; its decimals are not in this record)` };
-  return { text: `${sig(unitsNumber(neg, int, frac, digits, u.decimals))} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
+  // a coin other than SOL or USDC (a pump coin, priced in millions as tokens are): compact, as token amounts
+  const n = unitsNumber(neg, int, frac, digits, u.decimals);
+  return { text: `${u.sol || u.symbol === 'USDC' ? sig(n) : compact(n)} ${u.symbol}`, exact: `${exact} ${u.symbol} (${raw.toString()} raw)` };
+}
+
+/**
+ * A number in compact form, as token amounts and chart axes show it: `110 M`, `1.5 B`, `12.5 k`,
+ * and below 10,000 its 4 significant digits (sig).
+ * @example compact(110239647) // '110.2 M'
+ */
+export function compact(x: number): string {
+  const a = Math.abs(x);
+  return a >= 1e9 ? `${sig(x / 1e9)} B` : a >= 1e6 ? `${sig(x / 1e6)} M` : a >= 1e4 ? `${sig(x / 1e3)} k` : sig(x);
 }
 
 /**
@@ -132,10 +144,7 @@ export function quoteAmount(raw: string | bigint, quoteMint: string | null | und
 export function tokenAmount(raw: string | bigint): Shown {
   const [neg, int, frac, digits] = splitUnits(raw, TOKEN_DECIMALS);
   const exact = `${neg ? '-' : ''}${group(int)}${frac ? '.' + frac : ''}`;
-  const n = unitsNumber(neg, int, frac, digits, TOKEN_DECIMALS);
-  const a = Math.abs(n);
-  const text = a >= 1e9 ? `${sig(n / 1e9)} B` : a >= 1e6 ? `${sig(n / 1e6)} M` : a >= 1e4 ? `${sig(n / 1e3)} k` : sig(n);
-  return { text: `${text} tokens`, exact: `${exact} tokens (${raw.toString()} raw)` };
+  return { text: `${compact(unitsNumber(neg, int, frac, digits, TOKEN_DECIMALS))} tokens`, exact: `${exact} tokens (${raw.toString()} raw)` };
 }
 
 /**

@@ -70,31 +70,39 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * the Origin row in words ("observed: watched live from its creation transaction"), the curve taken
  * in the creation slot "by the creator (address)" when it was (v3_migration); a line diff showed
  * only those lines and the sha256.
+ * Version 11: a third phone review — over an incomplete history a count of wallets is "at least N",
+ * or "unknown" for none held (never a bare 0); "Creator sold" became "Creator sold on the curve",
+ * with a line under a buyout pointing to the buyer's afterwards on its wallet page; a
+ * `history_incomplete` why names the two curve states without their figures (the flag keeps them);
+ * "As of" became "Facts as of its newest transaction", and a rebuilt record says when its history
+ * was read to the end; the pool-now dot stands after a dashed break in the time axis; chart axes
+ * and amounts of a quote other than SOL and USDC are compact ("110.2 M", "20 k"). A line diff against
+ * version 10 showed only those lines.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '0a70cdcb14d922ca54e10b94458788888888b9fa6766ac8dc4fbf4e6c54bde3d'],
-  ['records/FINDINGS-no-transactions', 'abf1f7d6384f2b9c02802b0b4d7d3b5d936eb2c067105965a7d41cfec538c6b1'],
-  ['records/NOTE', '249391523d7294d5edc219087b4eb256e02f37a87c2148e15ccdf60352aa314b'],
-  ['records/NO_MARKERS', 'ea3900d780ae83b58e0cc6cfd75ab0faf599fc21a4da75c50f333ba61c8b3453'],
-  ['records/UNKNOWN', 'c5c418789530cda04e69eb9efd950d2984070f0123e72e05d5da59a271053b96'],
-  ['records/UNKNOWN_NO_CREATION', '0966e8031f53049c65fa37e69310b374a1ebfe2bbf1f3ad86b707c13059fbe07'],
-  ['records/graduated', '8c38df719ce96b2852663ff1b78cf214a600e37e340552aadf6d497aff1b1118'],
-  ['records/hostile', '09327632421a64991428a55ec1b3099b7547f6bb61559d491c79ca3f8e5bd929'],
-  ['records/hostile-metadata', '3228603291ebc0bf0dc86bee2b406c93d86055f700480f5c790c5b7e467668fb'],
-  ['records/hostile-metadata-demo', '5b22c7f3b02dfe148388a462507d3471ee435bde0dd856713e1d90dcec819ed4'],
-  ['records/rebuilt', '96118c9f19f92bd4471abbad6bc4f526e947254e17fbea9ee41fe377e92a35d3'],
-  ['records/v3_migration', 'b467d10429797c78f79de4571d31d61171363a0d2b9f763b032a6659328d6aff'],
-  ['bench/long-curve', 'd6e6798210d8790b3088be88d05d32155c260f3b3978f29a2ee920ee09c6f558'],
-  ['bench/long-curve-hostile', '373f1bbbe13ce41bd4bb2519950e0e7265af95779fe1d19b9834108fd1967f29'],
-  ['synthetic/events-graduated', '558b59a3e538c8c55d60b501f27bfbe3bfbaf0b59d4179dde171fd6bf80c2d90'],
-  ['synthetic/trades-sum', 'b0ac2a8796881eb167e4dec066f46d9c4847842b812ea1dbc60756adaf6b7a57'],
-  ['synthetic/usdc-graduated', 'e741b8f722984fcf84fe424f0fbc951f4dcbf97f195009b7bf8e2bd8eb1893d1'],
-  ['synthetic/short', 'd9def951eb8f0a159f88241780cf80ad0fd7ec3b8c23fabcdbebeac9c62f2864'],
-  ['doc/no-markers', '1882d050a51c0c1f4087316274f96493c50b39079bdbb984b7e23b59d57dcad7'],
-  ['doc/hostile', 'e575d19d9402e0f15c87a175557861a9eedc73f6dd4de19b5b2a10c8d9a75fc3'],
-  ['doc/unknown-no-launch', 'a7cdf0c924207d4b09a02c12440b4bc7201db946097f371c384f45950a5196e2'],
-  ['doc/graduated-pool', 'f736d5b6deae6b76a6e475e8193e315e166dde3586928d876eab751c193060ce'],
+  ['records/FINDINGS', '8258d970b68ae3fc4724ea1e8f729ae23a14de8975061d90bf8073dce1d0344e'],
+  ['records/FINDINGS-no-transactions', '0dca67a71f3c3cac6cfaf4047e0b4b1778b69ae6602863c827d24c27b664f15f'],
+  ['records/NOTE', 'bbc083db9661b8e352541babad29649783f65364fb650fadc85f4e2f35adc9cc'],
+  ['records/NO_MARKERS', '113d4ec114d41901ddf9088edc0af947f64d1727e2dacd7f46518a891ae6df8c'],
+  ['records/UNKNOWN', '896bc4805dd4b882df29fae43de2990e03811cfb8d9cde6dfdd51f1e833e9d42'],
+  ['records/UNKNOWN_NO_CREATION', 'aa5a3289380e988e1a1e3929d3ce22b5d2c42bc0ec463b1355ad2dc002b3b5c7'],
+  ['records/graduated', 'b634f6a753e20bb1f7a2e8e6921f4efe854443dee33236827c243a3921bea013'],
+  ['records/hostile', 'b1022228750eddde69eec6bd27cbaa8b49b8d1f58fd3a33a7cc6146ef28f1f69'],
+  ['records/hostile-metadata', '49dbf201aed5fb201e15bc877635c42cafe2a6e97699d9d5124ffbfd1eeb9402'],
+  ['records/hostile-metadata-demo', 'bd581192cc86f3448f79ad9616eb25ca8bc3bae006192a02d0f0be67385c4e9b'],
+  ['records/rebuilt', 'f5f7aaa8e2a151efbe9ccbd147aaf28647a365eeb42d89f81a36370e80afd59e'],
+  ['records/v3_migration', '94d1d02ad4f2b6c693e6a4c6309aa73708b61bfd0c171312c54afb517b14e0a7'],
+  ['bench/long-curve', 'f8d272d0be7f630cf47c568b6aa8a52bfd783fd6c0644e3c0d23266e61c7cbd0'],
+  ['bench/long-curve-hostile', 'dffd884f125bc00ae43fe8fd1e0eaf744f11c0cbb577c70cc159a9e3b652dd35'],
+  ['synthetic/events-graduated', '67bbd228ac4f48048948028b326ee6bad7f0230ead17639f17437b535865fc67'],
+  ['synthetic/trades-sum', '8999ba109879a65c1cc496eb301bf275892b6b3efcfe66052d70158a06dd6293'],
+  ['synthetic/usdc-graduated', '57204adca01003b6f4655c19f2978457e63ff192e9bcda8bc8d1542a8e93e986'],
+  ['synthetic/short', '290ff3b53249c709886e9371576894a98949c909455cd95db48ceeb3d9d733e6'],
+  ['doc/no-markers', '2ebd883d4006817d0b08a125401c62e09ce798ee8770f1179d1ff48e25c96dff'],
+  ['doc/hostile', '082a244fb7feda1dbda41bd11fd92a9bfce96f616691f4ad4ba5b62ecdfd25a9'],
+  ['doc/unknown-no-launch', '388a7fd7deee0d8b064e36b607d7d794e0ff63173f9b40a936ed176cee0ead1d'],
+  ['doc/graduated-pool', '3b1d237fdf8c8834a4e953e1e2f019bd037001177636c3c2b6840b6f6831458e'],
   ['creator/FINDINGS-creator', '7f1477cdaf6cf59fcf1f939c03e4474d8a79fd6ee3041023a49abbd3232fb78f'],
   ['creator/FINDINGS-bundled-buyer', 'cf04f051f2fddb858ead787c19a74dade4d5ea12325198f5f797900ed96a6053'],
   ['creator/FINDINGS-creator-demo', 'a72d58b38fe8ddea3cf59256cee8a3ef067a6782ff615c757d9ef27a59275713'],

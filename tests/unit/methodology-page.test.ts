@@ -11,7 +11,10 @@ import { markdownToHtml, renderApiDocPage } from '../../src/render/methodology-p
 describe('markdownToHtml', () => {
   it('wraps every table in a focusable scrolling region; code names in it may break after underscores', () => {
     const out = markdownToHtml('| code | when |\n|---|---|\n| `creator_kept_majority` | `creatorSupplyPct > 50` |\n\nText `keep_whole`.');
-    expect(out).toMatch(/^<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>/);
+    expect(out).toMatch(/^<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table class="stack">/);
+    // stacked on a phone: each body cell names its column
+    expect(out).toContain('<td data-label="code"><code>creator_<wbr>kept_<wbr>majority</code></td>');
+    expect(out).toContain('<td data-label="when"><code>creatorSupplyPct &gt; 50</code></td>');
     expect(out).toContain('</table></div>');
     expect(out).toContain('<code>creator_<wbr>kept_<wbr>majority</code>');
     expect(out).toContain('<code>creatorSupplyPct &gt; 50</code>');
@@ -28,9 +31,11 @@ describe('markdownToHtml', () => {
 
   it('the real docs/methodology.md: every table wrapped, none left bare', () => {
     const out = markdownToHtml(readFileSync(new URL('../../docs/methodology.md', import.meta.url), 'utf8'));
-    const tables = out.match(/<table>/g)?.length ?? 0;
+    const tables = out.match(/<table/g)?.length ?? 0;
     expect(tables).toBeGreaterThanOrEqual(3);
-    expect(out.match(/<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table>/g)?.length).toBe(tables);
+    expect(out.match(/<div class="table-scroll" role="region" aria-label="Table" tabindex="0"><table class="stack">/g)?.length).toBe(tables);
+    // every body cell of every table carries its column's name
+    expect(out.match(/<td(?=[\s>])/g)?.length).toBe(out.match(/<td data-label="[^"]+"/g)?.length);
   });
 
   it('gives headings GitHub\'s anchors, so the documents\' own links to a section work on the site', () => {

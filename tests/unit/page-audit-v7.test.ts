@@ -42,11 +42,38 @@ describe('token pages after the markers-v7 audit', () => {
     const doc = built(txs, { unreadable: ['UnreadableSig111'] });
     expect([doc.finding.class, doc.history.complete]).toEqual(['UNKNOWN', false]);
     const html = render(doc);
-    expect(cell(html, 'Creator sold')).toBe('unknown — the held history is incomplete');
-    expect(cell(html, 'Outside wallets that bought on the curve')).toBe('0 (of the held history, which is incomplete)');
+    expect(cell(html, 'Creator sold on the curve')).toBe('unknown — the held history is incomplete');
+    // a count over an incomplete history is a lower bound: none held is unknown, never "0" (a review at 360 px read the 0s as clean)
+    expect(cell(html, 'Outside wallets that bought on the curve')).toBe('unknown — none in the held history, which is incomplete');
+    expect(cell(html, 'Buyers in the first 30 seconds')).toBe('unknown — none in the held history, which is incomplete');
+    expect(html).toContain('<li><span class="k">Bundled buyers</span> unknown — history incomplete</li>');
+    expect(html).not.toMatch(/<span class="k">[^<]*buyers<\/span> 0/);
     expect(cell(html, 'Curve completed')).toBe('unknown — the held history is incomplete');
     expect(html).not.toContain('No outside wallet bought in the creation slot.');
     expect(text(html, 'not-known')).toBe('Not known: whether the launch carried a marker, because a transaction of the launch could not be read, or holds program data the archive cannot read; the counts below are of what was read only.');
+  });
+
+  it('over a history missing trades: a count of wallets held is "at least N", the verdict names the disagreeing curve states without their figures (the flag gives them), and says when a rebuilt history was read to the end', () => {
+    const txs = [
+      tx({ slot: 1_000, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 10n ** 13n, 10n ** 9n)] }),
+      tx({ slot: 1_001, blockTime: T0 + 1, events: [trade(MINT, BUYER, true, 10n ** 12n, 10n ** 8n, { virtual_token_reserves: '1000000000000000', virtual_sol_reserves: '30000000000', real_token_reserves: '700000000000000', real_sol_reserves: '2000000000' })] }),
+    ];
+    // the curve account read holds 5 % more tokens sold than the held trades: trades are missing
+    const read = { slot: 2_000, exists: true, complete: false, virtualTokenReserves: '900000000000000', virtualQuoteReserves: '40000000000', realTokenReserves: '620000000000000', realQuoteReserves: '10000000000' };
+    const doc = built(txs, { curve: { read, listedAllHeld: true } });
+    expect(doc.flags.map((f) => f.code)).toContain('history_incomplete');
+    expect(doc.finding.why).toContain('disagrees with the state the held transactions give (');
+    const html = render(doc, txs);
+    expect(cell(html, 'Buyers in the first 30 seconds')).toBe('at least 1 (in the held history, which is incomplete)');
+    expect(html).toContain('<li><span class="k">First-30-s buyers</span> at least 1 (held history)</li>');
+    expect(html).toContain('<li><span class="k">Bundled buyers</span> unknown — history incomplete</li>'); // none in the creation slot held
+    const why = text(html, 'why')!;
+    expect(why).toContain('the chain’s bonding curve account disagrees with the transactions held');
+    expect(why).not.toMatch(/real reserves|slot 2000/);
+    // the figures are still on the page, in the flag
+    expect(html).toContain('the bonding curve account read at slot 2000 (');
+    const rebuilt = render({ ...doc, history: { ...doc.history, rebuiltAt: instant((T0 + 86_400) * 1000) } }, txs);
+    expect(rebuilt).toMatch(/Facts as of its newest transaction, [^;]*; its chain history was read to the end /);
   });
 
   it('"Creator kept" carries the partial-history caveat', () => {
