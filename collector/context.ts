@@ -84,7 +84,7 @@ export function creationAt(store: PublicStore, memory: CollectorMemory, mint: st
 
 /** What every periodic job runs with: the collector's store, RPC, logger, clock, RPC queue and stop signal. */
 export function jobDeps(deps: CollectDeps, queue: PQueue, signal?: AbortSignal): CollectorJobDeps {
-  return { store: deps.store, rpc: deps.rpc, log: deps.log, now: deps.now ?? Date.now, schedule: (fn) => queue.add(fn) as Promise<never>, signal };
+  return { store: deps.store, rpc: deps.rpc, log: deps.log, now: deps.now ?? Date.now, schedule: (fn) => queue.add(fn, { signal }) as Promise<never>, signal };
 }
 
 /** What the funder lookups of a batch or a sweep run with: the collector's RPC, reader and queue, and today's budget. */

@@ -46,7 +46,7 @@ export async function launchStates(deps: CollectDeps, queue: PQueue, reader: Tra
   }
   if (asks.length === 0) return new Map();
   // every launch of the batch in two getMultipleAccounts rounds (curves and pools, then vaults)
-  const schedule = <T>(fn: () => Promise<T>) => queue.add(fn) as Promise<T>;
+  const schedule = <T>(fn: () => Promise<T>) => queue.add(fn, { signal }) as Promise<T>;
   const accounts = batchedAccounts(reader, { rateLimited: deps.config.RPC_MAX_RPS > 0, schedule, signal });
   const states = await readChainStates(accounts, asks, (deps.now ?? Date.now)());
   const heldOf = (mint: string) => [...memory.txs.transactionsFor(deps.store, mint), ...(byMint.get(mint) ?? [])];

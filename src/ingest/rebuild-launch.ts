@@ -147,7 +147,7 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   const state: ChainState = provisional.completed ? await readChainState(rpc, mint, provisional.quoteMint, now(), opts.signal) : {};
   if (curveRead) state.curve = { read: curveRead.read, listedAllHeld: true };
   await ensureFunders(
-    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn) as Promise<never>, signal: opts.signal },
+    { rpc, store, log, now, config, budget: new FunderBudget(store, config.FUNDER_DAILY_RPC_BUDGET, now), schedule: (fn) => queue.add(fn, { signal: opts.signal }) as Promise<never>, signal: opts.signal },
     new Map([[mint, own]]),
   );
 

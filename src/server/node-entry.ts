@@ -92,8 +92,16 @@ export function start(): { server: { server: Server } } {
       server.off('error', onListenError);
       // A parent that started this server over an IPC channel (`lpa start`) waits for this before it
       // starts the collector: sent once the databases are opened (migrated), so the two never set up
-      // a new database at once; then the channel is closed (it would keep this process alive).
-      const ready = () => process.send?.({ lpa: 'listening' }, undefined, undefined, () => process.disconnect?.());
+      // a new database at once. The channel then stays open but no longer keeps this process alive
+      // (unref): it closes when the parent goes, however it went (kill -9, a third Ctrl-C), and the
+      // server stops as on SIGTERM — an operator's review found it listening, orphaned, after its
+      // `lpa start` was killed, and the next start failed on the port.
+      const ready = () => {
+        if (!process.send) return;
+        process.send({ lpa: 'listening' });
+        process.once('disconnect', () => stopOnSignal('SIGTERM', 'its parent process (lpa start) is gone'));
+        process.channel?.unref();
+      };
       const a = server.address();
       const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
       // through the project's logger (JSON lines like every other line of the server); the deps are
@@ -138,13 +146,17 @@ const STREAM_END_GRACE_MS = 200;
  * connections, then stop as the signal would have (the signal is raised again without this handler).
  */
 function endStreamsOnSignal(server: Server): void {
-  const stop = (signal: NodeJS.Signals) => {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
+  let stopped = false;
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  const stop = (signal: NodeJS.Signals, why?: string) => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    if (stopped) return; // a signal and the parent's going, both: one stop
+    stopped = true;
     try {
       const deps = currentDeps();
       // the operator's line that the stop was asked for and taken (README "Operations": a stop is logged at info)
-      deps?.log.info({ signal }, 'server stopping');
+      deps?.log.info({ signal, ...(why ? { why } : {}) }, 'server stopping');
       if (deps) closeFeedOf(deps); // the feed's streams, when any was opened
       server.close();
       server.closeIdleConnections();
@@ -152,9 +164,13 @@ function endStreamsOnSignal(server: Server): void {
       setTimeout(() => process.kill(process.pid, signal), STREAM_END_GRACE_MS);
     }
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  stopOnSignal = stop;
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
+
+/** The stop of the server this process runs ({@link endStreamsOnSignal}), for a cause that is not a signal: the parent gone. */
+let stopOnSignal: (signal: NodeJS.Signals, why?: string) => void = (signal) => process.kill(process.pid, signal);
 
 export { start as startServer };
 
