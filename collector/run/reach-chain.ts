@@ -25,7 +25,12 @@ export function unreachableAdvice(err: Error): string {
   if (status === 401 || status === 403) return 'the provider refused the request: check the key or token in SOLANA_RPC_URL';
   if (status !== null && status >= 500) return 'the provider is failing: it is tried again; if it lasts, use another SOLANA_RPC_URL';
   if (err instanceof ProviderRpcError) return 'the provider answered with an error of its own (above): check the key, plan and endpoint in SOLANA_RPC_URL';
-  return 'set SOLANA_RPC_URL';
+  // no HTTP answer at all: what the network error says (a URL that worked before may name a provider that is down)
+  const text = `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'its host name does not resolve: check the host in SOLANA_RPC_URL (and this machine\'s DNS)';
+  if (/ECONNREFUSED/.test(text)) return 'nothing accepts connections there: the provider is down, or SOLANA_RPC_URL names the wrong host or port; it is tried again';
+  if (/ETIMEDOUT|ECONNRESET|EPIPE|timed? ?out|TimeoutError|socket hang up/i.test(text)) return 'the provider did not answer in time or dropped the connection: it is tried again; if it lasts, check the network or use another SOLANA_RPC_URL';
+  return 'check SOLANA_RPC_URL and that the provider is up; it is tried again';
 }
 
 /** Record and log (folded: one line, then a count at most once a minute) that the chain could not be read. */

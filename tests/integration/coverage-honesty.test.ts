@@ -55,7 +55,7 @@ describe('coverage begins at the first successful chain read', () => {
     const deps = { config, store, rpc: createArchiveRpc({ url, attempts: 1 }), log: createLogger('silent') };
 
     // 1. a cron run with the RPC down: exits with an error, records no coverage and no run
-    await expect(collect(deps, { once: true })).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:\d+ .*set SOLANA_RPC_URL/);
+    await expect(collect(deps, { once: true })).rejects.toThrow(/cannot reach http:\/\/127\.0\.0\.1:\d+ .*SOLANA_RPC_URL/);
     expect(store.getMeta('coverage_from_ms')).toBeUndefined();
     expect(store.lastRun()).toBeUndefined();
     let status = statusBody({ publicStore: store, config }, Date.now());

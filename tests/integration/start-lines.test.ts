@@ -1,7 +1,7 @@
 /**
  * The collector's start lines (issue 24 item 3): one line per endpoint, for people —
  * "RPC <scheme://host>: reachable, slot N" and "WebSocket <scheme://host>: subscribed …", or
- * "cannot reach <scheme://host> (<reason>): set SOLANA_RPC_URL" — never the URL's path or query.
+ * "cannot reach <scheme://host> (<reason>): <advice for that reason>" — never the URL's path or query.
  * A replay RPC on loopback, and a closed loopback port.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,14 +52,14 @@ describe('start lines', () => {
     expect(JSON.stringify(r.lines)).not.toContain('secret-path');
   });
 
-  it('an unreachable RPC: "cannot reach … (reason): set SOLANA_RPC_URL", and the cron form fails', async () => {
+  it('an unreachable RPC: "cannot reach … (reason): <what the reason calls for>", and the cron form fails', async () => {
     const port = await freePort();
     const r = run(`http://127.0.0.1:${port}/k/secret-path`, `ws://127.0.0.1:${port}`, 'down');
     await expect(collect(r.deps, { once: true })).rejects.toThrow(/cannot reach/);
     r.store.close();
     const line = r.lines.find((l) => l.msg.startsWith('cannot reach'));
     expect(line?.level).toBe(40);
-    expect(line?.msg).toMatch(new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\): set SOLANA_RPC_URL$`));
+    expect(line?.msg).toMatch(new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\): nothing accepts connections there: the provider is down, or SOLANA_RPC_URL names the wrong host or port; it is tried again$`));
     expect(JSON.stringify(r.lines)).not.toContain('secret-path');
   });
 });
