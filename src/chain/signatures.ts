@@ -55,14 +55,20 @@ export function signaturePage(answer: unknown): SignatureInfo[] | Error {
 /**
  * The signatures of `addr`, newest first. `stopped` is null when the history was read to its end
  * (or to `until`), else why it stopped early (what was read so far is returned).
+ * The end is an empty page, never a short one: a page of fewer than {@link SIGNATURE_PAGE} is read
+ * past (one more call) — providers cap `limit` below 1,000, and a node returns a short page at the
+ * edge of its local ledger (solana-labs/solana#22115); a short page taken as the end lost every older
+ * launch of the catch-up for good, with no gap recorded (a robustness review). That confirming page
+ * may go one past `maxPages`.
  * Errors: an RPC call that fails after the transport's retries throws.
  */
 export async function pageSignatures(rpc: ArchiveRpc, addr: string, opts: PageSignaturesOptions = {}): Promise<{ signatures: SignatureInfo[]; stopped: 'page_cap' | 'budget' | null }> {
   const run = opts.schedule ?? (<T>(fn: () => Promise<T>) => fn());
   const signatures: SignatureInfo[] = [];
   let before: string | undefined;
+  let short = false; // the last page was short: the next one only confirms the end
   for (let page = 0; ; page++) {
-    if (opts.maxPages !== undefined && page >= opts.maxPages) return { signatures, stopped: 'page_cap' };
+    if (opts.maxPages !== undefined && page >= opts.maxPages && !(short && page === opts.maxPages)) return { signatures, stopped: 'page_cap' };
     if (opts.takePage && !opts.takePage()) return { signatures, stopped: 'budget' };
     const config = {
       limit: SIGNATURE_PAGE,
@@ -79,8 +85,9 @@ export async function pageSignatures(rpc: ArchiveRpc, addr: string, opts: PageSi
     if (got instanceof Error) throw got;
     signatures.push(...got);
     opts.onPage?.(signatures.length);
-    if (got.length < SIGNATURE_PAGE) return { signatures, stopped: null };
+    if (got.length === 0) return { signatures, stopped: null };
     if (opts.stopBelowSlot !== undefined && got[got.length - 1]!.slot < opts.stopBelowSlot) return { signatures, stopped: null };
+    short = got.length < SIGNATURE_PAGE;
     before = got[got.length - 1]!.signature;
   }
 }
