@@ -105,11 +105,15 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
       }
       for (const u of plan.unreadable) {
         const s = batch[u.index]!;
-        // the launches it may belong to: those its logs notification names, when one was heard
+        // the launches it may belong to: those its logs notification names, when one was heard; else the
+        // held mints its answer shows (an incomplete answer's account keys), and the launches around it
+        // that a missing transaction could change unseen (PublicStore.launchesAround) — never none: a
+        // transaction no launch was given to left a launch clean, settled and cached without its bundled buy
         const heard = memory.heard.get(s.signature);
-        store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints: heard ? [...mintsOf(heard)] : [] }, now());
+        const mints = heard ? [...mintsOf(heard)] : mayBelongTo(store, s.slot, timeNear(usable, s.slot), u.failure.accounts);
+        store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints }, now());
         // the held records of those launches become UNKNOWN (the drift guard: unrecognised_program_data)
-        for (const mint of heard ? mintsOf(heard) : []) {
+        for (const mint of mints) {
           const held = store.getOrigin(mint);
           if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) changed++;
         }
@@ -148,4 +152,21 @@ function traceCreations(deps: CollectDeps, memory: CollectorMemory, txs: readonl
       memory.creationHeardMs.delete(mint);
     }
   }
+}
+
+/** The launches an unreadable transaction nobody named may belong to: held mints among the keys its answer showed, and those around its slot. */
+function mayBelongTo(store: CollectDeps['store'], slot: number, timeMs: number | null, accounts: readonly string[] | undefined): string[] {
+  const mints = new Set(store.launchesAround(slot, timeMs));
+  for (const key of accounts ?? []) if (store.getOrigin(key)) mints.add(key);
+  return [...mints].sort();
+}
+
+/** The chain time (ms) at `slot`, from the read transaction of the batch nearest to it that has a block time (400 ms a slot between), or null. */
+function timeNear(txs: readonly DecodedTransaction[], slot: number): number | null {
+  let best: DecodedTransaction | null = null;
+  for (const t of txs) {
+    if (t.blockTime === null || t.slot === null) continue;
+    if (!best || Math.abs(t.slot - slot) < Math.abs(best.slot! - slot)) best = t;
+  }
+  return best ? best.blockTime! * 1000 + (slot - best.slot!) * 400 : null;
 }

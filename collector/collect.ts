@@ -113,6 +113,9 @@ export async function collect(deps: CollectDeps, opts: CollectOptions): Promise<
       }
       // Periodic jobs, each due on its own interval (kept in meta across cron runs).
       await memory.trace.time('jobs', () => scheduler.runDue(opts.signal, opts.once));
+      // the cron form's last chance: the pages the jobs marked (a wallet's afterwards read by the sweep,
+      // a pool refreshed) are written before it exits, not left contradicting the API until the next run
+      if (opts.once && !opts.signal?.aborted) memory.trace.timeSync('pagesAfterJobs', () => writeSiteFiles(store, config, log, { txs: memory.txs }));
       await memory.trace.time('heartbeat', () => heartbeat.afterPass(opts.once, passOk, opts.signal));
       if (opts.once || opts.signal?.aborted) break;
       // what the process holds (debug only: reading RSS costs a syscall): the transaction cache beside the heap and RSS

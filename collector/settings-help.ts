@@ -11,7 +11,7 @@ const PAGES: Key[] = ['PUBLIC_BASE_URL', 'EXPLORER_TX_URL'];
 const COLLECTOR: Key[] = [
   ...CHAIN, 'DATA_DIR', 'COLLECT_START', 'COLLECT_BATCH', 'TX_CACHE_MB', 'TX_CACHE_IDLE_S', 'POLL_INTERVAL_MS', 'FUNDER_PAGE_CAP', 'FUNDER_TX_CAP',
   'FUNDER_DAILY_RPC_BUDGET', 'FUNDER_SWEEP_MS', 'AFTERWARDS_SWEEP_MS', 'POOL_REFRESH_MS', 'DOWNLOADS_INTERVAL_MS', 'GENERATION_INTERVAL_MS', 'UNREADABLE_AFTER_FAILURES',
-  'UNREADABLE_RETRY_MS', 'COVERAGE_GAP_MS', 'LISTS_INTERVAL_MS', 'HEAP_GROWTH_PERCENT', ...PAGES, ...LOGS,
+  'UNREADABLE_RETRY_MS', 'COVERAGE_GAP_MS', 'LISTS_INTERVAL_MS', 'HEAP_GROWTH_PERCENT', ...PAGES, 'CONTACT_EMAIL', 'DEMO', ...LOGS,
 ];
 const SERVER: Key[] = [
   'HOST', 'PORT', 'KEY_SECRET', 'LICENSE_TEXT', 'LICENSE_URL', 'CONTACT_EMAIL', 'REBUILD_DAILY_CEILING', 'REBUILD_MAX_QUEUE', 'REBUILD_CONCURRENCY',
@@ -19,6 +19,9 @@ const SERVER: Key[] = [
   'STRIPE_PRICE_ID', 'PLAN_PRICE_TEXT', 'STRIPE_API_HOST', 'STRIPE_API_PORT', 'STRIPE_API_PROTOCOL', 'DEMO', 'API_GENERATIONS_DIR',
   'PRIVATE_DB_URL', 'UNAVAILABLE_RETRY_S', 'SEARCH_PER_MINUTE', 'SEARCH_CACHE_MS', 'STREAM_KEY_CHECK_MS', 'YOUNG_GENERATION_MB',
 ];
+
+/** Defaults a command sets itself, over README's (the demo is quiet: its own lines say what to do). */
+const COMMAND_DEFAULTS: Record<string, Partial<Record<Key, string>>> = { demo: { LOG_LEVEL: 'warn' } };
 
 /** The settings (README "Configuration") each `lpa` command reads; commands not listed read none. */
 export const COMMAND_SETTINGS: Record<string, Key[]> = {
@@ -69,7 +72,8 @@ export function settingsHelp(command: string): string {
   const rows = table();
   const lines = keys.map((k) => {
     const r = rows.get(k);
-    return r ? `  ${k} (default ${r[0]}): ${r[1]}` : `  ${k}`;
+    const own = COMMAND_DEFAULTS[command]?.[k];
+    return r ? `  ${k} (default ${own ?? r[0]}${own ? ' for this command' : ''}): ${r[1]}` : `  ${k}`;
   });
   return `\nSettings (environment variables; README "Configuration"):\n${lines.join('\n')}\n`;
 }

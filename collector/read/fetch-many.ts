@@ -3,7 +3,7 @@ import type { Logger } from '../../src/log.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import { decodeTransaction } from '../../src/core/decode/index.ts';
 import type { TransactionReader } from '../../src/chain/transaction-reader.ts';
-import { callFailure, malformedFailure, NOT_FOUND, requestFailure, type ReadFailure } from './unreadable.ts';
+import { callFailure, incompleteFailure, IncompleteAnswerError, malformedFailure, NOT_FOUND, requestFailure, type ReadFailure } from './unreadable.ts';
 
 /**
  * Fetch and decode many transactions through the batched reader, in chunks of its batch size
@@ -29,6 +29,7 @@ export async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rat
   for (let i = 0; i < signatures.length; i += size) chunks.push(Array.from({ length: Math.min(size, signatures.length - i) }, (_, k) => i + k));
   await Promise.all(chunks.map(async (chunk) => {
     let pending = chunk;
+    const incomplete = new Map<number, ReadFailure>();
     for (let attempt = 0; attempt < 5 && pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 200 * 2 ** (attempt - 1)));
       const ask = pending;
@@ -56,8 +57,14 @@ export async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rat
           try {
             out[i] = use(a, i);
           } catch (err) {
-            log.warn({ signature: signatures[i], err: String(err) }, 'transaction answer could not be decoded');
-            failures?.set(i, malformedFailure(err));
+            if (err instanceof IncompleteAnswerError) {
+              // asked again with the answers not found (a provider's gap may pass), and a failed read if it stays
+              pending.push(i);
+              incomplete.set(i, incompleteFailure(err));
+            } else {
+              log.warn({ signature: signatures[i], err: String(err) }, 'transaction answer could not be decoded');
+              failures?.set(i, malformedFailure(err));
+            }
           }
         }
       });
@@ -65,7 +72,11 @@ export async function fetchMany<T>(reader: TransactionReader, queue: PQueue, rat
       // (unless collector/read/unreadable.ts passes it) and the next run asks again
       if (answers.some((a) => a instanceof Error)) break;
     }
-    for (const i of pending) failures?.set(i, NOT_FOUND);
+    for (const i of pending) {
+      const f = incomplete.get(i);
+      if (f) log.warn({ signature: signatures[i], why: f.detail }, 'transaction answer incomplete: counted as a failed read');
+      failures?.set(i, f ?? NOT_FOUND);
+    }
   }));
   return out;
 }

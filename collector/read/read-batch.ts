@@ -1,12 +1,12 @@
 import type PQueue from 'p-queue';
 import type { DecodedTransaction } from '../../src/core/types.ts';
-import { decodeTransaction } from '../../src/core/decode/index.ts';
+import { decodeTransaction, incompleteAnswer } from '../../src/core/decode/index.ts';
 import { creationsIn, fetchedCurveTrade, laterTradeForm, takeFromLogs, type PlainCurveTrade } from '../../src/core/record/from-logs.ts';
 import type { TransactionReader } from '../../src/chain/transaction-reader.ts';
 import type { SignatureInfo } from '../../src/chain/signatures.ts';
 import { creationAt, type CollectDeps, type CollectorMemory } from '../context.ts';
 import { fetchMany } from './fetch-many.ts';
-import type { ReadFailure } from './unreadable.ts';
+import { IncompleteAnswerError, type ReadFailure } from './unreadable.ts';
 
 /**
  * The decoded transactions of one batch, in order: a creation read as soon as it was heard
@@ -46,6 +46,8 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
   const fetchFailures = new Map<number, ReadFailure>();
   const fetched = fetch.length === 0 ? [] : await fetchMany<FetchedForBatch>(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal, (a, k) => {
     const listed = batch[fetch[k]!]!;
+    // an answer that cannot show what the transaction did is a failed read, never a transaction that did nothing
+    throwIfIncomplete(a);
     const f = fetchedCurveTrade(a, listed);
     if (!f) {
       const whole = decodeTransaction(a);
@@ -77,3 +79,20 @@ type FetchedForBatch =
   | { whole: DecodedTransaction }
   | { kept: DecodedTransaction }
   | { logs: DecodedTransaction; trade: PlainCurveTrade; answer: Record<string, unknown> };
+
+/**
+ * Throws an {@link IncompleteAnswerError} (with the account keys the message shows) when `answer`
+ * cannot show what its transaction did (src/core/decode `incompleteAnswer`); the readers of
+ * transactions call it before decoding (fetch-many.ts then asks again and counts a failed read).
+ */
+export function throwIfIncomplete(answer: unknown): void {
+  const why = incompleteAnswer(answer);
+  if (why === null) return;
+  let accounts: string[] = [];
+  try {
+    accounts = decodeTransaction(answer).accountKeys;
+  } catch {
+    // no message either: no launch is named
+  }
+  throw new IncompleteAnswerError(why, accounts);
+}

@@ -6,7 +6,9 @@ import { ensureFunders } from '../../src/ingest/funding.ts';
 import { funderDeps, type CollectDeps, type CollectorMemory } from '../context.ts';
 import { groupByMint, recordTransactions } from '../record/record-batch.ts';
 import { launchStates } from '../enrich/launch-states.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { fetchMany } from './fetch-many.ts';
+import { throwIfIncomplete } from './read-batch.ts';
 import { NOT_FOUND, UNREADABLE_RETRY_BATCH, type ReadFailure } from './unreadable.ts';
 
 /**
@@ -21,15 +23,27 @@ export async function retryUnreadable(deps: CollectDeps, queue: PQueue, reader: 
   const due = store.unreadableDue(now() - config.UNREADABLE_RETRY_MS, UNREADABLE_RETRY_BATCH);
   if (due.length === 0) return null;
   const failures = new Map<number, ReadFailure>();
-  const decoded = await fetchMany(reader, queue, config.RPC_MAX_RPS > 0, due.map((d) => d.signature), log, signal, (a) => decodeTransaction(a), failures);
+  // (an answer still incomplete stays unreadable: throwIfIncomplete, as the catch-up reads)
+  const decoded = await fetchMany(reader, queue, config.RPC_MAX_RPS > 0, due.map((d) => d.signature), log, signal, (a) => (throwIfIncomplete(a), decodeTransaction(a)), failures);
   const read = decoded.filter((d): d is DecodedTransaction => d !== null);
   const byMint = groupByMint(read);
   const states = await launchStates(deps, queue, reader, memory, byMint, signal);
   if (read.length > 0) await ensureFunders(funderDeps(deps, queue, reader, memory, signal), byMint);
   const changed = store.transaction(() => {
-    const n = recordTransactions(store, memory, read, states, now(), log);
+    // read now: no longer unreadable, before its launches are recorded again (their records ask the list)
     due.forEach((d, i) => {
       if (decoded[i]) store.clearUnreadable(d.signature);
+    });
+    let n = recordTransactions(store, memory, read, states, now(), log);
+    due.forEach((d, i) => {
+      if (decoded[i]) {
+        // the launches it was thought to belong to but does not name: their records no longer wait on it
+        for (const mint of d.mints) {
+          if (byMint.has(mint)) continue;
+          const held = store.getOrigin(mint);
+          if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) n++;
+        }
+      }
       else {
         const f = failures.get(i) ?? NOT_FOUND;
         store.putUnreadable({ signature: d.signature, slot: d.slot, reason: f.reason, detail: f.detail, failures: 1, mints: [] }, now());

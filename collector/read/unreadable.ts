@@ -19,6 +19,8 @@ export interface ReadFailure {
   /** the RPC's error code and message, or the failure's class; never a URL */
   detail: string;
   atOnce: boolean;
+  /** the account keys an answer showed though it could not be read whole (an incomplete answer): what names the launches it may belong to */
+  accounts?: readonly string[];
 }
 
 /** Unreadable transactions retried per collector pass (the least recently tried first). */
@@ -46,6 +48,24 @@ export function callFailure(err: Error): ReadFailure {
 /** The failure of an HTTP request that failed after the transport's retries (timeouts, 5xx, 429, dropped connections). */
 export function requestFailure(err: unknown): ReadFailure {
   return { reason: 'request_failed', detail: scrub(err instanceof Error ? `${err.name}: ${err.message}` : String(err)), atOnce: false };
+}
+
+/**
+ * An answer that cannot show what its transaction did (src/core/decode `incompleteAnswer`: no meta, or
+ * neither logs nor inner instructions), with the account keys it does show (its message's; the launches
+ * they name are those it may belong to). A provider's gap, likely to pass: counted across catch-ups
+ * like a failed request, then recorded unreadable (reason `malformed`).
+ */
+export class IncompleteAnswerError extends Error {
+  constructor(why: string, readonly accounts: readonly string[]) {
+    super(why);
+    this.name = 'IncompleteAnswerError';
+  }
+}
+
+/** The failure of an {@link IncompleteAnswerError}: not final at once; its account keys kept for the launches it may belong to. */
+export function incompleteFailure(err: IncompleteAnswerError): ReadFailure {
+  return { reason: 'malformed', detail: scrub(`incomplete answer: ${err.message}`), atOnce: false, accounts: err.accounts };
 }
 
 /** An answer the decoder could not take (not a transaction): final at once. */

@@ -1,6 +1,6 @@
 import type PQueue from 'p-queue';
 import type { DecodedTransaction } from '../../src/core/types.ts';
-import { decodeTransaction } from '../../src/core/decode/index.ts';
+import { decodeTransaction, incompleteAnswer } from '../../src/core/decode/index.ts';
 import { creationsIn } from '../../src/core/record/from-logs.ts';
 import type { TransactionReader } from '../../src/chain/transaction-reader.ts';
 import type { CollectDeps, CollectorMemory } from '../context.ts';
@@ -51,6 +51,7 @@ export async function readCreation(queue: PQueue, reader: TransactionReader, sig
     const [answer] = await queue.add(() => reader.getTransactions([signature], signal), { priority: CREATION_READ_PRIORITY, signal });
     if (answer === null || answer === undefined) continue;
     if (answer instanceof Error) return 'unread';
+    if (incompleteAnswer(answer) !== null) return 'unread'; // the catch-up reads it (and counts it as a failed read if it stays so)
     decoded = decodeTransaction(answer);
   }
   if (!decoded) return 'unread';

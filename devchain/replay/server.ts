@@ -31,6 +31,8 @@ export interface InjectedFault {
   delayMs?: number;
   /** send only the first half of the body (a well-formed HTTP response holding truncated JSON) */
   truncate?: boolean;
+  /** answer this instead of the call's result (given the result): an answer without its meta, of the wrong shape, … */
+  rewrite?: (result: unknown) => unknown;
 }
 
 /** Options of {@link startReplayRpc}. */
@@ -175,7 +177,8 @@ export async function startReplayRpc(opts: ReplayRpcOptions = {}): Promise<Repla
         if (!Array.isArray(rawParams)) throw new RpcError(-32602, 'Invalid params: invalid type: map, expected a sequence.');
         const handler = Object.hasOwn(HTTP_METHODS, method) ? HTTP_METHODS[method] : undefined;
         if (!handler) throw new RpcError(METHOD_NOT_FOUND.code, METHOD_NOT_FOUND.message);
-        body = { jsonrpc: '2.0', result: handler(params, ctx), id: id ?? null };
+        const result = handler(params, ctx);
+        body = { jsonrpc: '2.0', result: fault?.rewrite ? fault.rewrite(result) : result, id: id ?? null };
       } catch (e) {
         body = { jsonrpc: '2.0', error: e instanceof RpcError ? e.toJson() : { code: -32603, message: 'Internal error' }, id: id ?? null };
       }

@@ -37,6 +37,9 @@ export interface ArchiveCounts {
 }
 
 /** A role row of the wallet endpoint (detail parsed). */
+/** Slots before an unattributed unreadable transaction whose launches it may belong to (PublicStore.launchesAround): 30 s of 400 ms slots, and a margin. */
+export const AROUND_SLOTS = 100;
+
 /** The kinds of role wallet_role holds, in the order a wallet's page shows them. */
 const WALLET_ROLES: readonly WalletRole['role'][] = ['creator', 'buyout', 'bundled', 'early'];
 
@@ -392,6 +395,9 @@ export class PublicStore {
         'SELECT signature, slot, reason, detail, failures, first_failed_at_ms AS firstFailedAtMs, last_tried_at_ms AS lastTriedAtMs FROM unreadable_tx WHERE last_tried_at_ms <= ? ORDER BY last_tried_at_ms, slot LIMIT ?',
       ),
       unreadableMintsOf: prepare('SELECT mint FROM unreadable_tx_mint WHERE signature = ? ORDER BY mint').pluck(),
+      // the launches an unreadable transaction of unknown launches may belong to (launchesAround)
+      createdInSlots: prepare('SELECT mint FROM launch WHERE creation_slot BETWEEN ? AND ?').pluck(),
+      aliveAndGraduatedAt: prepare('SELECT mint FROM launch WHERE graduated_at_ms >= @t AND created_at_ms <= @t').pluck(),
       unreadableFor: prepare('SELECT signature FROM unreadable_tx_mint WHERE mint = ? ORDER BY signature').pluck(),
       anyUnreadableFor: prepare('SELECT 1 FROM unreadable_tx_mint WHERE mint = ? LIMIT 1').pluck(),
       countUnreadable: prepare('SELECT reason, count(*) AS n FROM unreadable_tx GROUP BY reason ORDER BY reason'),
@@ -990,6 +996,21 @@ export class PublicStore {
   }
 
   /** Up to `limit` unreadable transactions last tried at or before `triedBeforeMs`, least recently tried first. */
+  /**
+   * The held launches a transaction at `slot` (chain time `timeMs`, when known) may belong to when
+   * nothing names them (an unreadable transaction no logs notification was heard for, whose answer
+   * shows no held mint): those created in the {@link AROUND_SLOTS} slots up to it — its launch's bundle
+   * and first 30 s, whose facts it could change — and those that graduated after it having been created
+   * before it: a graduated launch's history is not checked against its curve account (the reserves have
+   * left it), so a trade missing from it would go unseen. A launch not graduated is checked against
+   * its curve account when next touched (collector/enrich/history-check.ts). Methodology "History and origin".
+   */
+  launchesAround(slot: number, timeMs: number | null): string[] {
+    const mints = new Set(this.s.createdInSlots.all(Math.max(0, slot - AROUND_SLOTS), slot) as string[]);
+    if (timeMs !== null) for (const m of this.s.aliveAndGraduatedAt.all({ t: timeMs }) as string[]) mints.add(m);
+    return [...mints].sort();
+  }
+
   unreadableDue(triedBeforeMs: number, limit: number): UnreadableTransaction[] {
     return (this.s.unreadableDue.all(triedBeforeMs, limit) as Omit<UnreadableTransaction, 'mints'>[]).map((r) => ({ ...r, mints: this.s.unreadableMintsOf.all(r.signature) as string[] }));
   }

@@ -14,8 +14,8 @@ export const COVERAGE_NOTE =
   'is unknown, not clean. Coverage is read by comparing launches (observed at the creation transaction) with records (every row held), both in ' +
   '/api/v1/status under counts; the difference was found later from chain by a scanner (origin "scanned": launches created ' +
   'while the collector was down, rebuilt from the complete history of the gap; "rebuilt": launches rebuilt on request). downtimeMinutes counts minutes the collector ' +
-  'process was not running (pauses between runs longer than the allowed gap, and the current one); it measures process ' +
-  'downtime only and is not a measure of coverage. The intervals are listed in /api/v1/status under coverage.gaps.';
+  'was not reading the chain (pauses between runs longer than the allowed gap, outages of its RPC provider, and the current one); it measures ' +
+  'the collector\'s downtime only and is not a measure of coverage. The intervals are listed in /api/v1/status under coverage.gaps.';
 
 /** The `coverage` object of token and status responses. */
 export interface Coverage {

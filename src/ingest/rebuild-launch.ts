@@ -11,7 +11,7 @@ import type { ChainState } from '../core/record/build-launch.ts';
 import { unrecognisedOf } from '../core/decode/unrecognised.ts';
 import { mintsOf } from '../core/record/mints-of.ts';
 import { fetchAnswer } from '../chain/fetch-answer.ts';
-import { decodeTransaction } from '../core/decode/index.ts';
+import { decodeTransaction, incompleteAnswer } from '../core/decode/index.ts';
 import { creationsIn, fetchedCurveTrade, laterTradeForm } from '../core/record/from-logs.ts';
 import { recordLaunch } from './record-launch.ts';
 import { writeSiteFiles } from './publish.ts';
@@ -121,6 +121,9 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
       queue.add(async () => {
         const answer = await read(`getTransaction ${sig}`, () => fetchAnswer(rpc, sig, opts.signal));
         if (!answer) throw new RebuildReadError(`getTransaction ${sig}: not available`);
+        // an answer that cannot show what the transaction did: the rebuild fails rather than build a history without it
+        const incomplete = incompleteAnswer(answer);
+        if (incomplete) throw new RebuildReadError(`getTransaction ${sig}: ${incomplete}`);
         progress.transactions++;
         if (progress.transactions % 50 === 0) report();
         // decoded whole, and its logs form when it is a plain curve trade (kept so once the creation is known)

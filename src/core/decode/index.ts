@@ -1,7 +1,7 @@
 /**
  * The decoder's public surface (pure: no I/O). See each module for shapes, units and sources.
  */
-export { decodeTransaction, unwrapEnvelope } from './transaction.ts';
+export { decodeTransaction, incompleteAnswer, unwrapEnvelope } from './transaction.ts';
 export { unrecognisedOf } from './unrecognised.ts';
 export { decodeLogsNotification, isLogsNotification } from './logs-notification.ts';
 export { decodeInstruction, isInstructionDecode, type InstructionDecode, type InstructionSkip } from './instruction.ts';

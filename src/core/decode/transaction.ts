@@ -96,6 +96,25 @@ export function unwrapEnvelope(input: unknown): unknown {
  * `{where, reason}`. Throws an `Error` only when the input is not a transaction at all
  * (null → "transaction not found (null result)", an RPC error, or an object without `transaction`).
  */
+/**
+ * Why a transaction answer cannot show what the transaction did, or null when it can: its `meta`
+ * is missing (no inner instructions, logs, balances or error), or holds neither `logMessages` nor
+ * `innerInstructions` — the events and inner calls of a trade a router made through pump are there
+ * alone, so such an answer is no evidence that the transaction did nothing to a launch (a robustness
+ * review: a bundled buy answered without meta vanished, and its launch turned clean). Readers treat it
+ * as a failed read (collector/read/unreadable.ts, the rebuild). Null also for what is not a
+ * transaction at all ({@link decodeTransaction} says why) and for a logs notification. Pure.
+ * @example incompleteAnswer({ slot: 1, transaction: {…}, meta: null }) // 'the answer has no meta (…)'
+ */
+export function incompleteAnswer(input: unknown): string | null {
+  if (isLogsNotification(input)) return null;
+  const r = unwrapEnvelope(input);
+  if (!isObj(r) || !('transaction' in r)) return null;
+  if (!isObj(r.meta)) return 'the answer has no meta (no inner instructions, logs, balances or error)';
+  if (!Array.isArray(r.meta.logMessages) && !Array.isArray(r.meta.innerInstructions)) return 'the answer\'s meta has neither logMessages nor innerInstructions';
+  return null;
+}
+
 export function decodeTransaction(input: unknown, opts: { pairLogEvents?: boolean } = {}): DecodedTransaction {
   if (isLogsNotification(input)) return decodeLogsNotification(input);
   const r = unwrapEnvelope(input);
