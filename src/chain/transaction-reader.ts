@@ -181,10 +181,25 @@ export function createTransactionReader(opts: RpcClientOptions & { batchSize: nu
       return batchSize;
     },
     async getTransactions(signatures, signal) {
-      return (await callAll(signatures.map((s) => ({ method: 'getTransaction', params: [s, TRANSACTION_CONFIG] })), signal)) as TransactionAnswer[];
+      const answers = (await callAll(signatures.map((s) => ({ method: 'getTransaction', params: [s, TRANSACTION_CONFIG] })), signal)) as TransactionAnswer[];
+      // each answer is checked to be the transaction asked for: a provider (or proxy) that mixes up a
+      // batch's replies would otherwise give one wallet's or launch's facts to another (a review found
+      // funders lost that way); a mismatch is a failed read of that call
+      return answers.map((a, i) => {
+        const got = answeredSignature(a);
+        return got !== null && got !== signatures[i] ? new Error(`the answer is for another transaction (${got.slice(0, 12)}…, asked ${signatures[i]!.slice(0, 12)}…)`) : a;
+      });
     },
     call(method, paramsList, signal) {
       return callAll(paramsList.map((params) => ({ method, params })), signal);
     },
   };
+}
+
+/** The signature a getTransaction answer (json encoding) is of — its first signature — or null when it shows none (null, an error, another shape: judged by its readers). Pure. */
+export function answeredSignature(answer: TransactionAnswer): string | null {
+  if (answer === null || answer instanceof Error || typeof answer !== 'object') return null;
+  const tx = (answer as { transaction?: unknown }).transaction;
+  const sigs = tx && typeof tx === 'object' && !Array.isArray(tx) ? (tx as { signatures?: unknown }).signatures : undefined;
+  return Array.isArray(sigs) && typeof sigs[0] === 'string' ? sigs[0] : null;
 }

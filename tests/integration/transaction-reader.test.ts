@@ -151,6 +151,26 @@ describe('batched transaction reader, faults', () => {
   });
 });
 
+describe('batched transaction reader, replies mixed up', () => {
+  it('an answer of another transaction than the one asked is a failed read of that call, never taken as it', async () => {
+    const srv0 = await startReplayRpc({ chainDir: CHAIN });
+    const [a, b] = await reference(srv0.url, SIGS.slice(0, 2));
+    await srv0.close();
+    // the provider answers the first signature with the second's transaction (a batch whose replies were swapped)
+    const srv = await startReplayRpc({ chainDir: CHAIN, inject: (method, params) => (method === 'getTransaction' && params[0] === SIGS[0] ? { rewrite: () => b } : null) });
+    try {
+      const reader = createTransactionReader({ url: srv.url, batchSize: 50, baseDelayMs: 1 });
+      const [first, second] = await reader.getTransactions(SIGS.slice(0, 2));
+      expect(first).toBeInstanceOf(Error);
+      expect(String((first as Error).message)).toMatch(/^the answer is for another transaction/);
+      expect(second).toEqual(b);
+      expect(a).not.toEqual(b);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
 describe('collector reads through the reader (fetchDecodedMany)', () => {
   it('decodes a batch in order; with RPC_MAX_RPS a batch of n calls takes n of the limiter\'s slots', async () => {
     const srv = await startReplayRpc({ chainDir: CHAIN });
