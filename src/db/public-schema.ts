@@ -562,4 +562,18 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
           AND json_extract(e.value, '$.fields.mint') = t.mint AND json_extract(e.value, '$.fields.user') IS NOT NULL;
     `,
   },
+  {
+    version: 25,
+    name: "a launch's other addresses: its bonding curve and its pool (search)",
+    sql: `
+      -- A reader who pastes a DEX pair link or an explorer's account page holds the launch's pool or
+      -- bonding curve address, not its mint, and the search answered "no record" (UNKNOWN) for a launch
+      -- the archive holds (a phone review). Kept by PublicStore.putLaunch from each record written;
+      -- filled here from the records held.
+      CREATE TABLE launch_address (address TEXT PRIMARY KEY, mint TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('bonding_curve', 'pool'))) WITHOUT ROWID;
+      INSERT OR REPLACE INTO launch_address (address, mint, kind) SELECT bonding_curve, mint, 'bonding_curve' FROM launch WHERE bonding_curve IS NOT NULL;
+      INSERT OR REPLACE INTO launch_address (address, mint, kind)
+        SELECT json_extract(document, '$.pool.address'), mint, 'pool' FROM launch WHERE graduated = 1 AND json_extract(document, '$.pool.address') IS NOT NULL;
+    `,
+  },
 ];

@@ -308,6 +308,9 @@ export class PublicStore {
       // public migration 24 (a read-only generation of an older schema has no such table: no wallet is seen there but by its roles)
       seeWallet: opts.readonly ? null : prepare('INSERT OR IGNORE INTO wallet_seen (wallet) VALUES (?)'),
       walletSeen: schemaHas(db, 'table', 'wallet_seen') ? prepare('SELECT 1 FROM wallet_seen WHERE wallet = ?').pluck() : null,
+      // public migration 25 (none on a read-only generation of an older schema)
+      putAddress: opts.readonly ? null : prepare('INSERT OR REPLACE INTO launch_address (address, mint, kind) VALUES (?, ?, ?)'),
+      launchOfAddress: schemaHas(db, 'table', 'launch_address') ? prepare('SELECT mint, kind FROM launch_address WHERE address = ?') : null,
       dueBuyouts: prepare(`
         SELECT r.mint, r.wallet, r.signature, a.state FROM wallet_role r
         LEFT JOIN buyout_afterwards a ON a.mint = r.mint AND a.wallet = r.wallet
@@ -524,7 +527,15 @@ export class PublicStore {
     if (keyedChanged) this.s.upsertLaunch.run(row);
     else this.s.updateLaunchUnkeyed.run(row);
     this.s.addPending.run(doc.mint);
+    // the launch's other addresses, for a search that holds one of them (public migration 25)
+    if (bondingCurve) this.s.putAddress!.run(bondingCurve, doc.mint, 'bonding_curve');
+    if (doc.pool?.address && doc.launch?.graduated) this.s.putAddress!.run(doc.pool.address, doc.mint, 'pool');
     return keyedChanged;
+  }
+
+  /** The launch whose bonding curve or canonical pool `address` is (public migration 25), or undefined. */
+  launchOfAddress(address: string): { mint: string; kind: 'bonding_curve' | 'pool' } | undefined {
+    return this.s.launchOfAddress?.get(address) as { mint: string; kind: 'bonding_curve' | 'pool' } | undefined;
   }
 
   /** The column values of a launch row (statement parameters by name), from its document. */

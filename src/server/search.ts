@@ -9,7 +9,7 @@ import { callerAddress } from './rebuilds.ts';
 /**
  * `GET /search?q=` (public, no key): the search box of every page. In order:
  * - not a search (empty, over {@link MAX_QUERY_CHARS}, control characters, no letters or digits) → a page saying so (400; empty 200);
- * - a mint the archive holds → 302 to `/t/{mint}.html`;
+ * - a mint the archive holds → 302 to `/t/{mint}.html`; the bonding curve or pool of a launch it holds (a DEX pair link) → 302 to that launch's page;
  * - a wallet with a role in a launch held (creator, bundled or first-30-s buyer, buyout) → 302 to its page `/w/{address}.html`;
  * - any other address → 404, a page: no record, provenance unknown (not clean), how to ask for a rebuild;
  * - else a name or symbol prefix search (FTS5, src/db/search.ts) → a results page (200).
@@ -156,6 +156,9 @@ export function answerSearch(q: string | null, deps: Pick<Deps, 'publicStore' | 
   if (input.kind === 'address') {
     const a = input.address;
     if (deps.publicStore.launchSha256(a) !== undefined) return { status: 302, body: null, location: `/t/${a}.html` };
+    // a DEX pair link or an explorer's account page holds the launch's pool or bonding curve, not its mint
+    const of = deps.publicStore.launchOfAddress(a);
+    if (of) return { status: 302, body: null, location: `/t/${of.mint}.html` };
     if (hasWalletPage(deps.publicStore.db, a)) return { status: 302, body: null, location: `/w/${a}.html` };
     return { status: 404, body: renderUnheldPage(a, o) };
   }

@@ -163,6 +163,26 @@ describe('search over the store', () => {
     expect(answerSearch('Pepe', deps()).body).not.toContain('A mint is found only whole'); // found: no hint
   });
 
+  it("a launch's bonding curve or pool (a DEX pair link, an explorer's account page) leads to its page; kept as records are written, and filled from the records held by public migration 25", () => {
+    const mint = randomAddress();
+    const curve = randomAddress();
+    const pool = randomAddress();
+    const doc = launchDoc(mint, T0 + 7000, { name: 'Pooled', symbol: 'POOL', pool: { address: pool, program: 'pAMM', baseMint: mint, quoteMint: 'So11111111111111111111111111111111111111112', quoteDecimals: 9, baseReserves: '1', quoteReserves: '1', price: 1, lpSupply: '1', asOf: { ms: T0, iso: new Date(T0).toISOString() } } });
+    doc.launch = { ...doc.launch!, graduated: true, completed: true };
+    const text = JSON.stringify(doc);
+    store.putLaunch(doc, curve, text, 'f'.repeat(64), T0);
+    for (const q of [pool, curve, `https://dexscreener.com/solana/${pool}`]) expect(answerSearch(q, deps()), q).toMatchObject({ status: 302, location: `/t/${mint}.html` });
+    expect(store.launchOfAddress(pool)).toEqual({ mint, kind: 'pool' });
+    expect(store.launchOfAddress(curve)).toEqual({ mint, kind: 'bonding_curve' });
+    // an archive written before: the migration fills the table from the records held
+    store.db.exec("DELETE FROM launch_address; DELETE FROM schema_migrations WHERE version = 25; DROP TABLE launch_address");
+    store.close();
+    store = new PublicStore(config.publicDbPath);
+    expect(store.launchOfAddress(curve)).toEqual({ mint, kind: 'bonding_curve' });
+    expect(store.launchOfAddress(pool)).toEqual({ mint, kind: 'pool' });
+    expect(answerSearch(randomAddress(), deps()).status).toBe(404);
+  });
+
   it('never fails on hostile input, and escapes what it shows', () => {
     for (const q of ['"', '*', 'NEAR(', '"pepe" OR "x"', 'a:b', '^x', '(', ')', 'AND', 'OR NOT', hostile, '\\', "'; DROP TABLE launch; --", '🐸', 'x'.repeat(200)]) {
       const a = answerSearch(q, deps());
