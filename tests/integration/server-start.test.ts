@@ -32,13 +32,14 @@ describe('server start (dist/server/entry.mjs)', () => {
   });
 
   /** The server's output (stdout and stderr) once it holds `text` (or after 15 s), then the server stopped. */
-  async function outputUntil(env: Record<string, string>, text: string): Promise<string> {
+  async function outputUntil(env: Record<string, string>, text: string, whileRunning?: () => Promise<void>): Promise<string> {
     const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (out += d));
     try {
       for (const t0 = Date.now(); !out.includes(text) && Date.now() - t0 < 15_000; ) await sleep(50);
+      await whileRunning?.();
       return out;
     } finally {
       proc.kill('SIGTERM');
@@ -91,7 +92,13 @@ describe('server start (dist/server/entry.mjs)', () => {
 
   it('a DATA_DIR where no database can be made: it listens and says which folder it cannot open (the message named no setting)', async () => {
     const port = String(await freePort());
-    const out = await outputUntil({ DATA_DIR: '/proc', PORT: port }, 'cannot open');
+    const out = await outputUntil({ DATA_DIR: '/proc', PORT: port }, 'cannot open', async () => {
+      // meanwhile a request is answered 503 unavailable with Retry-After (it was 500 internal): a state to wait out, which a health check sees
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/status`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      expect(await res.json()).toMatchObject({ error: 'unavailable', finding: { class: 'UNKNOWN' } });
+    });
     expect(out).toContain(`The server listens on http://127.0.0.1:${port} but cannot open its databases in DATA_DIR=/proc yet (each request tries again)`);
   });
 
