@@ -44,7 +44,15 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
   // whose launch's creation is already known is decided then, without decoding it whole; the others
   // wait for the batch order below, where the creations of this batch are known before its later trades.
   const fetchFailures = new Map<number, ReadFailure>();
+  // a batch paced by RPC_MAX_RPS can take minutes: a line every BATCH_PROGRESS_MS says how far it is (an operator saw 100 s of silence)
+  let answered = 0;
+  const startedMs = performance.now();
+  const progress = fetch.length === 0 ? undefined : setInterval(() => {
+    deps.log.info({ read: answered, of: fetch.length, seconds: Math.round((performance.now() - startedMs) / 1000) }, `reading a batch: ${answered} of ${fetch.length} transactions read`);
+  }, BATCH_PROGRESS_MS);
+  progress?.unref();
   const fetched = fetch.length === 0 ? [] : await fetchMany<FetchedForBatch>(reader, queue, deps.config.RPC_MAX_RPS > 0, fetch.map((i) => batch[i]!.signature), deps.log, signal, (a, k) => {
+    answered++;
     const listed = batch[fetch[k]!]!;
     // an answer that cannot show what the transaction did is a failed read, never a transaction that did nothing
     throwIfIncomplete(a);
@@ -57,7 +65,7 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
     }
     const kept = laterTradeForm(f, creationOf);
     return kept ? { kept } : { ...f, answer: a };
-  }, fetchFailures);
+  }, fetchFailures).finally(() => clearInterval(progress));
   // (a creation is never a plain curve trade: every one was decoded whole above and is known already)
   fetch.forEach((i, k) => {
     const f = fetched[k];
@@ -70,6 +78,9 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
   const failures = new Map([...fetchFailures].map(([k, f]) => [fetch[k]!, f]));
   return { decoded, fromLogs: batch.length - fetch.length - prefetched, failures };
 }
+
+/** How often a batch still being read says how far it is (ms). */
+export const BATCH_PROGRESS_MS = 15_000;
 
 /**
  * A fetched answer of a batch: decoded whole, kept in its logs form, or — a plain curve trade whose
