@@ -151,6 +151,40 @@ describe('batched transaction reader, faults', () => {
   });
 });
 
+describe('batched transaction reader, a reply left out', () => {
+  it('a batch answer missing one call\'s reply asks that call again, and the batch is read whole', async () => {
+    let dropped = 0;
+    const srv = await startReplayRpc({ chainDir: CHAIN });
+    const expected = await reference(srv.url, SIGS);
+    await srv.close();
+    // a proxy in front of the replay that removes the second reply of the first batch answer
+    const { createServer } = await import('node:http');
+    const replay = await startReplayRpc({ chainDir: CHAIN });
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const upstream = await fetch(replay.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      let body = await upstream.text();
+      const parsed = JSON.parse(body) as unknown;
+      if (Array.isArray(parsed) && parsed.length > 1 && dropped === 0) {
+        dropped++;
+        body = JSON.stringify(parsed.filter((_, i) => i !== 1));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const reader = createTransactionReader({ url: `http://127.0.0.1:${port}`, batchSize: 50, baseDelayMs: 1 });
+      expect(await reader.getTransactions(SIGS)).toEqual(expected);
+      expect(dropped).toBe(1);
+    } finally {
+      proxy.close();
+      await replay.close();
+    }
+  });
+});
+
 describe('batched transaction reader, replies mixed up', () => {
   it('an answer of another transaction than the one asked is a failed read of that call, never taken as it', async () => {
     const srv0 = await startReplayRpc({ chainDir: CHAIN });
