@@ -59,7 +59,10 @@ const HEADERS = { ...pageHeaders(), ...corsHeaders() };
 /** Answer `req` from a written page, or return false to pass it on. `clientDir`: the build's static files (`dist/client/`). */
 function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | undefined): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const file = staticSiteFile(req.url ?? '');
+  // a query (a stylesheet's cache-busting ?v=, a shared link's ?utm_…) names the same file
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  const file = staticSiteFile(q === -1 ? url : url.slice(0, q));
   if (!file || req.headers['content-length'] || req.headers['transfer-encoding']) return false;
   let deps;
   try {

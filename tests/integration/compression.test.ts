@@ -69,6 +69,14 @@ describe('compressed answers', () => {
     }
   });
 
+  it('a query names the same file: the stylesheet with a cache-busting ?v=, robots.txt, a shared link to a list page (they were 404 beside the written pages)', async () => {
+    for (const [path, plain] of [['/site.css?v=1', '/site.css'], ['/robots.txt?x=1', '/robots.txt'], ['/lists/latest/1.html?utm_source=x', '/lists/latest/1.html'], ['/?ref=share', '/']] as const) {
+      const [a, b] = [await get(path), await get(plain)];
+      expect([a.status, a.headers['content-type']], path).toEqual([200, b.headers['content-type']]);
+      expect(a.body.equals(b.body), path).toBe(true);
+    }
+  });
+
   it('a single record is never compressed and keeps its strong ETag; a list page of records is', async () => {
     const token = await get(`/api/v1/token/${mint}`, { ...keyed(), 'Accept-Encoding': 'gzip, br' });
     expect(token.status).toBe(200);
