@@ -58,7 +58,7 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
     throwIfIncomplete(a);
     const f = fetchedCurveTrade(a, listed);
     if (!f) {
-      const whole = decodeTransaction(a);
+      const whole = datedByListing(decodeTransaction(a), listed);
       // a creation is known from here on, so the later trades arriving after it are decided at once
       for (const [mint, at] of creationsIn(whole)) memory.creations.set(mint, at);
       return { whole };
@@ -70,9 +70,11 @@ export async function readBatch(deps: CollectDeps, queue: PQueue, reader: Transa
   fetch.forEach((i, k) => {
     const f = fetched[k];
     if (!f) return;
-    if ('whole' in f) decoded[i] = f.whole;
-    else if ('kept' in f) decoded[i] = f.kept;
-    else decoded[i] = laterTradeForm(f, creationOf) ?? decodeTransaction(f.answer);
+    let d: DecodedTransaction;
+    if ('whole' in f) d = f.whole;
+    else if ('kept' in f) d = f.kept;
+    else d = laterTradeForm(f, creationOf) ?? decodeTransaction(f.answer);
+    decoded[i] = datedByListing(d, batch[i]!);
   });
   // why each fetched transaction not read failed, by its index in the batch
   const failures = new Map([...fetchFailures].map(([k, f]) => [fetch[k]!, f]));
@@ -106,4 +108,12 @@ export function throwIfIncomplete(answer: unknown): void {
     // no message either: no launch is named
   }
   throw new IncompleteAnswerError(why, accounts);
+}
+
+/**
+ * `tx` with the listing's block time when its answer gave none (a provider answered a creation without
+ * it, and the launch's createdAt stayed null for good: a robustness review); else `tx` itself. Pure.
+ */
+export function datedByListing(tx: DecodedTransaction, listed: Pick<SignatureInfo, 'blockTime'>): DecodedTransaction {
+  return tx.blockTime === null && typeof listed.blockTime === 'number' ? { ...tx, blockTime: listed.blockTime } : tx;
 }

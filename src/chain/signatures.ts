@@ -18,6 +18,8 @@ export interface SignatureInfo {
   slot: number;
   /** the transaction's error, null when it succeeded */
   err: unknown;
+  /** unix seconds, as the listing gives it (null when it gives none): what a transaction answered without one is dated by */
+  blockTime?: number | null;
 }
 
 export interface PageSignaturesOptions {
@@ -49,7 +51,12 @@ export interface PageSignaturesOptions {
 export function signaturePage(answer: unknown): SignatureInfo[] | Error {
   if (answer instanceof Error) return answer;
   if (!Array.isArray(answer)) return new Error('getSignaturesForAddress answered no list');
-  return (answer as { signature: string; slot: bigint | number; err?: unknown }[]).map((s) => ({ signature: s.signature, slot: Number(s.slot), err: s.err ?? null }));
+  return (answer as { signature: string; slot: bigint | number; err?: unknown; blockTime?: bigint | number | null }[]).map((s) => ({
+    signature: s.signature,
+    slot: Number(s.slot),
+    err: s.err ?? null,
+    blockTime: s.blockTime === null || s.blockTime === undefined ? null : Number(s.blockTime),
+  }));
 }
 
 /**

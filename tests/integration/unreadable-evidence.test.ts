@@ -110,4 +110,15 @@ describe('the evidence of a finding answered incompletely', () => {
     expect(facts(healed.get(target.mint)!)).toEqual(facts(clean.get(target.mint)!));
     for (const [mint, d] of clean) expect(facts(healed.get(mint)!), mint).toEqual(facts(d));
   }, 180_000);
+
+  it('a creation answered without its block time is dated by the listing: its record is the clean run\'s (createdAt stayed null for good)', async () => {
+    const creation = clean.get(target.mint)!.launch!.transaction.signature;
+    fault = { signature: creation, rewrite: (r) => ({ ...(r as object), blockTime: null }) };
+    const dataDir = join(tmp, 'no-block-time');
+    await collect(dataDir);
+    fault = null;
+    const got = docs(dataDir).get(target.mint)!;
+    expect(got.launch!.createdAt).toEqual(clean.get(target.mint)!.launch!.createdAt);
+    expect(facts(got)).toEqual(facts(clean.get(target.mint)!));
+  }, 180_000);
 });
