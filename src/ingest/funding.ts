@@ -130,13 +130,15 @@ export async function lookupFunders(deps: FunderLookupDeps, wallets: readonly st
     if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('aborted');
   };
   // 1. Signature histories: a page per round for every wallet not yet at its beginning.
-  const history = new Map(wallets.map((w) => [w, { signatures: [] as SignatureInfo[], before: undefined as string | undefined, pages: 0 }]));
+  // a page shorter than asked is read past (one more, which may go past the cap): only an empty page ends a history —
+  // a provider capping pages below 1,000 cut histories short, and a later funder passed for the first (src/chain/signatures.ts)
+  const history = new Map(wallets.map((w) => [w, { signatures: [] as SignatureInfo[], before: undefined as string | undefined, pages: 0, short: false }]));
   let paging = [...history.keys()];
   while (paging.length > 0) {
     const asks: string[] = [];
     for (const w of paging) {
       const h = history.get(w)!;
-      if (h.pages >= deps.config.FUNDER_PAGE_CAP) out.set(w, unknown('page_cap'));
+      if (h.pages >= deps.config.FUNDER_PAGE_CAP && !(h.short && h.pages === deps.config.FUNDER_PAGE_CAP)) out.set(w, unknown('page_cap'));
       else if (!deps.budget.take(1)) out.set(w, unknown('budget'));
       else {
         h.pages++;
@@ -151,7 +153,8 @@ export async function lookupFunders(deps: FunderLookupDeps, wallets: readonly st
       if (page instanceof Error) return void out.set(w, unknown('rpc'));
       const h = history.get(w)!;
       h.signatures.push(...page);
-      if (page.length === SIGNATURE_PAGE) {
+      if (page.length > 0) {
+        h.short = page.length < SIGNATURE_PAGE;
         h.before = page[page.length - 1]!.signature;
         paging.push(w);
       }
@@ -232,6 +235,14 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
   return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));
 }
 
+/** Why a first funder was not established, in a log line's words. */
+const FUNDER_UNKNOWN_WORDS: Record<FunderUnknownReason, string> = {
+  page_cap: 'past FUNDER_PAGE_CAP pages of history',
+  tx_cap: 'past FUNDER_TX_CAP transactions',
+  budget: 'over the day\'s FUNDER_DAILY_RPC_BUDGET',
+  rpc: 'a failed RPC read',
+};
+
 export interface EnsureFundersDeps extends FunderLookupDeps {
   store: PublicStore;
   log: Logger;
@@ -252,6 +263,7 @@ export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string,
     for (const w of cohortCandidates(mint, txs, creationOf(mint) ?? null)) if (deps.store.funderOf(w) === undefined && funderLookupDue(deps.store, w, deps.config)) wallets.add(w);
   }
   let unknown = 0;
+  const reasons: Partial<Record<FunderUnknownReason, number>> = {};
   const results = await lookupFunders(deps, [...wallets]);
   const caps = { pageCap: deps.config.FUNDER_PAGE_CAP, txCap: deps.config.FUNDER_TX_CAP };
   if (results.size > 0) deps.store.transaction(() => {
@@ -261,9 +273,11 @@ export async function ensureFunders(deps: EnsureFundersDeps, byMint: Map<string,
       else {
         deps.store.putFunderAttempt(w, fact.reason, caps, deps.now());
         unknown++;
+        reasons[fact.reason] = (reasons[fact.reason] ?? 0) + 1;
       }
     }
   });
-  if (unknown > 0) deps.log.warn({ wallets: wallets.size, unknown }, 'first funders not established for some wallets (caps or daily budget); their cohorts stay unknown');
+  // the reasons as they are: a provider's failures (rpc) are not caps or the budget (an operator read an outage as a cap)
+  if (unknown > 0) deps.log.warn({ wallets: wallets.size, unknown, reasons }, `first funders not established for some wallets (${Object.entries(reasons).map(([r, n]) => `${n} ${FUNDER_UNKNOWN_WORDS[r as FunderUnknownReason]}`).join(', ')}); their cohorts stay unknown until the funder sweep asks again (FUNDER_SWEEP_MS)`);
   return { looked: wallets.size, unknown };
 }

@@ -79,6 +79,21 @@ describe('funder lookups', () => {
     expect(batched.httpRequests).toBeLessThan(single.httpRequests / 5);
   });
 
+  it('a provider that caps signature pages below 1,000 gives the same first funders: a short page is read past, only an empty one ends a history', async () => {
+    const all = wallets();
+    const roomy = (over: Partial<FunderLookupDeps> = {}) => ({ ...deps(over), config: { FUNDER_PAGE_CAP: 1000, FUNDER_TX_CAP: 25 } });
+    const whole = await lookupFunders(roomy({ reader: batchedReader() }), all);
+    // every page cut to its 2 newest signatures, as a provider capping `limit` answers
+    inject = (method) => (method === 'getSignaturesForAddress' ? { rewrite: (r) => (Array.isArray(r) ? r.slice(0, 2) : r) } : null);
+    try {
+      const capped = await lookupFunders(roomy({ reader: batchedReader() }), all);
+      expect(Object.fromEntries(capped)).toEqual(Object.fromEntries(whole));
+      expect([...capped.values()].filter((r) => r.state === 'found').length).toBeGreaterThan(0);
+    } finally {
+      inject = null;
+    }
+  });
+
   it('the transaction cap, the daily budget and a failed call make a wallet unknown with its reason, the same batched or not', async () => {
     const all = wallets();
     // tx cap 1: a wallet whose oldest transaction is not its funding stops at the cap, unless that was its only one
