@@ -111,7 +111,7 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
         // transaction no launch was given to left a launch clean, settled and cached without its bundled buy
         const heard = memory.heard.get(s.signature);
         const mints = heard ? [...mintsOf(heard)] : mayBelongTo(store, s.slot, timeNear(usable, s.slot), u.failure.accounts);
-        store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints }, now());
+        store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints, named: heard !== undefined }, now());
         // the held records of those launches become UNKNOWN (the drift guard: unrecognised_program_data)
         for (const mint of mints) {
           const held = store.getOrigin(mint);

@@ -576,4 +576,16 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
         SELECT json_extract(document, '$.pool.address'), mint, 'pool' FROM launch WHERE graduated = 1 AND json_extract(document, '$.pool.address') IS NOT NULL;
     `,
   },
+  {
+    version: 26,
+    name: 'unreadable transactions: named by a notification, or not',
+    sql: `
+      -- An unreadable transaction no logs notification named counts against the launches around it
+      -- when it is passed (PublicStore.launchesAround); a launch that graduates later, and had it in
+      -- its life, must count it too when its record is built (src/ingest/record-launch.ts): these
+      -- are the ones not named (0). Rows before this: not known, so not named (the side of unknown).
+      ALTER TABLE unreadable_tx ADD COLUMN named INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX unreadable_tx_unnamed ON unreadable_tx (slot) WHERE named = 0;
+    `,
+  },
 ];

@@ -388,9 +388,11 @@ export class PublicStore {
       gaps: prepare('SELECT from_ms AS fromMs, to_ms AS toMs, from_slot AS fromSlot, to_slot AS toSlot FROM coverage_gap ORDER BY from_ms'),
       gapTotal: prepare('SELECT COALESCE(SUM(to_ms - from_ms), 0) AS ms, COUNT(*) AS n FROM coverage_gap'),
       putUnreadable: prepare(`
-        INSERT INTO unreadable_tx (signature, slot, reason, detail, failures, first_failed_at_ms, last_tried_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO unreadable_tx (signature, slot, reason, detail, failures, first_failed_at_ms, last_tried_at_ms, named) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (signature) DO UPDATE SET reason = excluded.reason, detail = excluded.detail,
-          failures = unreadable_tx.failures + excluded.failures, last_tried_at_ms = excluded.last_tried_at_ms`),
+          failures = unreadable_tx.failures + excluded.failures, last_tried_at_ms = excluded.last_tried_at_ms, named = max(unreadable_tx.named, excluded.named)`),
+      // public migration 26: the unnamed unreadable transactions in a slot range (record-launch.ts: a graduated launch's life)
+      unnamedUnreadableIn: schemaHas(db, 'table', 'unreadable_tx') && !opts.readonly ? prepare('SELECT signature FROM unreadable_tx WHERE named = 0 AND slot BETWEEN ? AND ? ORDER BY signature').pluck() : null,
       putUnreadableMint: prepare('INSERT OR IGNORE INTO unreadable_tx_mint (mint, signature) VALUES (?, ?)'),
       deleteUnreadable: prepare('DELETE FROM unreadable_tx WHERE signature = ?'),
       deleteUnreadableMints: prepare('DELETE FROM unreadable_tx_mint WHERE signature = ?'),
@@ -995,9 +997,18 @@ export class PublicStore {
    * is added to its count; reason and detail become the latest; `mints` (the launches it may
    * belong to) are added to those known.
    */
-  putUnreadable(t: { signature: string; slot: number; reason: UnreadableReason; detail: string; failures: number; mints: readonly string[] }, nowMs: number): void {
-    this.s.putUnreadable.run(t.signature, t.slot, t.reason, t.detail, t.failures, nowMs, nowMs);
+  putUnreadable(t: { signature: string; slot: number; reason: UnreadableReason; detail: string; failures: number; mints: readonly string[]; named?: boolean }, nowMs: number): void {
+    this.s.putUnreadable.run(t.signature, t.slot, t.reason, t.detail, t.failures, nowMs, nowMs, t.named ? 1 : 0);
     for (const m of t.mints) this.s.putUnreadableMint.run(m, t.signature);
+  }
+
+  /**
+   * The unreadable transactions no notification named (public migration 26) whose slot is in
+   * `fromSlot..toSlot` (a graduated launch's life), each now also listed under `mint`, so the
+   * launch's record counts them and is recorded again when they are read (src/ingest/record-launch.ts).
+   */
+  claimUnnamedUnreadable(mint: string, fromSlot: number, toSlot: number): void {
+    for (const signature of (this.s.unnamedUnreadableIn?.all(fromSlot, toSlot) ?? []) as string[]) this.s.putUnreadableMint.run(mint, signature);
   }
 
   /** The transaction was read: it is no longer unreadable (no-op when it was not listed). */
@@ -1006,7 +1017,6 @@ export class PublicStore {
     this.s.deleteUnreadableMints.run(signature);
   }
 
-  /** Up to `limit` unreadable transactions last tried at or before `triedBeforeMs`, least recently tried first. */
   /**
    * The held launches a transaction at `slot` (chain time `timeMs`, when known) may belong to when
    * nothing names them (an unreadable transaction no logs notification was heard for, whose answer
@@ -1022,6 +1032,7 @@ export class PublicStore {
     return [...mints].sort();
   }
 
+  /** Up to `limit` unreadable transactions last tried at or before `triedBeforeMs`, least recently tried first. */
   unreadableDue(triedBeforeMs: number, limit: number): UnreadableTransaction[] {
     return (this.s.unreadableDue.all(triedBeforeMs, limit) as Omit<UnreadableTransaction, 'mints'>[]).map((r) => ({ ...r, mints: this.s.unreadableMintsOf.all(r.signature) as string[] }));
   }

@@ -1,6 +1,6 @@
 import type { PublicStore } from '../db/public-store.ts';
-import type { LaunchDocument, Origin } from '../core/types.ts';
-import { analyzeLaunch, type ChainState, type WalletRole } from '../core/record/build-launch.ts';
+import type { DecodedTransaction, LaunchDocument, Origin } from '../core/types.ts';
+import { analyzeLaunch, migratesMint, type ChainState, type WalletRole } from '../core/record/build-launch.ts';
 import { classifyLaunch } from '../core/record/classify.ts';
 import { canonicalJson, sha256Hex } from '../core/canonical.ts';
 import type { TransactionCache } from './tx-cache.ts';
@@ -32,6 +32,10 @@ export function recordLaunch(
   // A rebuild replaces a scanned record's history (one held incomplete): it becomes `rebuilt`; a
   // launch observed at its creation stays `observed`.
   const kept = existing && existing.hasCreation && !(opts.origin === 'rebuilt' && !existing.observedAtLaunch) ? existing.origin : opts.origin;
+  // a graduated launch's life is closed: an unreadable transaction no notification named, passed inside it
+  // before the launch had graduated (launchesAround did not count it then), counts against it now
+  const life = lifeSlots(mint, txs);
+  if (life) store.claimUnnamedUnreadable(mint, life.from, life.to);
   const analysis = analyzeLaunch(mint, txs, opts.historyComplete ?? true, { ...opts.state, funderOf: (w) => store.funderOf(w), unreadable: store.unreadableFor(mint) });
   const observedAtLaunch = analysis.facts !== null && (existing?.observedAtLaunch || opts.observedAtLaunch);
   // `observed` means observed at launch (methodology "History and origin"): a record held without
@@ -64,3 +68,18 @@ function rolesToList(doc: LaunchDocument, roles: WalletRole[]): WalletRole[] {
   return doc.history.complete ? roles : roles.filter((r) => r.role === 'creator');
 }
 
+/**
+ * The slots of a graduated launch's life on its curve, from its creation to its migration, when the
+ * held history has both (successful transactions: the mint's CreateEvent; its migration event or a
+ * pump migrate instruction of the mint, as build-launch.ts reads a graduation); else null. Pure.
+ */
+export function lifeSlots(mint: string, txs: readonly DecodedTransaction[]): { from: number; to: number } | null {
+  let from: number | null = null;
+  let to: number | null = null;
+  for (const tx of txs) {
+    if (tx.err !== null || tx.slot === null) continue;
+    if (from === null && tx.events.some((e) => e.name === 'CreateEvent' && e.fields.mint === mint)) from = tx.slot;
+    if (tx.events.some((e) => e.name === 'CompletePumpAmmMigrationEvent' && e.fields.mint === mint) || tx.instructions.some((i) => migratesMint(i, mint))) to = Math.max(to ?? 0, tx.slot);
+  }
+  return from !== null && to !== null && to >= from ? { from, to } : null;
+}

@@ -121,4 +121,27 @@ describe('the evidence of a finding answered incompletely', () => {
     expect(got.launch!.createdAt).toEqual(clean.get(target.mint)!.launch!.createdAt);
     expect(facts(got)).toEqual(facts(clean.get(target.mint)!));
   }, 180_000);
+
+  it('a trade of a launch that graduates later, answered with garbage and passed before the graduation was read, counts against that launch once it has graduated', async () => {
+    // a graduated launch, and one of its curve trades more than 100 slots after its creation (outside launchesAround's window)
+    const grad = [...clean.values()].find((d) => d.launch?.graduated && d.settled && d.finding.class !== 'UNKNOWN')!;
+    expect(grad, 'the simulated chain has a settled graduated launch').toBeDefined();
+    const created = grad.launch!.transaction.slot;
+    const db0 = new Database(join(tmp, 'clean', 'public.db'), { readonly: true });
+    const rows = db0.prepare('SELECT signature, slot, decoded FROM launch_tx WHERE mint = ? AND failed = 0 ORDER BY slot').all(grad.mint) as { signature: string; slot: number; decoded: string }[];
+    db0.close();
+    const trade = rows.find((r) => r.slot > created + 150 && !/Migration|CompleteEvent|CreateEvent/.test(r.decoded) && /TradeEvent/.test(r.decoded));
+    expect(trade, 'a plain trade in its life, away from its creation').toBeDefined();
+    // an answer of the wrong shape: no account keys name the launch either
+    fault = { signature: trade!.signature, rewrite: wrongShape };
+    const dataDir = join(tmp, 'graduates-later');
+    // small batches: the trade is passed in a batch before the one holding the migration
+    await collect(dataDir, { UNREADABLE_AFTER_FAILURES: '1', COLLECT_BATCH: '10' });
+    const faulty = docs(dataDir).get(grad.mint)!;
+    expect(faulty.launch?.graduated).toBe(true);
+    expect([faulty.finding.class, faulty.settled, faulty.cleanAtBirth === true]).toEqual(['UNKNOWN', false, false]);
+    fault = null;
+    await collect(dataDir, { UNREADABLE_RETRY_MS: '0' });
+    expect(facts(docs(dataDir).get(grad.mint)!)).toEqual(facts(grad));
+  }, 240_000);
 });
