@@ -50,7 +50,8 @@ async function collectHolding(config: Config, opts: { once: boolean }, signal?: 
         wsUrl: config.wsUrl,
         signal: ac.signal,
         onBatch: (b) => {
-          if (opts.once && process.stderr.isTTY) process.stderr.write(`\rcollect: ${b.transactions} transactions committed, cursor slot ${b.cursorSlot}   `);
+          // a whole line each time: a line rewritten in place (\r) was left open, and the next log line ran on after it (an operator's review)
+          if (opts.once && process.stderr.isTTY) process.stderr.write(`collect: ${b.transactions} transactions committed, cursor slot ${b.cursorSlot}\n`);
         },
       },
     );
