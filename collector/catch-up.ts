@@ -5,13 +5,12 @@ import { mintsOf } from '../src/core/record/mints-of.ts';
 import { creationsIn } from '../src/core/record/from-logs.ts';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
 import { ensureFunders } from '../src/ingest/funding.ts';
-import { recordLaunch } from '../src/ingest/record-launch.ts';
 import { writeSiteFiles } from '../src/ingest/publish.ts';
 import { funderDeps, MEMORY_MINTS, type CollectDeps, type CollectOptions, type CollectorMemory } from './context.ts';
 import { fetchLatest, fetchNewSignatures, PROGRAM_CURSOR } from './source/signatures.ts';
 import { readBatch } from './read/read-batch.ts';
 import { parseReadFailure, planBatch, READ_FAILURE_META } from './read/unreadable.ts';
-import { groupByMint, recordTransactions } from './record/record-batch.ts';
+import { groupByMint, recordHeldLaunch, recordTransactions } from './record/record-batch.ts';
 import { HISTORY_CHECK_MAX, HISTORY_CHECK_MS, launchStates } from './enrich/launch-states.ts';
 import { LIVE_SITE_WRITE_BUDGET_MS, SITE_WRITE_INTERVAL_MS } from './publish/pacing.ts';
 
@@ -100,8 +99,7 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
       // launches checked now but not in this batch, whose history the check showed incomplete
       for (const [mint, state] of states) {
         if (byMint.has(mint) || !state.curve?.listedAllHeld) continue;
-        const held = store.getOrigin(mint);
-        if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state, cache: memory.txs }).changed) changed++;
+        if (recordHeldLaunch(store, memory, mint, now(), state)) changed++;
       }
       for (const u of plan.unreadable) {
         const s = batch[u.index]!;
@@ -114,8 +112,7 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
         store.putUnreadable({ signature: s.signature, slot: s.slot, reason: u.failure.reason, detail: u.failure.detail, failures: u.failures, mints, named: heard !== undefined }, now());
         // the held records of those launches become UNKNOWN (the drift guard: unrecognised_program_data)
         for (const mint of mints) {
-          const held = store.getOrigin(mint);
-          if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) changed++;
+          if (recordHeldLaunch(store, memory, mint, now(), states.get(mint))) changed++;
         }
       }
       store.setCursor(PROGRAM_CURSOR, last.signature, last.slot, now());

@@ -4,9 +4,8 @@ import { decodeTransaction } from '../../src/core/decode/index.ts';
 import type { TransactionReader } from '../../src/chain/transaction-reader.ts';
 import { ensureFunders } from '../../src/ingest/funding.ts';
 import { funderDeps, type CollectDeps, type CollectorMemory } from '../context.ts';
-import { groupByMint, recordTransactions } from '../record/record-batch.ts';
+import { groupByMint, recordHeldLaunch, recordTransactions } from '../record/record-batch.ts';
 import { launchStates } from '../enrich/launch-states.ts';
-import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { fetchMany } from './fetch-many.ts';
 import { throwIfIncomplete } from './read-batch.ts';
 import { NOT_FOUND, UNREADABLE_RETRY_BATCH, type ReadFailure } from './unreadable.ts';
@@ -40,8 +39,7 @@ export async function retryUnreadable(deps: CollectDeps, queue: PQueue, reader: 
         // the launches it was thought to belong to but does not name: their records no longer wait on it
         for (const mint of d.mints) {
           if (byMint.has(mint)) continue;
-          const held = store.getOrigin(mint);
-          if (held && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs: now(), state: states.get(mint), cache: memory.txs }).changed) n++;
+          if (recordHeldLaunch(store, memory, mint, now(), states.get(mint))) n++;
         }
       }
       else {

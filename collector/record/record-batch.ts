@@ -82,3 +82,12 @@ export function groupByMint(txs: DecodedTransaction[]): Map<string, DecodedTrans
   }
   return byMint;
 }
+
+/**
+ * Record a held launch again with its origin as held (a launch a check or an unreadable transaction
+ * concerns, outside the batch's own): whether its record changed; false when it is not held.
+ */
+export function recordHeldLaunch(store: PublicStore, memory: CollectorMemory, mint: string, nowMs: number, state: ChainState | undefined): boolean {
+  const held = store.getOrigin(mint);
+  return held !== undefined && recordLaunch(store, mint, { origin: held.origin, observedAtLaunch: held.observedAtLaunch, nowMs, state, cache: memory.txs }).changed;
+}
