@@ -5,7 +5,7 @@
  *
  * From disk (`siteDir`, the collector's `DATA_DIR/site` or a copy of it):
  * - `/lists/{list}/{n}.html`: `max-age=5` (`/` and `/status.html`, `max-age=5` too, are passed to a node); `/methodology.html`, `/api.html`: `max-age=300`;
- * - `/t/{mint}.html` and `/d/{mint}` (`d/{mint}.json`): the settled rule — `max-age=3600,
+ * - `/t/{mint}.html`, `/t/{mint}.early.html` and `/d/{mint}` (`d/{mint}.json`): the settled rule — `max-age=3600,
  *   stale-while-revalidate=86400` while the marker `settled/{mint}` exists (src/ingest/publish.ts
  *   writes it), else `no-store`;
  * - `/w/{address}.html`: `no-store`; `/site.css`, `/favicon.ico`, `/robots.txt` (public/'s assets): `public, max-age=0`.
@@ -115,7 +115,8 @@ export function nginxConfig(options: NginxOptions): string {
     block('location = /robots.txt', [`add_header Cache-Control ${q(CACHE_ASSET)};`, 'try_files /robots.txt @api;']),
     block(`location ~ "^/w/${MINT_RE}\\.html$"`, fromDisk(pageHeaders(CACHE_NONE))),
     // a settled record's page and document: rewritten to the internal locations below, which send the settled rule
-    block(`location ~ "^/t/(?<mint>${MINT_RE})\\.html$"`, ['if (-f $document_root/settled/$mint) { rewrite ^ /_settled/t/$mint.html last; }', ...fromDisk(pageHeaders(CACHE_NONE))]),
+    // the token page and its first-30-seconds page (`{mint}.early.html`), under the mint's settled marker
+    block(`location ~ "^/t/(?<mint>${MINT_RE})(?<page>\\.early)?\\.html$"`, ['if (-f $document_root/settled/$mint) { rewrite ^ /_settled/t/$mint$page.html last; }', ...fromDisk(pageHeaders(CACHE_NONE))]),
     block(`location ~ "^/d/(?<mint>${MINT_RE})$"`, ['if (-f $document_root/settled/$mint) { rewrite ^ /_settled/d/$mint.json last; }', ...jsonHeaders(CACHE_NONE), 'try_files /d/$mint.json @api;']),
     block('location ^~ /_settled/t/', ['internal;', `alias ${o.siteDir}/t/;`, ...pageHeaders(CACHE_SETTLED), 'error_page 404 = @api;']),
     block('location ^~ /_settled/d/', ['internal;', `alias ${o.siteDir}/d/;`, ...jsonHeaders(CACHE_SETTLED), 'error_page 404 = @api;']),

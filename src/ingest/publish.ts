@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
 import type { LaunchDocument } from '../core/types.ts';
 import { renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
+import { renderEarlyPage } from '../render/early-page.ts';
 import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../render/creator-page.ts';
 import { SiteWriteBatch, settledMarkerPath, sitePaths, walletPagePath } from './write-site.ts';
 import type { TransactionCache } from './tx-cache.ts';
@@ -110,7 +111,12 @@ export function writeTokenFiles(store: PublicStore, config: Config, batch: SiteW
   const paths = sitePaths(config.siteDir, mint);
   if (!row.settled) rmSync(settledMarkerPath(config.siteDir, mint), { force: true }); // before the files: never a cacheable answer for an unsettled one
   batch.write(paths.document, row.document);
-  batch.write(paths.page, renderTokenPage(doc, tokenPageOptions(config, row.sha256, txs ? txs.transactionsFor(store, mint) : store.transactionsFor(mint))));
+  const opts = tokenPageOptions(config, row.sha256, txs ? txs.transactionsFor(store, mint) : store.transactionsFor(mint));
+  batch.write(paths.page, renderTokenPage(doc, opts));
+  // the first-30-seconds page, for a launch with too many first-30-s buyers or trades for its token page (the series is the one just drawn)
+  const early = renderEarlyPage(doc, opts);
+  if (early !== null) batch.write(paths.early, early);
+  else rmSync(paths.early, { force: true });
   return { sha256: row.sha256, settled: row.settled };
 }
 

@@ -265,9 +265,9 @@ export function removeStaleTemporaryFiles(siteDir: string, olderThanMs: number, 
   return removed;
 }
 
-/** Paths of a mint's static files under the site folder (`t/{mint}.html`, `d/{mint}.json`). */
-export function sitePaths(siteDir: string, mint: string): { page: string; document: string } {
-  return { page: join(siteDir, 't', `${mint}.html`), document: join(siteDir, 'd', `${mint}.json`) };
+/** Paths of a mint's static files under the site folder (`t/{mint}.html`, `d/{mint}.json`, and its first-30-seconds page `t/{mint}.early.html` when it has one). */
+export function sitePaths(siteDir: string, mint: string): { page: string; document: string; early: string } {
+  return { page: join(siteDir, 't', `${mint}.html`), document: join(siteDir, 'd', `${mint}.json`), early: join(siteDir, 't', `${mint}.early.html`) };
 }
 
 /**

@@ -165,24 +165,58 @@ export function afterText(t: number, estimated: boolean | undefined): string {
   return estimated ? `≈${duration(t)}` : duration(t);
 }
 
-export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null): Html {
+/**
+ * The buyer timeline's figure. `tableAt`: the path of the page that holds its table (a launch whose
+ * first 30 s hold more than TIMELINE_TABLE_ROWS trades: render/early-page.ts), linked in place of
+ * the table folded under the chart; undefined: the table is on this page.
+ */
+export function timelineChart(s: ChartSeries, name: string, explorer: (sig: string) => string | null, tableAt?: string): Html {
   const tl = s.timeline;
   if (!tl) return missingChart('timeline', 'Buyer timeline', s.missing);
-  return remembered(timelineDrawn, tl, [s.quoteMint, s.quoteDecimals, name, explorer], () => drawTimeline(s, tl, name, explorer));
+  return remembered(timelineDrawn, tl, [s.quoteMint, s.quoteDecimals, name, explorer, tableAt], () => drawTimeline(s, tl, name, explorer, tableAt));
 }
 
-function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, name: string, explorer: (sig: string) => string | null): Html {
+/**
+ * The buyer timeline's trades as a table (the chart's points: every trade of the first 30 s, at
+ * most 100 buys), a row each: time after creation, who, side, quote amount, tokens, transaction
+ * (linked to the explorer by its signature). Empty string when the timeline is not held or has no trade.
+ */
+export function timelineTable(s: ChartSeries, explorer: (sig: string) => string | null): string {
+  const tl = s.timeline;
+  if (!tl || !tl.points.length) return '';
+  const sym = esc(quoteUnit(s.quoteMint, s.quoteDecimals).symbol);
+  const rows = joinMap(tl.points, (p) => timelineRow(s, p, sym, explorer));
+  return timelineTableOf(sym, rows);
+}
+
+function timelineTableOf(sym: string, rows: string): string {
+  return `<table class="stack data"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${sym}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
+${rows}
+</tbody></table>`;
+}
+
+/** A point's amounts, formatted once (escaped), for its mark and its table row. */
+function shownPoint(s: ChartSeries, p: TimelinePoint, decimals: number) {
+  const qa = quoteAmount(p.quote, s.quoteMint, s.quoteDecimals);
+  const ta = tokenAmount(p.tokens);
+  return { q: unitsValue(p.quote, decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(afterText(p.t, p.estimated)) };
+}
+
+function timelineRow(s: ChartSeries, p: TimelinePoint, sym: string, explorer: (sig: string) => string | null, shown = shownPoint(s, p, quoteUnit(s.quoteMint, s.quoteDecimals).decimals)): string {
+  const v = shown;
+  const href = explorer(p.signature);
+  const short = esc(shortAddress(p.signature));
+  return `<tr><td data-label="After creation">${v.after}</td><td data-label="Who">${WHO_ROW[p.who]} <code>${esc(shortAddress(p.wallet))}</code></td><td data-label="Side">${p.isBuy ? 'buy' : 'sell'}</td><td data-label="${sym}" title="${v.qExact}">${v.qText}</td><td data-label="Tokens" title="${v.tExact}">${v.tText}</td><td data-label="Transaction">${href ? `<a href="${esc(href)}">${short}</a>` : `<code>${short}</code>`}</td></tr>`;
+}
+
+function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, name: string, explorer: (sig: string) => string | null, tableAt: string | undefined): Html {
   if (!tl.points.length) {
     return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="0" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="0" data-cut-at-100="false"><figcaption><h3>Buyer timeline</h3></figcaption><p>No trade in the creation slot or the first 30 s.</p></figure>`) as Html;
   }
   const unit = quoteUnit(s.quoteMint, s.quoteDecimals);
   const sym = esc(unit.symbol);
   // each point's amounts formatted once (escaped), for its mark and its table row
-  const shown = tl.points.map((p) => {
-    const qa = quoteAmount(p.quote, s.quoteMint, s.quoteDecimals);
-    const ta = tokenAmount(p.tokens);
-    return { q: unitsValue(p.quote, unit.decimals), qText: esc(qa.text), qExact: esc(qa.exact), tText: esc(ta.text), tExact: esc(ta.exact), after: esc(afterText(p.t, p.estimated)) };
-  });
+  const shown = tl.points.map((p) => shownPoint(s, p, unit.decimals));
   const maxT = Math.max(30, ...tl.points.map((p) => p.t + 1));
   const x = scaleLinear().domain([0, maxT]).range([PAD.l, W - PAD.r]);
   const y = scaleSqrt().domain([0, Math.max(...shown.map((v) => v.q), 1e-9)]).nice().range([TL_H - PAD.b, PAD.t]);
@@ -207,12 +241,9 @@ function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, 
       marks += `<circle class="m c-${p.who}${p.isBuy ? '' : ' sell'}" cx="${oneDecimal(cx)}" cy="${oneDecimal(cy)}" r="4">${label}</circle>`;
     }
   });
-  const rows = joinMap(tl.points, (p, k) => {
-    const v = shown[k]!;
-    const href = explorer(p.signature);
-    const short = esc(shortAddress(p.signature));
-    return `<tr><td data-label="After creation">${v.after}</td><td data-label="Who">${WHO_ROW[p.who]} <code>${esc(shortAddress(p.wallet))}</code></td><td data-label="Side">${p.isBuy ? 'buy' : 'sell'}</td><td data-label="${sym}" title="${v.qExact}">${v.qText}</td><td data-label="Tokens" title="${v.tExact}">${v.tText}</td><td data-label="Transaction">${href ? `<a href="${esc(href)}">${short}</a>` : `<code>${short}</code>`}</td></tr>`;
-  });
+  const table = tableAt
+    ? `<p class="small" id="timeline-table-at">The buyer timeline as a table, ${esc(count(tl.points.length, 'trade'))} each with its transaction, is on <a href="${esc(tableAt)}">this launch’s first-30-seconds page</a>.</p>`
+    : `<details><summary>Buyer timeline as a table (${esc(count(tl.points.length, 'trade'))})</summary>${timelineTableOf(sym, joinMap(tl.points, (p, k) => timelineRow(s, p, sym, explorer, shown[k]!)))}</details>`;
   const bandEnd = x(Math.floor(tl.creationSlotEnd) + 1);
   const creatorTrades = tl.points.filter((p) => p.who === 'creator').length;
   return raw(`<figure class="chart" id="chart-timeline" data-chart="timeline" data-points="${tl.points.length}" data-bundled-wallets="${tl.bundledWallets}" data-first30s-wallets="${tl.first30sWallets}" data-creator-trades="${creatorTrades}" data-cut-at-100="${String(tl.cutAt100)}">
@@ -223,9 +254,7 @@ ${axes(x, y, TL_H, timeTicks(maxT), unit.symbol)}
 ${marks}
 </svg>
 ${TIMELINE_LEGEND}
-<details><summary>Buyer timeline as a table (${esc(count(tl.points.length, 'trade'))})</summary><table class="stack data"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${sym}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
-${rows}
-</tbody></table></details>
+${table}
 </figure>`) as Html;
 }
 

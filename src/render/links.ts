@@ -107,6 +107,8 @@ export function txLinksText(ex: Explorer, signatures: readonly string[], short: 
 /** The archive's token page path of a mint. */
 export const tokenPath = (mint: string) => `/t/${encodeURIComponent(mint)}.html`;
 /** The archive's creator (wallet) page path of an address. */
+/** Path of a launch's first-30-seconds page (render/early-page.ts), held when token-page.ts `hasEarlyPage`. */
+export const earlyPath = (mint: string) => `/t/${encodeURIComponent(mint)}.early.html`;
 export const walletPath = (address: string) => `/w/${encodeURIComponent(address)}.html`;
 /** The coin's page on pump.fun. */
 export const pumpFunUrl = (mint: string) => `https://pump.fun/coin/${encodeURIComponent(mint)}`;

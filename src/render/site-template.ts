@@ -7,7 +7,7 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 11;
+export const SITE_TEMPLATE_VERSION = 12;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
 export const SITE_TEMPLATE_PINNED = '4630d818deb4ca851fd0e39ea351a685a346b42a70e565f3a1016373dbb93f57';

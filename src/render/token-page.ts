@@ -4,7 +4,7 @@ import { displayText } from './display-text.ts';
 import { DEMO_BANNER, renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
 import { afterText, curveChart, drawnSections, remembered, supplyChart, timelineChart } from './charts.ts';
-import { explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
+import { earlyPath, explorerOf, httpUrl, pumpFunUrl, tokenPath, txLink, txLinksText, walletPath, type Explorer } from './links.ts';
 import { esc } from './escape.ts';
 import { USDC_MINT, after, count, duration, pct, pctBeside, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
@@ -236,15 +236,30 @@ ${raw(
 }
 
 /**
- * The most first-30-s buyers the table lists in full rows: a launch that draws attention has
- * hundreds in its first 30 s (300 made a 386 KB page, each row a card of six lines on a phone).
- * Past it the table lists the largest (tokens bought in the window) and the others follow in a
- * compact list, folded away (`<details>`): the wallets behind the count stay on the page, each once.
+ * The most first-30-s buyers the token page lists: a launch that draws attention has hundreds in
+ * its first 30 s (300 made a 386 KB page, each row a card of six lines on a phone). Past it the
+ * table lists the largest (tokens bought in the window) and every one of them, in the order they
+ * bought, is on the launch's first-30-seconds page (render/early-page.ts), linked: the token page
+ * stays one size however many bought (issue 23: ≤ 60 KB, ≤ 15 KB gzip).
  */
 export const EARLY_TABLE_ROWS = 25;
 
+/** The most trades of the buyer timeline whose table the token page folds under the chart; past it the table is on the first-30-seconds page. */
+export const TIMELINE_TABLE_ROWS = 20;
+
+/**
+ * Whether a launch has a first-30-seconds page (`/t/{mint}.early.html`, render/early-page.ts): its
+ * series holds more than {@link EARLY_TABLE_ROWS} first-30-s buyers or more than
+ * {@link TIMELINE_TABLE_ROWS} trades in its buyer timeline. Pure; the collector writes the page
+ * exactly then, and the server answers it exactly then.
+ */
+export function hasEarlyPage(s: ChartSeries | null | undefined): boolean {
+  if (!s || s.missing) return false;
+  return s.earlyBuyers.length > EARLY_TABLE_ROWS || (s.timeline?.points.length ?? 0) > TIMELINE_TABLE_ROWS;
+}
+
 /** The `n` largest buyers by tokens bought in the window (ties: the earlier first), kept in their first-buy order. */
-function largestEarly(buyers: ChartSeries['earlyBuyers'], n: number): ChartSeries['earlyBuyers'] {
+export function largestEarly(buyers: ChartSeries['earlyBuyers'], n: number): ChartSeries['earlyBuyers'] {
   const order = buyers.map((b, i) => ({ i, tokens: BigInt(b.tokens) }));
   order.sort((a, b) => (a.tokens === b.tokens ? a.i - b.i : a.tokens > b.tokens ? -1 : 1));
   return order.slice(0, n).sort((a, b) => a.i - b.i).map((o) => buyers[o.i]!);
@@ -258,41 +273,37 @@ function earlyTable(doc: LaunchDocument, s: ChartSeries | null, ex: Explorer): H
   if (s.missing) return html`<p>Unknown — ${why ?? s.missing}.</p>` as Html;
   const all = s.earlyBuyers;
   if (!all.length) return html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>` as Html;
-  return remembered(earlyDrawn, all, [l.totalSupplyRaw, l.quoteMint, ex], () => drawEarly(l, all, ex));
+  return remembered(earlyDrawn, all, [l.totalSupplyRaw, l.quoteMint, ex, doc.mint], () => drawEarly(l, all, ex, doc.mint));
 }
 
 /** The first-30-s tables drawn, by the series' list of first-window buyers (charts.ts `remembered`). */
 const earlyDrawn = drawnSections<ChartSeries['earlyBuyers']>();
 
-function drawEarly(l: LaunchFacts, all: ChartSeries['earlyBuyers'], ex: Explorer): Html {
+function drawEarly(l: LaunchFacts, all: ChartSeries['earlyBuyers'], ex: Explorer, mint: string): Html {
   const rows = all.length > EARLY_TABLE_ROWS ? largestEarly(all, EARLY_TABLE_ROWS) : all;
-  const table = html`<table class="stack wallets" id="early-table"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
-${raw(
-  joinMap(
-    rows,
-    (b) =>
-      `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(afterText(b.t, b.estimated))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
-  ),
-)}
-</tbody></table>` as Html;
+  const table = raw(earlyBuyersTable(l, rows, ex, 'early-table')) as Html;
   if (rows === all) return table;
   const sum = (bs: ChartSeries['earlyBuyers']) => bs.reduce((n, b) => n + BigInt(b.tokens), 0n).toString();
   const listed = new Set(rows.map((b) => b.wallet));
   const others = all.filter((b) => !listed.has(b.wallet));
-  // the others only: the table's wallets are not listed twice (every trade of the window, in order, is in the buyer timeline's table)
-  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length}, ${pctOf(sum(others), l.totalSupplyRaw)}, follow below.</p>
+  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length} bought ${pctOf(sum(others), l.totalSupplyRaw)}.</p>
 ${table}
-<details id="early-all"><summary>The other ${others.length} first-30-s buyers, in the order they bought</summary>
-<ol class="compact">
-${raw(
-  joinMap(
-    others,
-    (b) =>
-      // short: the links' full addresses are in their hrefs (the table's rows carry explorer links too)
-      `<li><a href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a> ${esc(afterText(b.t, b.estimated))} · ${esc(pctOf(b.tokens, l.totalSupplyRaw))} · ${txLinksText(ex, b.signatures, shortAddress, true)}</li>`,
-  ),
+<p id="early-all"><a href="${earlyPath(mint)}">All ${all.length} first-30-s buyers, in the order they bought</a>, each with its transactions, are on this launch’s first-30-seconds page.</p>` as Html;
+}
+
+/**
+ * A table of first-30-s buyers (`id`), a row each: wallet (its page and the explorer), first buy
+ * (time after creation), tokens bought in the window, their share of the supply, quote spent,
+ * transactions (each linked by its signature). Markup as a string.
+ */
+export function earlyBuyersTable(l: LaunchFacts, rows: ChartSeries['earlyBuyers'], ex: Explorer, id: string): string {
+  return `<table class="stack wallets" id="${esc(id)}"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
+${joinMap(
+  rows,
+  (b) =>
+    `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(afterText(b.t, b.estimated))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
 )}
-</ol></details>` as Html;
+</tbody></table>`;
 }
 
 function buyoutWhen(b: CurveBuyout): string {
@@ -476,7 +487,7 @@ ${verdict(doc, s)}
 <p class="muted small" id="times-estimated">Times marked ≈ are estimated from the slot distance (about 0.4 s a slot): the chain gave no block time for ${l?.createdAt ? 'some of this launch’s transactions' : 'the creation transaction'}.</p>` : ''}
 <div class="charts">
 ${supplyChart(series, name)}
-${timelineChart(series, name, ex.tx)}
+${timelineChart(series, name, ex.tx, hasEarlyPage(s) ? earlyPath(doc.mint) : undefined)}
 ${curveChart(series, name)}
 </div>
 <h2 id="wallets">The wallets behind the counts</h2>
@@ -535,6 +546,14 @@ export function renderNotFoundPage(mint: string): string {
     html`<div class="finding UNKNOWN"><p class="class">UNKNOWN</p>
 <p>The archive holds no record for <code>${mint}</code>. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p></div>
 <p><a href="/search?q=${encodeURIComponent(mint)}">Search for it</a> to see whether the archive knows the address otherwise (as a creator or a buyer), and how to ask for a record.</p>`,
+  );
+}
+
+/** The HTML page for the first-30-seconds page of a held launch that has none (served with 404): its token page holds every first-30-s buyer. */
+export function renderNoEarlyPage(mint: string): string {
+  return renderMessagePage(
+    'No first-30-seconds page',
+    html`<p>The launch of <code>${mint}</code> has no separate first-30-seconds page: its <a href="${tokenPath(mint)}">token page</a> lists every first-30-s buyer and every trade of its first 30 s.</p>`,
   );
 }
 

@@ -306,15 +306,24 @@ export const OPERATIONS: Operation[] = [
     route: ROUTES.tokenPage,
     path: '/t/{file}',
     method: 'get',
-    summary: 'The public token page (`/t/{mint}.html`; `/t/{mint}` redirects to it)',
+    summary: 'The public token page (`/t/{mint}.html`; `/t/{mint}` redirects to it) and its first-30-seconds page (`/t/{mint}.early.html`)',
     tags: ['pages'],
     keyed: false,
-    parameters: [{ name: 'file', in: 'path', required: true, description: '`{mint}.html`, or `{mint}` (308 to the page).', schema: { type: 'string' } }],
+    parameters: [
+      {
+        name: 'file',
+        in: 'path',
+        required: true,
+        description:
+          '`{mint}.html`, or `{mint}` (308 to the page); or `{mint}.early.html`: every first-30-s buyer and the buyer timeline as a table, held for a launch with more than 25 first-30-s buyers or 20 trades in its timeline (its token page links it).',
+        schema: { type: 'string' },
+      },
+    ],
     success: [
       { status: 200, description: 'The page.', media: 'text/html', headers: ['ETag', 'Cache-Control'] },
       { status: 308, description: '`/t/{mint}` → `/t/{mint}.html`.', headers: ['Location'] },
       { status: 400, description: 'Not an address (HTML page).', media: 'text/html' },
-      { status: 404, description: 'No record held (HTML page).', media: 'text/html' },
+      { status: 404, description: 'No record held, or (`.early.html`) a launch whose token page holds all its first 30 s (HTML page).', media: 'text/html' },
     ],
     notModified: true,
     errors: [],

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../core/canonical.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { renderBadAddressPage, renderNotFoundPage, renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
+import { renderBadAddressPage, renderNoEarlyPage, renderNotFoundPage, renderTokenPage, tokenPageOptions } from '../render/token-page.ts';
+import { renderEarlyPage } from '../render/early-page.ts';
 import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage, renderUnknownWalletPage } from '../render/creator-page.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, notAnAddress } from './errors.ts';
@@ -71,11 +72,14 @@ export async function handleDocument(request: Request, deps: Deps, params: { min
 }
 
 /**
- * `GET /t/{file}` where file is `{mint}.html`: the public token page. A bare `/t/{mint}` redirects
- * to it. Errors are HTML pages: 400 for a malformed mint, 404 for a mint not held.
+ * `GET /t/{file}` where file is `{mint}.html`: the public token page; or `{mint}.early.html`: its
+ * first-30-seconds page (render/early-page.ts), held when token-page.ts `hasEarlyPage`, else 404
+ * with a page that says the token page holds them all. A bare `/t/{mint}` redirects to the token
+ * page. Errors are HTML pages: 400 for a malformed mint, 404 for a mint not held.
  */
 export async function handleTokenPage(request: Request, deps: Deps, params: { file?: string }): Promise<Response> {
   const file = params.file ?? '';
+  if (file.endsWith(EARLY_SUFFIX)) return earlyPage(request, deps, file.slice(0, -EARLY_SUFFIX.length));
   const mint = file.endsWith('.html') ? file.slice(0, -'.html'.length) : file;
   if (!isAddressParam(mint)) return html(renderBadAddressPage(mint), 400);
   if (mint === file) {
@@ -88,6 +92,20 @@ export async function handleTokenPage(request: Request, deps: Deps, params: { fi
   if (!row) return html(renderNotFoundPage(mint), 404);
   const doc = JSON.parse(row.document) as LaunchDocument;
   const rendered = renderTokenPage(doc, tokenPageOptions(deps.config, row.sha256, deps.publicStore.transactionsFor(mint)));
+  return serve(request, rendered, 'text/html; charset=utf-8', row.settled);
+}
+
+const EARLY_SUFFIX = '.early.html';
+
+/** `GET /t/{mint}.early.html` ({@link handleTokenPage}): the collector's file while it names the record's sha256, else rendered from the database. */
+async function earlyPage(request: Request, deps: Deps, mint: string): Promise<Response> {
+  if (!isAddressParam(mint)) return html(renderBadAddressPage(mint), 400);
+  const row = deps.publicStore.getLaunch(mint);
+  const page = await readIfExists(join(deps.config.siteDir, 't', `${mint}${EARLY_SUFFIX}`));
+  if (page !== null && (!row || page.includes(row.sha256))) return serve(request, page, 'text/html; charset=utf-8', row?.settled ?? false);
+  if (!row) return html(renderNotFoundPage(mint), 404);
+  const rendered = renderEarlyPage(JSON.parse(row.document) as LaunchDocument, tokenPageOptions(deps.config, row.sha256, deps.publicStore.transactionsFor(mint)));
+  if (rendered === null) return html(renderNoEarlyPage(mint), 404);
   return serve(request, rendered, 'text/html; charset=utf-8', row.settled);
 }
 

@@ -295,7 +295,7 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
     await ctx.close();
   });
 
-  it(`a launch with ${HYPED_EARLY} first-30-s buyers: the ${EARLY_TABLE_ROWS} largest in the table, the others in the folded list; fits 360 px; no serious axe violation`, async () => {
+  it(`a launch with ${HYPED_EARLY} first-30-s buyers: the ${EARLY_TABLE_ROWS} largest on its token page (≤ 60 KB), all of them on its first-30-seconds page; both fit 360 px; no serious axe violation`, async () => {
     const path = `/t/${hyped}.html`;
     const shot = await openAndShoot(path, 'token-hyped');
     expect(shot.status).toBe(200);
@@ -306,17 +306,28 @@ describe('token pages of every kind (chromium, JavaScript off)', () => {
     const res = await page.goto(base + path);
     const body = await res!.text();
     expect(await page.locator('#early-table tbody tr').count()).toBe(EARLY_TABLE_ROWS);
-    expect(await page.locator('#early-all li').count()).toBe(HYPED_EARLY - EARLY_TABLE_ROWS);
-    expect(await page.locator('#early-all').getAttribute('open')).toBeNull(); // folded
     // the table's rows are the largest buys (each early buyer bought a different amount: 1e9 + k·1e8 raw, k < 1,000)
     expect(await page.locator('#early-shown').innerText()).toContain(`The ${EARLY_TABLE_ROWS} largest of the ${HYPED_EARLY} first-30-s buyers`);
     const tl = page.locator('#chart-timeline');
     expect(Number(await tl.getAttribute('data-first30s-wallets'))).toBe(HYPED_EARLY + 4); // the bundled buyers count too
-    // every buyer's wallet page and buy transaction are linked once: the table's, then the list's
-    expect(await page.locator('#early-table a[href^="/w/"], #early-all li a[href^="/w/"]').count()).toBe(HYPED_EARLY);
-    expect(await page.locator('#early-all li a[href^="https://solscan.io/tx/"]').count()).toBe(HYPED_EARLY - EARLY_TABLE_ROWS);
-    expect(Buffer.byteLength(body)).toBeLessThan(200_000);
+    const points = Number(await tl.getAttribute('data-points'));
+    expect(await page.locator('#timeline-table-at a').getAttribute('href')).toBe(`/t/${hyped}.early.html`);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(60 * 1024);
+    // followed as a reader would: the link under the table
+    await page.locator('#early-all a').click();
+    await page.waitForURL(`**/t/${hyped}.early.html`);
+    const earlyPath = `/t/${hyped}.early.html`;
+    expect(await page.locator('#early-buyers tbody tr').count()).toBe(HYPED_EARLY);
+    // every buyer's wallet page and buy transaction linked, once each
+    expect(await page.locator('#early-buyers a[href^="/w/"]').count()).toBe(HYPED_EARLY);
+    expect(await page.locator('#early-buyers a[href^="https://solscan.io/tx/"]').count()).toBe(HYPED_EARLY);
+    expect(await page.locator('#timeline-table tbody tr').count()).toBe(points);
+    expect(await page.locator('#token-page').getAttribute('href')).toBe(path);
     await ctx.close();
+    const earlyShot = await openAndShoot(earlyPath, 'token-hyped-early');
+    expect(earlyShot.status).toBe(200);
+    expect(earlyShot.scrollWidth).toBeLessThanOrEqual(360);
+    expect(await axeViolations(earlyPath)).toEqual([]);
   });
 
   it('the server\'s fallback render gives the same bytes as the page the collector wrote', async () => {

@@ -78,6 +78,11 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * was read to the end; the pool-now dot stands after a dashed break in the time axis; chart axes
  * and amounts of a quote other than SOL and USDC are compact ("110.2 M", "20 k"). A line diff against
  * version 10 showed only those lines.
+ * Version 12: a launch with more than 25 first-30-s buyers or 20 trades in its buyer timeline has a
+ * first-30-seconds page (`t/{mint}.early.html`: every buyer, the timeline's table), which its token
+ * page links in place of the folded list and the folded table, so the token page keeps one size.
+ * None of the pinned pages has that many: their bytes and the table's sha256 are unchanged (the
+ * version is raised for the archive's hyped pages, which the collector writes again).
  */
 
 const PINNED: [string, string][] = [

@@ -9,9 +9,9 @@
  * Needs `npx astro build` and /usr/sbin/nginx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
@@ -21,6 +21,11 @@ import { collectOnce } from '../helpers/collect-once.ts';
 import { startApiNode, type ApiNode } from '../helpers/api-node.ts';
 import { NGINX, startNginx, type RunningNginx } from '../helpers/nginx.ts';
 import { rawGet } from '../helpers/net.ts';
+import { commitHypedLaunch } from '../helpers/hyped-launch.ts';
+import { SiteWriteBatch, sitePaths } from '../../src/ingest/write-site.ts';
+import { writeTokenFiles } from '../../src/ingest/publish.ts';
+import { loadConfig } from '../../src/config.ts';
+import { CACHE_SETTLED } from '../../src/cache-rules.ts';
 
 let tmp: string;
 let rpc: ReplayRpc;
@@ -30,6 +35,7 @@ let nginx: RunningNginx;
 let settledMint: string | undefined;
 let unsettledMint: string;
 let creator: string;
+let hypedMint: string;
 
 beforeAll(async () => {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install nginx-light (.ci/run does)`);
@@ -44,6 +50,13 @@ beforeAll(async () => {
   unsettledMint = rows.find((r) => !r.settled)!.mint;
   creator = readdirSync(join(dataDir, 'site', 'w'))[0]!.replace(/\.html$/, '');
   store.close();
+  // a launch that drew 40 first-30-s buyers, recorded and written as the collector does: its token page and its first-30-seconds page
+  const writer = new PublicStore(join(dataDir, 'public.db'));
+  hypedMint = commitHypedLaunch(writer, { slot: 900_000, bundled: 2, early: 40 }).mint;
+  const batch = new SiteWriteBatch();
+  writeTokenFiles(writer, loadConfig({ DATA_DIR: dataDir }), batch, hypedMint);
+  batch.commit();
+  writer.close();
   const env = { SOLANA_RPC_URL: rpc.url, TRUSTED_PROXIES: '127.0.0.1' };
   for (const i of [1, 2]) nodes.push(await startApiNode(dataDir, env));
   nginx = await startNginx({ siteDir: join(dataDir, 'site'), nodes: nodes.map((n) => `127.0.0.1:${n.port}`) });
@@ -63,6 +76,10 @@ describe('the same path through nginx and through the server', () => {
     ...(settledMint ? [`/t/${settledMint}.html`, `/d/${settledMint}`] : []),
     `/t/${unsettledMint}.html`,
     `/d/${unsettledMint}`,
+    `/t/${hypedMint}.html`,
+    `/t/${hypedMint}.early.html`, // its first-30-seconds page
+    `/t/${unsettledMint}.early.html`, // a launch without one: 404 (nginx passes it to a node)
+    `/t/${address()}.early.html`, // a mint not held: 404
     `/w/${creator}.html`,
     '/',
     '/lists/latest/1.html',
@@ -117,6 +134,42 @@ describe('the same path through nginx and through the server', () => {
       const [s, u] = await Promise.all([fetch(`${nginx.base}/t/${settledMint}.html`), fetch(`${nginx.base}/t/${unsettledMint}.html`)]);
       await Promise.all([s.arrayBuffer(), u.arrayBuffer()]);
       expect([s.headers.get('cache-control'), u.headers.get('cache-control')]).toEqual(['max-age=3600, stale-while-revalidate=86400', 'no-store']);
+    }
+  });
+
+  it('sends a settled launch’s first-30-seconds page under the settled rule, as its token page', async () => {
+    const marker = join(dataDir, 'site', 'settled', hypedMint);
+    mkdirSync(dirname(marker), { recursive: true });
+    writeFileSync(marker, '');
+    // nginx keeps a file's absence for open_file_cache_valid (1 s): the marker is seen after it
+    await new Promise((r) => setTimeout(r, 1_200));
+    try {
+      for (const path of [`/t/${hypedMint}.html`, `/t/${hypedMint}.early.html`]) {
+        const r = await fetch(nginx.base + path);
+        const body = await r.text();
+        expect([r.status, r.headers.get('cache-control')], path).toEqual([200, CACHE_SETTLED]);
+        expect(body, path).toContain(hypedMint);
+      }
+    } finally {
+      rmSync(marker);
+    }
+  });
+
+  it('a node renders the first-30-seconds page from the database when its file is missing: the same page; 404 for a launch without one, 400 for a bad mint', async () => {
+    const path = sitePaths(join(dataDir, 'site'), hypedMint).early;
+    const file = readFileSync(path, 'utf8');
+    rmSync(path);
+    try {
+      const r = await fetch(`${nodes[0]!.base}/t/${hypedMint}.early.html`);
+      // the same bytes but for the public base URL in its head (the node's own port; the collector's run had the default)
+      const base = (t: string) => t.replaceAll(/http:\/\/127\.0\.0\.1:\d+/g, 'BASE');
+      expect([r.status, base(await r.text())]).toEqual([200, base(file)]);
+      const none = await fetch(`${nodes[0]!.base}/t/${unsettledMint}.early.html`);
+      expect([none.status, await none.text()]).toEqual([404, expect.stringContaining('has no separate first-30-seconds page')]);
+      const bad = await fetch(`${nodes[0]!.base}/t/not-a-mint.early.html`);
+      expect([bad.status, await bad.text()]).toEqual([400, expect.stringContaining('is not an address')]);
+    } finally {
+      writeFileSync(path, file);
     }
   });
 
