@@ -101,17 +101,30 @@ export function unwrapEnvelope(input: unknown): unknown {
  * is missing (no inner instructions, logs, balances or error), or holds neither `logMessages` nor
  * `innerInstructions` — the events and inner calls of a trade a router made through pump are there
  * alone, so such an answer is no evidence that the transaction did nothing to a launch (a robustness
- * review: a bundled buy answered without meta vanished, and its launch turned clean). Readers treat it
- * as a failed read (collector/read/unreadable.ts, the rebuild). Null also for what is not a
- * transaction at all ({@link decodeTransaction} says why) and for a logs notification. Pure.
+ * review: a bundled buy answered without meta vanished, and its launch turned clean). Nor is an
+ * answer of a transaction that succeeded whose logs are cut short (a `Log truncated` line) or
+ * absent while its inner instructions are absent or empty: the events past the cut were in the
+ * inner instructions alone (an Anchor self-CPI, reference.md §1.6), and a transaction that touched
+ * pump always made inner calls (a facts audit: fixture 3S2vFs, five bundled buys with truncated
+ * logs, answered without inner instructions, decoded four trade events and no warning, and the
+ * fifth buyer vanished). Readers treat it as a failed read (collector/read/unreadable.ts, the
+ * rebuild). Null also for what is not a transaction at all ({@link decodeTransaction} says why)
+ * and for a logs notification. Pure.
  * @example incompleteAnswer({ slot: 1, transaction: {…}, meta: null }) // 'the answer has no meta (…)'
  */
 export function incompleteAnswer(input: unknown): string | null {
   if (isLogsNotification(input)) return null;
   const r = unwrapEnvelope(input);
   if (!isObj(r) || !('transaction' in r)) return null;
-  if (!isObj(r.meta)) return 'the answer has no meta (no inner instructions, logs, balances or error)';
-  if (!Array.isArray(r.meta.logMessages) && !Array.isArray(r.meta.innerInstructions)) return 'the answer\'s meta has neither logMessages nor innerInstructions';
+  const meta = r.meta;
+  if (!isObj(meta)) return 'the answer has no meta (no inner instructions, logs, balances or error)';
+  const logs = meta.logMessages;
+  const inner = meta.innerInstructions;
+  if (!Array.isArray(logs) && !Array.isArray(inner)) return 'the answer\'s meta has neither logMessages nor innerInstructions';
+  const noInner = !Array.isArray(inner) || inner.length === 0;
+  const succeeded = meta.err === null || meta.err === undefined;
+  if (succeeded && noInner && Array.isArray(logs) && logs.some(isTruncationMarker)) return 'the answer\'s logs are truncated and it carries no inner instructions: the events past the cut are missing';
+  if (succeeded && noInner && !Array.isArray(logs)) return 'the answer carries no logMessages and no inner instructions for a transaction that succeeded';
   return null;
 }
 
