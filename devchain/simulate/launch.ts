@@ -611,6 +611,7 @@ export function simulateLaunch(plan: LaunchPlan, creationSlot: number, rng: Rng,
     specs.push(tx.finish(keys, ss, payer.address, 'sweep', mint));
     snapshotCurve(ss);
   }
+  fundEveryWallet(rng.fork('own-funding'), specs, wallets, walletInit, mint);
   return { plan, ctx, creationSlot, specs, accounts };
 
   /**
@@ -707,4 +708,37 @@ export function tokenAccountData(mint: string, owner: string, amount: bigint, na
     out[166] = 7; // ImmutableOwner extension, length 0
   }
   return out;
+}
+
+/**
+ * Every wallet of the launch that trades or pays, and that no funding transfer of the plan funded,
+ * gets its own first funding: a System transfer of its starting lamports from a funder of its own (a
+ * fresh address, never in a cohort), some slots before its first transaction. On chain no wallet
+ * holds SOL it was not sent, and the archive's funder lookup reads that transfer: since markers-v9 a
+ * cohort wallet whose history holds no inbound System transfer is of unknown funding (the cohort
+ * check then is not established), so a simulated wallet with lamports from nowhere would make every
+ * launch UNKNOWN. One funder each: no two wallets share a funder unless the plan says so
+ * (`sharedFunder`). Drawn from `rng` alone (a fork), so the launch's other draws stay as they were.
+ */
+function fundEveryWallet(rng: Rng, specs: TxSpec[], wallets: Map<string, Wallet>, walletInit: Map<string, bigint>, mint: string): void {
+  const keys = new KeyFactory(rng);
+  const first = new Map<string, number>();
+  const seen = (address: string, slot: number) => {
+    if (wallets.has(address) && slot < (first.get(address) ?? Infinity)) first.set(address, slot);
+  };
+  for (const s of specs) {
+    if (s.tag === 'funding') continue;
+    seen(s.feePayer, s.slot);
+    for (const [address] of s.lamports) seen(address, s.slot);
+  }
+  for (const [address, slot] of first) {
+    const lamports = walletInit.get(address) ?? 0n;
+    if (lamports === 0n) continue; // funded by the plan (or holding nothing to send)
+    const funder = keys.address();
+    walletInit.set(funder, lamports + SOL);
+    walletInit.set(address, 0n);
+    const tx = new TxBuilder(rng, false);
+    tx.transfer(funder, address, lamports);
+    specs.push(tx.finish(keys, slot - rng.int(5, 600), funder, 'funding', mint, { funding: { from: funder, to: address, lamports } }));
+  }
 }

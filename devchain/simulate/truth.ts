@@ -294,6 +294,8 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
     if (s.tag !== 'funding' || !s.funding || !cohort.has(s.funding.to)) continue;
     if (!firstInbound.has(s.funding.to)) firstInbound.set(s.funding.to, s);
   }
+  // every cohort wallet has a first funding (launch.ts fundEveryWallet): one without would make the record's cohort unknown (markers-v9)
+  for (const w of cohort) if (!firstInbound.has(w)) throw new Error(`simulator: cohort wallet ${w} has no funding transfer (devchain/simulate/launch.ts fundEveryWallet)`);
   for (const [wallet, s] of firstInbound) {
     const g = byFunder.get(s.funding!.from) ?? { wallets: new Set<string>(), sigs: [] };
     g.wallets.add(wallet);

@@ -13,7 +13,11 @@ export type { SolTransfer } from './decode/system.ts';
 /** What the archive knows of a wallet's first funding source. */
 export type FunderFact =
   | { state: 'found'; funder: string; signature: string; slot: number }
-  /** the wallet's complete history holds no inbound SOL transfer */
+  /**
+   * the wallet's complete history holds no inbound System SOL transfer: it was funded some other way
+   * (an account it was created with, a closed token account's rent, lamports a program moved), which
+   * the method does not read — so its funder is not established (markers-v9; "none" before)
+   */
   | { state: 'none' };
 
 /**
@@ -93,16 +97,18 @@ export function inboundTransfer(input: unknown, wallet: string): SolTransfer | n
 
 /**
  * The shared-funder cohort (methodology "shared funder"): funders that funded two or more of the
- * cohort's wallets first. Returns null when any wallet's funder is unknown (`funderOf` → undefined):
- * the check could not be completed, which is unknown, not "none". Sorted by funder; wallets and
- * signatures sorted.
+ * cohort's wallets first. Returns null when any wallet's funder is not established — not looked up
+ * yet or its lookup stopped (`funderOf` → undefined), or its history holds no inbound System
+ * transfer (`state: 'none'`: funded by a way the method does not read, markers-v9; before, such a
+ * wallet joined no group, so wallets a program funded passed as unrelated and the launch as clean,
+ * a facts audit) — the check could not be completed, which is unknown, never "none". Sorted by
+ * funder; wallets and signatures sorted.
  */
 export function sharedFunders(cohort: readonly string[], funderOf: (wallet: string) => FunderFact | undefined): SharedFunder[] | null {
   const groups = new Map<string, { wallets: Set<string>; signatures: Set<string> }>();
   for (const wallet of new Set(cohort)) {
     const f = funderOf(wallet);
-    if (f === undefined) return null;
-    if (f.state !== 'found') continue;
+    if (f === undefined || f.state !== 'found') return null;
     const g = groups.get(f.funder) ?? { wallets: new Set<string>(), signatures: new Set<string>() };
     g.wallets.add(wallet);
     g.signatures.add(f.signature);

@@ -22,7 +22,7 @@ import { USDC_MINT } from '../../src/render/units.ts';
 import { longCurve } from '../../bench/pages.ts';
 import { buildPageRecords, type PageKind, type PageRecords } from './page-records.ts';
 import { launchDoc } from './launch-doc.ts';
-import { complete, createEvent, migration, trade, tx } from './synthetic-launch.ts';
+import { complete, createEvent, migration, trade, tx, OWN_FUNDERS } from './synthetic-launch.ts';
 
 /** The browser test's hostile metadata (tests/browser/token-pages.test.ts). */
 export const HOSTILE_NAME = '<script>window.__xss=1</script>"><img src=x onerror="window.__xss=2">evil\u202Egnp.exe' + 'N'.repeat(10_240);
@@ -37,7 +37,7 @@ const A = 'WalletA111111111111111111111111111111111111';
 const B = 'WalletB111111111111111111111111111111111111';
 const C = 'WalletC111111111111111111111111111111111111';
 const T0 = 1_785_000_000;
-const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
+const NO_FUNDER = OWN_FUNDERS;
 
 /** A synthetic launch with `trades` later trades; `reserves` false: the era without real reserves in its events. */
 function syntheticCurve(opts: { trades: number; reserves: boolean; quoteMint?: string; graduate: boolean }): { doc: LaunchDocument; txs: DecodedTransaction[] } {

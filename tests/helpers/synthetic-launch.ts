@@ -45,3 +45,10 @@ export const migration = (mint: string, pool: string) => [
   event('CompletePumpAmmMigrationEvent', { user: '39azUYFWPz3VHgKCf3VChUwbpURdCHRxjWVowf5jUJjg', mint, pool }),
   event('CreatePoolEvent', { base_mint: mint, pool }, 'pump_amm'),
 ];
+
+/**
+ * Chain state in which every wallet was first funded by a funder of its own (no two share one): the
+ * shared-funder check is established and finds nothing shared. (A wallet whose history holds no
+ * inbound transfer, `state: 'none'`, leaves the check unknown since markers-v9.)
+ */
+export const OWN_FUNDERS = { funderOf: (wallet: string) => ({ state: 'found' as const, funder: `funder-of-${wallet}`, signature: `funding-of-${wallet}`, slot: 1 }) };

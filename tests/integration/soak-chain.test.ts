@@ -56,7 +56,7 @@ describe('the soak chain', () => {
     }
     // not vacuous: launches whose history ends on copied trades, compared at thousands of slots
     expect(launchesEndingOnCopies).toBeGreaterThan(0);
-    expect(compared).toBeGreaterThan(2_000);
+    expect(compared).toBeGreaterThan(1_500);
     expect(disagreements).toEqual([]);
   }, 300_000);
 });

@@ -3,6 +3,7 @@ import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { chartSeries, chartSeriesCached, CURVE_MAX_POINTS } from '../../src/render/chart-data.ts';
 import { complete, createEvent, migration, tx, trade } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 /** The token page's chart series (src/render/chart-data.ts) on simulated launches whose truth the test states. */
 
@@ -12,7 +13,7 @@ const A = 'WalletA111111111111111111111111111111111111';
 const B = 'WalletB111111111111111111111111111111111111';
 const C = 'WalletC111111111111111111111111111111111111';
 const T0 = 1_785_000_000;
-const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
+const NO_FUNDER = OWN_FUNDERS;
 const docOf = (txs: Parameters<typeof analyzeLaunch>[1], complete = true) =>
   classifyLaunch(analyzeLaunch(MINT, txs, complete, NO_FUNDER), { origin: 'observed', observedAtLaunch: true, asOfMs: (T0 + 4000) * 1000 });
 const real = (n: bigint) => ({ real_sol_reserves: n.toString() });

@@ -19,6 +19,7 @@ import { launchMintsOf } from '../../collector/record/record-batch.ts';
 import { loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';
 import { launchDoc, putDoc } from '../helpers/launch-doc.ts';
 import { createEvent, tx } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 const FIXTURE = 'pump_2024-07_sell_getTransaction_json_3bYXWj.json';
 const EVENT_CPI = 'e445a52e51cb9a1d'; // Anchor's event-CPI tag
@@ -77,7 +78,7 @@ describe('unknown program data that names no mint', () => {
 
   it('kept with the launch, it makes the record UNKNOWN (drift guard), citing it', () => {
     const creation = tx({ slot: (changed.slot ?? 1) - 100, blockTime: (changed.blockTime ?? 1) - 40, events: [createEvent(mint, 'Creator1111111111111111111111111111111111111')] });
-    const d = classifyLaunch(analyzeLaunch(mint, [creation, changed], true, { funderOf: () => ({ state: 'none' }) }), { origin: 'observed', observedAtLaunch: true, asOfMs: Date.now() });
+    const d = classifyLaunch(analyzeLaunch(mint, [creation, changed], true, OWN_FUNDERS), { origin: 'observed', observedAtLaunch: true, asOfMs: Date.now() });
     expect(d.finding.class).toBe('UNKNOWN');
     const flag = d.flags.find((f) => f.code === 'unrecognised_program_data');
     expect(flag?.evidence).toEqual([changed.signature]);

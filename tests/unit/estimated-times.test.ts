@@ -10,6 +10,7 @@ import type { DecodedTransaction } from '../../src/core/types.ts';
 import { chartSeries, clearChartSeriesCache } from '../../src/render/chart-data.ts';
 import { renderTokenPage } from '../../src/render/token-page.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 const MINT = 'Mint111111111111111111111111111111111111pump';
 const CREATOR = 'Creator1111111111111111111111111111111111111';
@@ -19,7 +20,7 @@ const T0 = 1_791_000_000;
 const OPTS = { explorerTxUrl: 'https://explorer.example/tx/', baseUrl: 'https://archive.example', sha256: 'a'.repeat(64) };
 const real = (n: bigint) => ({ real_sol_reserves: n.toString() });
 const build = (txs: DecodedTransaction[]) =>
-  classifyLaunch(analyzeLaunch(MINT, txs, true, { funderOf: () => ({ state: 'none' }) }), { origin: 'observed', observedAtLaunch: true, asOfMs: (T0 + 5_000) * 1000 });
+  classifyLaunch(analyzeLaunch(MINT, txs, true, OWN_FUNDERS), { origin: 'observed', observedAtLaunch: true, asOfMs: (T0 + 5_000) * 1000 });
 const render = (txs: DecodedTransaction[]) => {
   clearChartSeriesCache();
   return renderTokenPage(build(txs), { ...OPTS, transactions: txs });

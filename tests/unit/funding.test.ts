@@ -50,10 +50,17 @@ describe('System SOL transfers (funding source reading)', () => {
 describe('shared-funder cohort (markers-v1)', () => {
   const found = (funder: string, signature: string): FunderFact => ({ state: 'found', funder, signature, slot: 1 });
   it('groups wallets by first funder; groups of one are not shared; unknown anywhere → null', () => {
-    const m: Record<string, FunderFact> = { a: found('F', 's1'), b: found('F', 's2'), c: found('G', 's3'), d: { state: 'none' } };
-    expect(sharedFunders(['a', 'b', 'c', 'd', 'a'], (w) => m[w])).toEqual([{ funder: 'F', wallets: ['a', 'b'], signatures: ['s1', 's2'] }]);
-    expect(sharedFunders(['a', 'c', 'd'], (w) => m[w])).toEqual([]);
+    const m: Record<string, FunderFact> = { a: found('F', 's1'), b: found('F', 's2'), c: found('G', 's3'), e: found('H', 's4'), d: { state: 'none' } };
+    expect(sharedFunders(['a', 'b', 'c', 'e', 'a'], (w) => m[w])).toEqual([{ funder: 'F', wallets: ['a', 'b'], signatures: ['s1', 's2'] }]);
+    expect(sharedFunders(['a', 'c', 'e'], (w) => m[w])).toEqual([]);
     expect(sharedFunders(['a', 'b', 'zz'], (w) => m[w])).toBeNull();
+  });
+
+  it('markers-v9: a wallet whose complete history holds no inbound System transfer leaves the check unknown, never "no shared funder"', () => {
+    // a facts audit: two early buyers funded by a program's lamport moves (no System transfer) passed as unrelated, the launch as clean
+    const m: Record<string, FunderFact> = { a: found('F', 's1'), c: found('G', 's3'), d: { state: 'none' } };
+    expect(sharedFunders(['a', 'c', 'd'], (w) => m[w])).toBeNull();
+    expect(sharedFunders(['a', 'c'], (w) => m[w])).toEqual([]);
   });
 
   const MINT = 'MintFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFpump';
@@ -89,5 +96,13 @@ describe('shared-funder cohort (markers-v1)', () => {
     expect(d.finding.class).toBe('UNKNOWN');
     expect(d.cleanAtBirth).toBe(false);
     expect(d.settled).toBe(false);
+  });
+
+  it('markers-v9: an early buyer whose history holds no SOL transfer (funded some other way) → UNKNOWN "Funding not checked", never NO_MARKERS', () => {
+    const m: Record<string, FunderFact> = { [CREATOR]: found('Funder', 'fs1'), [A]: { state: 'none' }, [B]: found('Other', 'fs3') };
+    const d = classifyLaunch(analyzeLaunch(MINT, [create, early, late], true, { funderOf: (w) => m[w] }), ctx);
+    expect(d.funder.sharedCohort).toBeNull();
+    expect([d.finding.class, d.finding.label, d.cleanAtBirth, d.settled]).toEqual(['UNKNOWN', 'Funding not checked', false, false]);
+    expect(d.finding.why).toContain('a wallet funded by a way the method does not read');
   });
 });

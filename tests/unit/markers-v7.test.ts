@@ -15,12 +15,13 @@ import { decodeTransaction } from '../../src/core/decode/index.ts';
 import type { DecodedTransaction } from '../../src/core/types.ts';
 import { loadFixtureTransaction } from '../helpers/mainnet-fixtures.ts';
 import { complete, createEvent, migration, trade, tx } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 const MINT = 'Mint111111111111111111111111111111111111pump';
 const CREATOR = 'Creator1111111111111111111111111111111111111';
 const BUYER = 'Buyer11111111111111111111111111111111111111';
 const T0 = 1_791_000_000;
-const FUNDERS: ChainState = { funderOf: () => ({ state: 'none' }) };
+const FUNDERS: ChainState = OWN_FUNDERS;
 const ctx = { origin: 'observed' as const, observedAtLaunch: true, asOfMs: (T0 + 5_000) * 1000 };
 const record = (txs: DecodedTransaction[], state: ChainState = {}, mint = MINT) => classifyLaunch(analyzeLaunch(mint, txs, true, { ...FUNDERS, ...state }), ctx);
 const codes = (d: ReturnType<typeof record>) => d.flags.map((f) => f.code).sort();

@@ -21,6 +21,7 @@ import { renderTokenPage } from '../../src/render/token-page.ts';
 import { pct, pctBeside } from '../../src/render/units.ts';
 import { launchDoc, randomAddress } from '../helpers/launch-doc.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 const MINT = 'Mint111111111111111111111111111111111111pump';
 const CREATOR = 'Creator1111111111111111111111111111111111111';
@@ -28,7 +29,7 @@ const BUYER = 'Buyer11111111111111111111111111111111111111';
 const T0 = 1_791_000_000;
 const OPTS = { explorerTxUrl: 'https://explorer.example/tx/', baseUrl: 'https://archive.example', sha256: 'a'.repeat(64) };
 const ctx = { origin: 'observed' as const, observedAtLaunch: true, asOfMs: (T0 + 5_000) * 1000 };
-const built = (txs: DecodedTransaction[], state: ChainState = {}) => classifyLaunch(analyzeLaunch(MINT, txs, true, { funderOf: () => ({ state: 'none' }), ...state }), ctx);
+const built = (txs: DecodedTransaction[], state: ChainState = {}) => classifyLaunch(analyzeLaunch(MINT, txs, true, { ...OWN_FUNDERS, ...state }), ctx);
 const render = (doc: LaunchDocument, txs?: DecodedTransaction[]) => {
   clearChartSeriesCache();
   return renderTokenPage(doc, { ...OPTS, ...(txs ? { transactions: txs } : {}) });

@@ -11,13 +11,14 @@ import { absentCurveRead, compareCurveHistory, curveReadOf, type CurveRead } fro
 import { listedAllHeld } from '../../collector/enrich/history-check.ts';
 import type { DecodedEvent, DecodedTransaction, PoolNow } from '../../src/core/types.ts';
 import { complete, createEvent, migration, trade, tx } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 const MINT = 'MintBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBpump';
 const CREATOR = 'Creator2222222222222222222222222222222222';
 const A = 'WalletA222222222222222222222222222222222222';
 const B = 'WalletB222222222222222222222222222222222222';
 const T0 = 1_791_000_000;
-const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
+const NO_FUNDER = OWN_FUNDERS;
 const ctx = { origin: 'observed' as const, observedAtLaunch: true, asOfMs: (T0 + 5000) * 1000 };
 const doc = (txs: DecodedTransaction[], state: ChainState = {}) => classifyLaunch(analyzeLaunch(MINT, txs, true, { ...NO_FUNDER, ...state }), ctx);
 const codes = (d: ReturnType<typeof doc>) => d.flags.map((f) => f.code);
@@ -69,7 +70,7 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
       ],
     });
     const d = doc([c, taker]);
-    expect(d.methodVersion).toBe('markers-v8');
+    expect(d.methodVersion).toBe('markers-v9');
     expect(d.curveBuyout).toMatchObject({
       wallet: A,
       signature: taker.signature,

@@ -3,6 +3,7 @@ import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { mintsOf } from '../../src/core/record/mints-of.ts';
 import { complete, createEvent, migration, tx, trade } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS } from '../helpers/synthetic-launch.ts';
 
 const MINT = 'MintAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAApump';
 const CREATOR = 'Creator1111111111111111111111111111111111';
@@ -15,7 +16,7 @@ const T0 = 1_785_000_000;
 const ctx = { origin: 'observed' as const, observedAtLaunch: true, asOfMs: (T0 + 1000) * 1000 };
 
 /** Every wallet's funding established, none shared (the funder rule has its own tests below). */
-const NO_FUNDER = { funderOf: () => ({ state: 'none' as const }) };
+const NO_FUNDER = OWN_FUNDERS;
 const classify = (txs: Parameters<typeof analyzeLaunch>[1], complete = true) => classifyLaunch(analyzeLaunch(MINT, txs, complete, NO_FUNDER), ctx);
 const codes = (d: ReturnType<typeof classify>) => d.flags.map((f) => f.code);
 
@@ -32,7 +33,7 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     expect(d.launch!.creatorSupplyPct).toBeCloseTo(3, 10);
     expect(d.launch!.transaction).toEqual({ signature: create.signature, slot: 100 });
     expect(d.launch!.createdAt).toEqual({ ms: T0 * 1000, iso: new Date(T0 * 1000).toISOString() });
-    expect(d.methodVersion).toBe('markers-v8');
+    expect(d.methodVersion).toBe('markers-v9');
   });
 
   it('creator kept more than 50% at the end of the creation slot → FINDINGS creator_kept_majority with the creation-slot trades as evidence', () => {

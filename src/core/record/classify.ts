@@ -3,7 +3,7 @@ import { instant } from '../canonical.ts';
 import type { LaunchAnalysis } from './build-launch.ts';
 
 /** Version of the marker definitions (docs/methodology.md). Every record carries it. */
-export const METHOD_VERSION = 'markers-v8';
+export const METHOD_VERSION = 'markers-v9';
 
 export interface ClassifyContext {
   origin: Origin;
@@ -71,7 +71,7 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     cls = 'UNKNOWN';
     clean = false;
     label = 'Funding not checked';
-    why = 'Unknown, not clean: the first funding sources of the creator and the earliest buyers could not all be established (a wallet history too long or the daily lookup budget spent), so the shared-funder marker was not checked. Not an accusation.';
+    why = 'Unknown, not clean: the first funding sources of the creator and the earliest buyers could not all be established (a wallet history too long, the daily lookup budget spent, or a wallet funded by a way the method does not read: no SOL transfer in its history), so the shared-funder marker was not checked. Not an accusation.';
   } else if (notes.length > 0) {
     cls = 'NOTE';
     clean = true;
