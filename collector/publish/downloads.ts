@@ -44,12 +44,14 @@ function fsyncFile(path: string): void {
 }
 
 /**
- * One NDJSON line per launch held, in mint order, read from SQLite 500 rows at a time (keyset
- * pagination: no statement stays open across the stream's awaits, so the collector's heartbeat can
- * use the connection meanwhile; no whole-archive string in memory).
+ * One NDJSON line per launch held, in mint order, read from `db` 500 rows at a time (keyset
+ * pagination: no statement stays open across the stream's awaits; no whole-archive string in
+ * memory). `db` is the download's own copy of the database, not the live one: the collector goes on
+ * writing while the lines are read, and the two files of one manifest must be one snapshot (a review
+ * found a record's row in `record.db` at one state and its line at a later one).
  */
-function documentLines(store: PublicStore): Readable {
-  const page = store.db.prepare('SELECT mint, sha256, document FROM launch WHERE mint > ? ORDER BY mint LIMIT 500');
+function documentLines(db: Database.Database): Readable {
+  const page = db.prepare('SELECT mint, sha256, document FROM launch WHERE mint > ? ORDER BY mint LIMIT 500');
   return Readable.from((function* () {
     let after = '';
     for (;;) {
@@ -79,10 +81,11 @@ export async function writeDownloads(store: PublicStore, dataDir: string, nowMs:
     const copy = new Database(join(dir, dbFile));
     try {
       copy.pragma('journal_mode = DELETE');
+      // the documents from the copy just made: the two downloads are the same snapshot of the archive
+      await pipeline(documentLines(copy), createGzip(), createWriteStream(join(dir, ndFile)));
     } finally {
       copy.close();
     }
-    await pipeline(documentLines(store), createGzip(), createWriteStream(join(dir, ndFile)));
     const files: DownloadManifest['files'] = {};
     for (const [name, file] of [['record.db', dbFile], ['documents.ndjson.gz', ndFile]] as const) {
       const path = join(dir, file);

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import parseRange from 'range-parser';
-import { DOWNLOADS, downloadsDir, readManifest, type DownloadName } from '../downloads.ts';
+import { DOWNLOADS, downloadsDir, readManifest, type DownloadManifest, type DownloadName } from '../downloads.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse } from './errors.ts';
 import { CACHE_NONE, corsHeaders, etagOf, ifNoneMatch, notModified } from './http.ts';
@@ -27,17 +27,13 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
   const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
   const usage = admitted.usage;
-  const entry = readManifest(deps.config.dataDir)?.files[name];
-  if (!entry) return errorResponse('not_found', { nowMs });
+  const current = await openDownload(deps.config.dataDir, name);
+  if (!current) return errorResponse('not_found', { nowMs });
+  const { entry, file } = current;
   const etag = etagOf(entry.sha256);
-  if (ifNoneMatch(request, etag)) return notModified(etag, CACHE_NONE, rateLimitHeaders(usage));
-  let file;
-  try {
-    file = await open(join(downloadsDir(deps.config.dataDir), entry.file));
-  } catch (e) {
-    // replaced between reading the manifest and opening (the collector removes old versions)
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return errorResponse('not_found', { nowMs });
-    throw e;
+  if (ifNoneMatch(request, etag)) {
+    await file.close();
+    return notModified(etag, CACHE_NONE, rateLimitHeaders(usage));
   }
   const lastModified = new Date(entry.writtenAt.ms).toUTCString();
   const range = requestedRange(request, entry.bytes, etag, lastModified);
@@ -63,10 +59,37 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
   });
 }
 
+/** A download as the manifest names it: its file under `downloads/`, bytes, sha256, when written. */
+type DownloadEntry = NonNullable<DownloadManifest['files'][DownloadName]>;
+
+/** Times {@link openDownload} reads the manifest again when the file it named is gone. */
+const MANIFEST_READS = 5;
+
+/**
+ * The manifest's entry of download `name` and its file, open; undefined when no manifest names it
+ * (none written yet). The collector renames a new manifest in and then deletes the files the old
+ * one named (collector/publish/downloads.ts), so a file gone between reading the manifest and
+ * opening it means a newer manifest is there: it is read again, up to {@link MANIFEST_READS} times
+ * (a review saw 1 of about 600 requests answered 404 during rewrites when it was not). `openFile`:
+ * node:fs/promises `open` (tests replace it). Errors: the file system's, other than ENOENT.
+ */
+export async function openDownload(dataDir: string, name: DownloadName, openFile: (path: string) => Promise<FileHandle> = (path) => open(path)): Promise<{ entry: DownloadEntry; file: FileHandle } | undefined> {
+  for (let read = 1; ; read++) {
+    const entry = readManifest(dataDir)?.files[name];
+    if (!entry) return undefined;
+    try {
+      return { entry, file: await openFile(join(downloadsDir(dataDir), entry.file)) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      if (read >= MANIFEST_READS) return undefined;
+    }
+  }
+}
+
 /**
  * The one byte range a download request asks for of a file of `size` bytes, both ends included
  * (RFC 9110 §14.2): null for the whole file — no `Range`, several ranges, a unit other than
- * bytes, a header range-parser cannot read (`-2`), or an `If-Range` that is neither `etag` nor
+ * bytes, a header range-parser cannot read (`-2`) or with a range that ends before it starts (`bytes=200-100`), or an `If-Range` that is neither `etag` nor
  * `lastModified` (§13.1.5: the file changed, so the part asked for would not continue the client's
  * bytes); 'unsatisfiable' when the range starts at or past the end (range-parser's `-1`; every range
  * of an empty file). Pure.
@@ -77,6 +100,8 @@ export function requestedRange(request: Request, size: number, etag: string, las
   if (header === null) return null;
   const ifRange = request.headers.get('if-range');
   if (ifRange !== null && ifRange.trim() !== etag && ifRange.trim() !== lastModified) return null;
+  // a range whose last byte comes before its first is invalid, and the header with it (§14.1.1): ignored, where range-parser says unsatisfiable
+  if (/^bytes=/i.test(header) && header.slice(6).split(',').some((r) => { const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(r); return m !== null && Number(m[2]) < Number(m[1]); })) return null;
   const ranges = parseRange(size, header, { combine: true });
   if (ranges === -1) return 'unsatisfiable';
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return null;

@@ -16,6 +16,8 @@ import Database from 'better-sqlite3';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { downloadsDir, readManifest } from '../../src/downloads.ts';
 import { writeDownloads } from '../../collector/publish/downloads.ts';
+import { openDownload } from '../../src/server/downloads.ts';
+import { open, rm } from 'node:fs/promises';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -85,6 +87,72 @@ describe('bulk downloads', () => {
       expect(text.endsWith('\n')).toBe(true);
       const lines = text.trimEnd().split('\n');
       expect(lines).toEqual(rows.map((r) => `{"mint":"${r.mint}","sha256":"${r.sha256}","document":${r.document}}`));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('the two files are one snapshot: a record the collector changes while they are written is the same in both', async () => {
+    const dir = join(tmp, 'moving');
+    const store = new PublicStore(join(dir, 'public.db'));
+    try {
+      const insert = store.db.prepare(
+        "INSERT INTO launch (mint, origin, observed_at_launch, finding_class, settled, method_version, document, sha256, updated_at_ms) VALUES (?, 'observed', 0, 'UNKNOWN', 0, 'v1', ?, ?, 0)",
+      );
+      const doc = (mint: string, n: number) => JSON.stringify({ mint, n });
+      store.transaction(() => {
+        for (let i = 0; i < 3000; i++) {
+          const mint = `M${String(i).padStart(5, '0')}`;
+          insert.run(mint, doc(mint, 0), createHash('sha256').update(doc(mint, 0)).digest('hex'));
+        }
+      });
+      // the last record (its line is read last) changed on every turn of the event loop while the downloads are written
+      const last = 'M02999';
+      const update = store.db.prepare('UPDATE launch SET document = ?, sha256 = ? WHERE mint = ?');
+      let n = 0;
+      let moving = true;
+      const tick = () => {
+        if (!moving) return;
+        n++;
+        update.run(doc(last, n), createHash('sha256').update(doc(last, n)).digest('hex'), last);
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const m = await writeDownloads(store, dir, Date.UTC(2026, 10, 28)).finally(() => (moving = false));
+      expect(n).toBeGreaterThan(2); // the record did change while they were written
+      const line = gunzipSync(readFileSync(join(downloadsDir(dir), m.files['documents.ndjson.gz']!.file))).toString('utf8').trimEnd().split('\n').at(-1)!;
+      const copy = new Database(join(downloadsDir(dir), m.files['record.db']!.file), { readonly: true });
+      try {
+        const row = copy.prepare('SELECT document FROM launch WHERE mint = ?').get(last) as { document: string };
+        expect((JSON.parse(line) as { document: unknown }).document).toEqual(JSON.parse(row.document));
+      } finally {
+        copy.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a download asked for while the collector replaces the files is served from the new manifest, never 404 (openDownload)', async () => {
+    const dir = join(tmp, 'replaced');
+    const store = new PublicStore(join(dir, 'public.db'));
+    try {
+      expect(await openDownload(dir, 'record.db')).toBeUndefined(); // nothing written yet: 404
+      const first = await writeDownloads(store, dir, Date.UTC(2026, 10, 28, 1));
+      let second: Awaited<ReturnType<typeof writeDownloads>> | undefined;
+      const opened: string[] = [];
+      // between the server's read of the manifest and its open, the collector publishes new files and deletes the old
+      const got = await openDownload(dir, 'record.db', async (path) => {
+        opened.push(path);
+        if (!second) second = await writeDownloads(store, dir, Date.UTC(2026, 10, 28, 2));
+        return open(path);
+      });
+      expect(opened).toEqual([join(downloadsDir(dir), first.files['record.db']!.file), join(downloadsDir(dir), second!.files['record.db']!.file)]);
+      expect(got!.entry).toEqual(second!.files['record.db']);
+      await got!.file.close();
+      // a manifest whose file is gone for good (no newer manifest): not found, after a few reads
+      await rm(join(downloadsDir(dir), second!.files['record.db']!.file));
+      expect(await openDownload(dir, 'record.db')).toBeUndefined();
     } finally {
       store.close();
     }
