@@ -325,7 +325,7 @@ class PgRebuildQueue implements RebuildQueue {
     return this.inTransaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock($1)', [REBUILD_START_LOCK]);
       const existing = (await c.query<RebuildJob>(`SELECT ${JOB_COLS} FROM rebuild_job WHERE mint = $1`, [mint])).rows[0];
-      if (existing && existing.state !== 'failed') return { started: true, job: existing };
+      if (existing && existing.state !== 'failed') return { started: true, job: existing, joined: true };
       const mine = (await c.query<{ n: number; oldest: number | null }>('SELECT count(*) AS n, min(at_ms) AS oldest FROM rebuild_start WHERE caller = $1 AND at_ms > $2', [
         caller,
         nowMs - HOUR_MS,
@@ -337,7 +337,7 @@ class PgRebuildQueue implements RebuildQueue {
       if (existing) await c.query('DELETE FROM rebuild_job WHERE mint = $1', [mint]);
       const job = (await c.query<RebuildJob>(`INSERT INTO rebuild_job (mint, state, queued_at_ms) VALUES ($1, 'queued', $2) RETURNING ${JOB_COLS}`, [mint, nowMs])).rows[0]!;
       await c.query('INSERT INTO rebuild_start (mint, caller, at_ms) VALUES ($1, $2, $3)', [mint, caller, nowMs]);
-      return { started: true, job };
+      return { started: true, job, joined: false };
     });
   }
 

@@ -15,9 +15,13 @@ export interface RebuildJob {
   error: string | null;
 }
 
-/** Outcome of asking to start a rebuild: started, or the limit that refused it. */
+/**
+ * Outcome of asking to start a rebuild: started — by this call, or `joined`: the mint's job was
+ * already queued or running, so this call started nothing and counted no start (its answer carries
+ * no rebuild policy) — or the limit that refused it.
+ */
 export type StartOutcome =
-  | { started: true; job: RebuildJob }
+  | { started: true; job: RebuildJob; joined: boolean }
   | { started: false; refused: 'rate_limited'; retryAfterS: number }
   | { started: false; refused: 'rebuild_budget_exhausted'; retryAfterS: number }
   | { started: false; refused: 'busy'; retryAfterS: number };
@@ -135,7 +139,7 @@ export class RebuildJobs {
     return this.db
       .transaction((): StartOutcome => {
         const existing = this.get(mint);
-        if (existing && existing.state !== 'failed') return { started: true, job: existing };
+        if (existing && existing.state !== 'failed') return { started: true, job: existing, joined: true };
         const mine = this.s.callerStarts.get(caller, nowMs - HOUR_MS) as { n: number; oldest: number | null };
         const dayStarts = (this.s.dayStarts.get(utcDayStartMs(nowMs)) as { n: number }).n;
         const refusal = startRefusal(mine, dayStarts, this.activeCount(), nowMs, limits);
@@ -143,7 +147,7 @@ export class RebuildJobs {
         if (existing) this.s.deleteJob.run(mint);
         this.s.insertJob.run(mint, nowMs);
         this.s.insertStart.run(mint, caller, nowMs);
-        return { started: true, job: this.get(mint)! };
+        return { started: true, job: this.get(mint)!, joined: false };
       })
       .immediate();
   }

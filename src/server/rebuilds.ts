@@ -73,7 +73,8 @@ export class RebuildService {
     const mine = await this.callerWindow(caller, nowMs);
     if (!out.started) return { kind: 'refused', code: out.refused, retryAfterS: out.retryAfterS, ...mine };
     this.kick();
-    return this.inProgress(out.job, true, caller);
+    // a job already there (another caller's, asked at the same moment) was joined, not started: no start counted, no policy sent
+    return this.inProgress(out.job, !out.joined, caller);
   }
 
   private async callerWindow(caller: string, nowMs: number): Promise<{ callerStarts: number; callerResetS: number }> {

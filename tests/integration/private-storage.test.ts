@@ -326,6 +326,8 @@ describe.each([sqliteBackend(), postgresBackend()])('private state: $name', (bac
     const mint = `Same${'1'.repeat(40)}`;
     const both = await Promise.all(nodes.map((n) => n.rebuilds.start(mint, '198.51.100.1', NOW, limits)));
     expect(both.every((o) => o.started)).toBe(true);
+    // one of the two started it; the other joined it (its answer says no start of its own)
+    expect(both.map((o) => o.started && o.joined).sort()).toEqual([false, true]);
     expect((await nodes[0]!.rebuilds.callerStartsInHour('198.51.100.1', NOW)).count).toBe(1);
     expect(await nodes[1]!.rebuilds.queueCounts()).toEqual({ queued: 1, running: 0 });
 

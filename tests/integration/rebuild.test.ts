@@ -268,6 +268,18 @@ describe('the rebuild lifecycle through HTTP', () => {
     expect(st.rebuilds.queued + st.rebuilds.running).toBe(6);
   });
 
+  it('twenty callers asking at once for one mint start one rebuild: only its answer carries the rebuild policy and counts a start', async () => {
+    const s = await startArchive({ REBUILD_CONCURRENCY: '1' });
+    const mint = bigMints[12]!;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => token(s, mint, `198.51.100.${100 + i}`)));
+    expect(answers.map((r) => r.status).every((st) => st === 202 || st === 200)).toBe(true);
+    const withPolicy = answers.filter((r) => (r.headers.get('ratelimit') ?? '').includes('"rebuilds"'));
+    expect(withPolicy).toHaveLength(1);
+    const priv = new Database(join(s.dataDir, 'private.db'), { readonly: true });
+    expect((priv.prepare('SELECT COUNT(*) AS n FROM rebuild_start WHERE mint = ?').get(mint) as { n: number }).n).toBe(1);
+    priv.close();
+  });
+
   it('503 rebuild_budget_exhausted past the daily ceiling; records already held are still served', async () => {
     const s = await startArchive({ REBUILD_DAILY_CEILING: '1' });
     const held = bigMints[9]!;
