@@ -378,6 +378,10 @@ class PgRebuildQueue implements RebuildQueue {
     ]);
   }
 
+  async release(mint: string): Promise<void> {
+    await this.q("UPDATE rebuild_job SET lease_until_ms = 0 WHERE mint = $1 AND state = 'running'", [mint]);
+  }
+
   async finish(mint: string): Promise<void> {
     await this.q('DELETE FROM rebuild_job WHERE mint = $1', [mint]);
   }

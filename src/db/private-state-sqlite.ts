@@ -183,6 +183,7 @@ function bind(store: PrivateStore, jobs: RebuildJobs, via: <T>(f: () => T) => Pr
       callerStartsInHour: (caller, nowMs) => via(() => jobs.callerStartsInHour(caller, nowMs)),
       claim: (nowMs, leaseMs, limit) => via(() => jobs.claim(nowMs, leaseMs, limit)),
       progress: (mint, s, t, lease) => via(() => jobs.progress(mint, s, t, lease)),
+      release: (mint) => via(() => jobs.release(mint)),
       finish: (mint) => via(() => jobs.finish(mint)),
       fail: (mint, error) => via(() => jobs.fail(mint, error)),
       clearFailed: (mint) => via(() => jobs.clearFailed(mint)),

@@ -134,6 +134,8 @@ export interface RebuildQueue {
   claim(nowMs: number, leaseMs: number, limit: number): Promise<RebuildJob[]>;
   /** Record progress and renew the lease of a running job. */
   progress(mint: string, signaturesRead: number, transactionsRead: number, leaseUntilMs: number): Promise<void>;
+  /** Give up the lease of a running job (this process stops): it can be claimed at once, by a restarted server or another node. */
+  release(mint: string): Promise<void>;
   /** The job finished: its row goes. */
   finish(mint: string): Promise<void>;
   /** The job failed (kept, reported once). */

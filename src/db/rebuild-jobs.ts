@@ -101,6 +101,7 @@ export class RebuildJobs {
       ),
       progress: db.prepare("UPDATE rebuild_job SET signatures_read = ?, transactions_read = ?, lease_until_ms = ? WHERE mint = ? AND state = 'running'"),
       fail: db.prepare("UPDATE rebuild_job SET state = 'failed', lease_until_ms = NULL, error = ? WHERE mint = ?"),
+      release: db.prepare("UPDATE rebuild_job SET lease_until_ms = 0 WHERE mint = ? AND state = 'running'"),
       pending: db.prepare(`SELECT ${cols} FROM rebuild_job WHERE state IN ('queued', 'running') ORDER BY queued_at_ms, mint`),
       clearFailed: db.prepare("DELETE FROM rebuild_job WHERE mint = ? AND state = 'failed'"),
     };
@@ -177,6 +178,11 @@ export class RebuildJobs {
   /** Record progress and renew the lease of a running job. */
   progress(mint: string, signaturesRead: number, transactionsRead: number, leaseUntilMs: number): void {
     this.s.progress.run(signaturesRead, transactionsRead, leaseUntilMs, mint);
+  }
+
+  /** Give up the lease of a running job (this process stops): claimable at once (lease 0). */
+  release(mint: string): void {
+    this.s.release.run(mint);
   }
 
   /** The job finished: its record is held now; the job row goes. */

@@ -158,6 +158,7 @@ function endStreamsOnSignal(server: Server): void {
       // the operator's line that the stop was asked for and taken (README "Operations": a stop is logged at info)
       deps?.log.info({ signal, ...(why ? { why } : {}) }, 'server stopping');
       if (deps) closeFeedOf(deps); // the feed's streams, when any was opened
+      void deps?.rebuilds.stopWorker(); // running rebuilds give up their leases: a restart takes them at once
       server.close();
       server.closeIdleConnections();
     } finally {

@@ -42,6 +42,8 @@ export class RebuildService {
   private timer: NodeJS.Timeout | null = null;
   private running = new Set<string>();
   private claiming = false;
+  /** {@link stopWorker} was called: runs still going neither renew their leases nor fail their jobs. */
+  private stopping = false;
   private claimFailing = false;
 
   constructor(
@@ -115,9 +117,22 @@ export class RebuildService {
     this.kick();
   }
 
-  stopWorker(): void {
+  /**
+   * Stop the worker (the server stops on a signal: node-entry.ts): claim nothing more, and give up
+   * the leases of the jobs this process runs, so a restarted server (or another node) takes them at
+   * once instead of after REBUILD_LEASE_MS (an operator's review: a SIGTERM left the job waiting
+   * out its lease, its polls showing a stale "running"). Their runs are not renewed or failed
+   * after this. Resolves when the leases are given up (errors are logged).
+   */
+  async stopWorker(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping = true;
+    await Promise.all(
+      [...this.running].map((mint) =>
+        this.jobs.release(mint).catch((e) => this.d.log.warn({ mint, err: e instanceof Error ? e.message : String(e) }, 'rebuild lease not given up: the job waits out its lease')),
+      ),
+    );
   }
 
   /**
@@ -157,12 +172,14 @@ export class RebuildService {
     try {
       await rebuildLaunch({ config, store: publicStore, rpc, log, now: this.d.now }, job.mint, {
         onProgress: (p) =>
+          !this.stopping &&
           void this.jobs.progress(job.mint, p.signatures, p.transactions, this.d.now() + config.REBUILD_LEASE_MS).catch((e) =>
             log.warn({ mint: job.mint, err: e instanceof Error ? e.message : String(e) }, 'rebuild progress not recorded'),
           ),
       });
       await this.jobs.finish(job.mint);
     } catch (e) {
+      if (this.stopping) return; // the process stops: its lease was given up, the job is not failed
       const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       log.warn({ mint: job.mint, err: reason, readFailure: e instanceof RebuildReadError }, 'rebuild failed');
       // when the queue itself is unreachable the job stays running; its lease runs out and it is claimed again

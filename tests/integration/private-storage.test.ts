@@ -296,6 +296,9 @@ describe.each([sqliteBackend(), postgresBackend()])('private state: $name', (bac
     expect(again.map((j) => j.mint).sort()).toEqual(mints.slice(1).sort());
     expect(again.every((j) => j.attempts === 2 && j.state === 'running' && j.signaturesRead === 0)).toBe(true);
     expect(await a.rebuilds.get(mints[0]!)).toMatchObject({ state: 'running', attempts: 1, signaturesRead: 10, transactionsRead: 5 });
+    // the node of mints[0] stops (SIGTERM): it gives up its lease, and the job is claimed at once, long before NOW + 60 s
+    await a.rebuilds.release(mints[0]!);
+    expect((await b.rebuilds.claim(NOW + 30_200, 30_000, 20)).map((j) => j.mint)).toEqual([mints[0]]);
 
     await b.rebuilds.finish(mints[1]!);
     await b.rebuilds.fail(mints[2]!, 'chain read failed');

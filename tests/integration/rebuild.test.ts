@@ -206,6 +206,30 @@ describe('the rebuild lifecycle through HTTP', () => {
     expect((await token(s, mint)).status).toBe(200);
   });
 
+  it('a server stopped by SIGTERM mid-rebuild gives up its lease: the restarted server takes the job at once, not after the lease', async () => {
+    const s = await startArchive({ REBUILD_LEASE_MS: '120000' });
+    const mint = bigMints[13]!;
+    expect((await token(s, mint)).status).toBe(202);
+    for (let i = 0; ; i++) {
+      const b = await (await token(s, mint)).json();
+      if (b.rebuild?.state === 'running' && b.rebuild.progress.transactions > 0) break;
+      if (i > 400) throw new Error('never seen running');
+      await sleep(25);
+    }
+    s.proc.kill('SIGTERM');
+    await new Promise((r) => s.proc.once('exit', r));
+    const priv = new Database(join(s.dataDir, 'private.db'), { readonly: true });
+    expect(priv.prepare('SELECT state, lease_until_ms AS lease FROM rebuild_job WHERE mint = ?').get(mint)).toEqual({ state: 'running', lease: 0 });
+    priv.close();
+    const again = await spawnServer(s.env);
+    const restarted = { ...s, proc: again.proc, log: again.log };
+    const t0 = Date.now();
+    const { res } = await pollUntilDone(restarted, mint, '198.51.100.1', 60_000); // well inside the 120 s lease
+    expect(res.status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    restarted.proc.kill('SIGKILL');
+  });
+
   it('a server killed mid-rebuild resumes the job after restart; it finishes once', async () => {
     const s = await startArchive({});
     const mint = bigMints[1]!;
