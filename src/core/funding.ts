@@ -97,25 +97,33 @@ export function inboundTransfer(input: unknown, wallet: string): SolTransfer | n
 
 /**
  * The shared-funder cohort (methodology "shared funder"): funders that funded two or more of the
- * cohort's wallets first. Returns null when any wallet's funder is not established — not looked up
- * yet or its lookup stopped (`funderOf` → undefined), or its history holds no inbound System
- * transfer (`state: 'none'`: funded by a way the method does not read, markers-v9; before, such a
- * wallet joined no group, so wallets a program funded passed as unrelated and the launch as clean,
- * a facts audit) — the check could not be completed, which is unknown, never "none". Sorted by
- * funder; wallets and signatures sorted.
+ * cohort's wallets first. Null — the check could not be completed, which is unknown, never "none" —
+ * when any wallet's funder is not looked up yet or its lookup stopped (`funderOf` → undefined); and
+ * when a wallet's history holds no inbound System transfer (`state: 'none'`: funded by a way the
+ * method does not read, markers-v9) and no funder is shared among the others. Before markers-v9
+ * such a wallet joined no group, so wallets a program funded passed as unrelated and the launch as
+ * clean (a facts audit). A funder shared among the others is a finding on its own evidence, and the
+ * wallet read no further cannot be read later (its history is complete): the groups are returned.
+ * Sorted by funder; wallets and signatures sorted.
  */
 export function sharedFunders(cohort: readonly string[], funderOf: (wallet: string) => FunderFact | undefined): SharedFunder[] | null {
   const groups = new Map<string, { wallets: Set<string>; signatures: Set<string> }>();
+  let unread = false;
   for (const wallet of new Set(cohort)) {
     const f = funderOf(wallet);
-    if (f === undefined || f.state !== 'found') return null;
+    if (f === undefined) return null;
+    if (f.state !== 'found') {
+      unread = true;
+      continue;
+    }
     const g = groups.get(f.funder) ?? { wallets: new Set<string>(), signatures: new Set<string>() };
     g.wallets.add(wallet);
     g.signatures.add(f.signature);
     groups.set(f.funder, g);
   }
-  return [...groups.entries()]
+  const shared = [...groups.entries()]
     .filter(([, g]) => g.wallets.size >= 2)
     .map(([funder, g]) => ({ funder, wallets: [...g.wallets].sort(), signatures: [...g.signatures].sort() }))
     .sort((a, b) => (a.funder < b.funder ? -1 : a.funder > b.funder ? 1 : 0));
+  return shared.length === 0 && unread ? null : shared;
 }

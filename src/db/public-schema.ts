@@ -588,4 +588,23 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       CREATE INDEX unreadable_tx_unnamed ON unreadable_tx (slot) WHERE named = 0;
     `,
   },
+  {
+    version: 27,
+    name: 'markers-v9: records whose cohort holds a wallet of unread funding are checked again',
+    sql: `
+      -- markers-v9 (docs/methodology.md): a cohort wallet whose complete history holds no inbound
+      -- SOL transfer (wallet_funder state 'none') no longer counts as checked. A record made before
+      -- with such a wallet and no shared funder said "no shared funder" (sharedCohort []): the
+      -- collector's funder sweep records it again (cohort_unknown), under markers-v9.
+      UPDATE launch SET cohort_unknown = 1
+        WHERE cohort_unknown = 0
+          AND json_extract(document, '$.launch') IS NOT NULL
+          AND json_extract(document, '$.history.complete') = 1
+          AND json_type(document, '$.funder.sharedCohort') = 'array'
+          AND json_array_length(document, '$.funder.sharedCohort') = 0
+          AND (creator IN (SELECT wallet FROM wallet_funder WHERE state = 'none')
+            OR mint IN (SELECT r.mint FROM wallet_funder f JOIN wallet_role r ON r.wallet = f.wallet
+                        WHERE f.state = 'none' AND r.role IN ('creator', 'bundled', 'early')));
+    `,
+  },
 ];

@@ -58,9 +58,13 @@ describe('shared-funder cohort (markers-v1)', () => {
 
   it('markers-v9: a wallet whose complete history holds no inbound System transfer leaves the check unknown, never "no shared funder"', () => {
     // a facts audit: two early buyers funded by a program's lamport moves (no System transfer) passed as unrelated, the launch as clean
-    const m: Record<string, FunderFact> = { a: found('F', 's1'), c: found('G', 's3'), d: { state: 'none' } };
+    const m: Record<string, FunderFact> = { a: found('F', 's1'), b: found('F', 's2'), c: found('G', 's3'), d: { state: 'none' } };
     expect(sharedFunders(['a', 'c', 'd'], (w) => m[w])).toBeNull();
     expect(sharedFunders(['a', 'c'], (w) => m[w])).toEqual([]);
+    // a funder shared among the others is a finding on its own evidence: it stands beside the wallet read no further
+    expect(sharedFunders(['a', 'b', 'c', 'd'], (w) => m[w])).toEqual([{ funder: 'F', wallets: ['a', 'b'], signatures: ['s1', 's2'] }]);
+    // a wallet not looked up yet may still join a group: unknown, whatever the others show
+    expect(sharedFunders(['a', 'b', 'zz'], (w) => m[w])).toBeNull();
   });
 
   const MINT = 'MintFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFpump';

@@ -1,0 +1,88 @@
+/**
+ * markers-v9 (docs/methodology.md "A wallet funded some other way is of unknown funding"), through
+ * the store as the collector records launches: a cohort wallet whose complete history holds no
+ * inbound SOL transfer (wallet_funder state 'none') leaves the shared-funder check not established
+ * — UNKNOWN "Funding not checked", never NO_MARKERS — unless the other wallets share a funder; and
+ * public migration 27 hands a record made before under that rule's old reading (sharedCohort [])
+ * to the funder sweep (cohort_unknown), which records it again under markers-v9.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PublicStore } from '../../src/db/public-store.ts';
+import { recordLaunch } from '../../src/ingest/record-launch.ts';
+import { METHOD_VERSION } from '../../src/core/record/classify.ts';
+import { canonicalJson, sha256Hex } from '../../src/core/canonical.ts';
+import type { LaunchDocument } from '../../src/core/types.ts';
+import { randomAddress, randomSignature } from '../helpers/launch-doc.ts';
+import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+
+let dir: string;
+let store: PublicStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lpa-markers-v9-'));
+  store = new PublicStore(join(dir, 'public.db'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const T0 = 1_792_000_000;
+const NOW = (T0 + 3600) * 1000;
+const found = (funder: string) => ({ state: 'found' as const, funder, signature: randomSignature(), slot: 1 });
+
+/** A launch: the creator's creation and buy, then `buyers` buying 5 s later; its record as the collector makes it. */
+function launch(funders: (wallets: { creator: string; buyers: string[] }) => Record<string, Parameters<PublicStore['putFunder']>[1]>, buyers = 2) {
+  const mint = randomAddress();
+  const creator = randomAddress();
+  const wallets = { creator, buyers: Array.from({ length: buyers }, () => randomAddress()) };
+  const txs = [
+    tx({ slot: 1000, blockTime: T0, signature: randomSignature(), events: [createEvent(mint, creator), trade(mint, creator, true, 10n ** 12n, 10n ** 8n)] }),
+    ...wallets.buyers.map((b) => tx({ slot: 1012, blockTime: T0 + 5, signature: randomSignature(), events: [trade(mint, b, true, 10n ** 12n, 10n ** 8n)] })),
+  ];
+  for (const [w, f] of Object.entries(funders(wallets))) store.putFunder(w, f, NOW);
+  store.db.transaction(() => {
+    for (const t of txs) store.addTransaction(mint, t);
+    recordLaunch(store, mint, { origin: 'observed', observedAtLaunch: true, nowMs: NOW });
+  })();
+  return { mint, ...wallets, doc: () => JSON.parse(store.getLaunch(mint)!.document) as LaunchDocument };
+}
+
+describe('markers-v9 through the store', () => {
+  it('an early buyer whose history holds no SOL transfer: UNKNOWN "Funding not checked", cleanAtBirth false, not settled, swept again', () => {
+    const l = launch(({ creator, buyers }) => ({ [creator]: found('CEX1'), [buyers[0]!]: { state: 'none' }, [buyers[1]!]: found('CEX2') }));
+    const d = l.doc();
+    expect(d.methodVersion).toBe(METHOD_VERSION);
+    expect([d.finding.class, d.finding.label, d.cleanAtBirth, d.funder.sharedCohort]).toEqual(['UNKNOWN', 'Funding not checked', false, null]);
+    expect(store.cohortUnknownMints('', 10)).toEqual([l.mint]);
+  });
+
+  it('a funder the others share stands as FINDINGS beside the wallet read no further', () => {
+    const l = launch(({ creator, buyers }) => ({ [creator]: { state: 'none' }, [buyers[0]!]: found('Purse'), [buyers[1]!]: found('Purse') }));
+    const d = l.doc();
+    expect(d.finding.class).toBe('FINDINGS');
+    expect(d.funder.sharedCohort).toEqual([expect.objectContaining({ funder: 'Purse', wallets: [...l.buyers].sort() })]);
+  });
+
+  it('public migration 27: a record made under the old reading (no shared funder, a cohort wallet of unread funding) is handed to the funder sweep, which records it again', () => {
+    const l = launch(({ creator, buyers }) => ({ [creator]: { state: 'none' }, [buyers[0]!]: found('CEX1'), [buyers[1]!]: found('CEX2') }));
+    const clean = launch(({ creator, buyers }) => ({ [creator]: found('CEX3'), [buyers[0]!]: found('CEX4'), [buyers[1]!]: found('CEX5') }));
+    expect(clean.doc().finding.class).toBe('NO_MARKERS');
+    // the record as markers-v8 made it: every wallet checked, none shared, clean
+    const old: LaunchDocument = { ...l.doc(), methodVersion: 'markers-v8', finding: { ...clean.doc().finding }, cleanAtBirth: true, funder: { sharedCohort: [] } };
+    const text = canonicalJson(old);
+    store.putLaunch(old, null, text, sha256Hex(text), NOW);
+    expect(store.cohortUnknownMints('', 10)).toEqual([]);
+    // the archive opened by this version: the migration runs
+    store.db.exec('DELETE FROM schema_migrations WHERE version = 27');
+    store.close();
+    store = new PublicStore(join(dir, 'public.db'));
+    expect(store.cohortUnknownMints('', 10)).toEqual([l.mint]);
+    // what the sweep does with it (collector/enrich/funder-sweep.ts): record it again
+    store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 1 }))();
+    expect([l.doc().methodVersion, l.doc().finding.class, l.doc().cleanAtBirth]).toEqual([METHOD_VERSION, 'UNKNOWN', false]);
+    expect(clean.doc().finding.class).toBe('NO_MARKERS');
+  });
+});
