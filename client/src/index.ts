@@ -8,7 +8,7 @@
  * const record = await archive.getToken(mint); // follows 202 (rebuild) by Retry-After until 200
  * if (record.finding.class === 'NO_MARKERS') …  // branch on finding.class; cleanAtBirth null is never "clean"
  */
-import type { ErrorBody, ErrorCode, LaunchList, RebuildInProgress, StreamEvent, TokenBatch, TokenRecord, Usage, WalletRecord } from './types.ts';
+import type { ErrorBody, ErrorCode, LaunchDocument, LaunchList, RebuildInProgress, Status, StreamEvent, TokenBatch, TokenRecord, Usage, WalletRecord } from './types.ts';
 import { SseParser } from './sse.ts';
 
 export type * from './types.ts';
@@ -293,4 +293,79 @@ export class ArchiveClient {
   async usage(): Promise<Usage> {
     return (await this.get<Usage>('/api/v1/usage')).body;
   }
+
+  /** The archive's state (`GET /api/v1/status`: no key, not counted): what it holds, its coverage and gaps, the collector, the rebuild queue. */
+  async status(): Promise<Status> {
+    return (await this.get<Status>('/api/v1/status', false)).body;
+  }
+
+  /**
+   * A launch's canonical document (`GET /d/{mint}`: no key, not counted) — its exact bytes as
+   * `text`, parsed as `document` — checked against its sha256, the answer's ETag. Throws
+   * ArchiveError (400 `not_an_address`; 404 `not_found` for a mint not held: absence is not a clean
+   * record, and this path starts no rebuild — getToken does), and DocumentMismatchError when the
+   * bytes do not hash to the ETag (a proxy that changed them).
+   */
+  async getDocument(mint: string): Promise<{ document: LaunchDocument; text: string; sha256: string }> {
+    const res = await this.f(`${this.base}/d/${encodeURIComponent(mint)}`);
+    const text = await res.text();
+    if (!res.ok) {
+      let body: ErrorBody;
+      try {
+        body = JSON.parse(text) as ErrorBody;
+      } catch {
+        throw new UnexpectedAnswerError(res.status, res.headers.get('Content-Type'), text.slice(0, 500));
+      }
+      throw new ArchiveError(res.status, body, null);
+    }
+    const sha256 = await sha256Hex(text);
+    const etag = res.headers.get('ETag') ?? '';
+    if (etag.replace(/^W\//, '') !== `"${sha256}"`) throw new DocumentMismatchError(mint, etag, sha256);
+    return { document: JSON.parse(text) as LaunchDocument, text, sha256 };
+  }
+
+  /**
+   * A bulk download (`GET /data/record.db`, `/data/documents.ndjson.gz`: keyed, each request counted).
+   * Returns the answer to stream to a file (`response.body`), its `etag` (the file's sha256, quoted)
+   * and `size` (the whole file's bytes); or null when `ifNoneMatch` is the current file's ETag (304:
+   * keep your copy). Resume a broken download with `start` (the bytes you have) and `ifRange` (the
+   * ETag of the file you started): 206 with the rest, or 200 with the whole new file when it was
+   * replaced meanwhile — check `status`. Throws ArchiveError (401, 404 `not_found` before the first
+   * files are written, 416 `range_not_satisfiable`, 429).
+   * @example const d = await archive.download('documents.ndjson.gz', { ifNoneMatch: saved }); if (d) await pipeline(Readable.fromWeb(d.response.body!), createWriteStream(path))
+   */
+  async download(name: 'record.db' | 'documents.ndjson.gz', o: { ifNoneMatch?: string; start?: number; ifRange?: string } = {}): Promise<{ response: Response; status: 200 | 206; etag: string; size: number } | null> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.opts.key}` };
+    if (o.ifNoneMatch) headers['If-None-Match'] = o.ifNoneMatch;
+    if (o.start !== undefined) headers.Range = `bytes=${o.start}-`;
+    if (o.ifRange) headers['If-Range'] = o.ifRange;
+    const res = await this.f(`${this.base}/data/${name}`, { headers });
+    this.readRateLimit(res.headers);
+    if (res.status === 304) return null;
+    if (res.status !== 200 && res.status !== 206) {
+      const retry = res.headers.get('Retry-After');
+      throw new ArchiveError(res.status, await jsonOf<ErrorBody>(res), retry !== null && /^\d+$/.test(retry) ? Number(retry) : null);
+    }
+    const range = /\/(\d+)$/.exec(res.headers.get('Content-Range') ?? '');
+    const size = range ? Number(range[1]) : Number(res.headers.get('Content-Length'));
+    return { response: res, status: res.status, etag: res.headers.get('ETag') ?? '', size };
+  }
+}
+
+/** A document whose bytes do not hash to the sha256 its answer named (getDocument). */
+export class DocumentMismatchError extends Error {
+  constructor(
+    readonly mint: string,
+    readonly etag: string,
+    readonly sha256: string,
+  ) {
+    super(`the document of ${mint} hashes to ${sha256}, not to its ETag ${etag}`);
+    this.name = 'DocumentMismatchError';
+  }
+}
+
+/** sha256 of a text's UTF-8 bytes, hex (Web Crypto: Node 20+, browsers). */
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

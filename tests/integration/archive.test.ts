@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { startReplayRpc, type ReplayRpc } from '../../devchain/replay/server.ts';
 import { freePort } from '../helpers/net.ts';
+import { ArchiveClient, ArchiveError } from '../../client/src/index.ts';
 
 /**
  * The archive end to end, as an operator runs it: the replay RPC serves the real mainnet fixtures,
@@ -378,5 +379,39 @@ describe('bulk downloads (spec §4): /data/record.db and /data/documents.ndjson.
       expect(document).toEqual(JSON.parse(served));
       expect(document.mint).toBe(mint);
     }
+  });
+});
+
+describe('the typed client reads status, documents and the downloads (client/src/index.ts)', () => {
+  const client = () => new ArchiveClient({ baseUrl: base, key });
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+  it('status() without counting; getDocument() gives the exact bytes of /d/{mint}, checked against their sha256, and 404 for a mint not held', async () => {
+    const c = client();
+    const before = (await c.usage()).quota.used;
+    const st = await c.status();
+    expect(st.counts.records).toBeGreaterThanOrEqual(mintsAtCollect.length);
+    const mint = mintsAtCollect[0]!;
+    const d = await c.getDocument(mint);
+    expect(d.text).toBe(await (await fetch(`${base}/d/${mint}`)).text());
+    expect(d.sha256).toBe(sha(Buffer.from(d.text)));
+    expect(d.document.mint).toBe(mint);
+    await expect(c.getDocument('So11111111111111111111111111111111111111112')).rejects.toMatchObject({ name: 'ArchiveError', code: 'not_found', status: 404 });
+    expect((await c.usage()).quota.used).toBe(before); // status, documents and usage are not counted
+  });
+
+  it('download(): the whole file with its ETag; null for the copy held (304); the rest of a broken download (206), or the whole new file when it changed', async () => {
+    const c = client();
+    const whole = await c.download('record.db');
+    const bytes = Buffer.from(await whole!.response.arrayBuffer());
+    expect([whole!.status, whole!.etag, whole!.size]).toEqual([200, `"${sha(bytes)}"`, bytes.length]);
+    expect(await c.download('record.db', { ifNoneMatch: whole!.etag })).toBeNull();
+    const rest = await c.download('record.db', { start: 1000, ifRange: whole!.etag });
+    expect([rest!.status, rest!.size]).toEqual([206, bytes.length]);
+    expect(Buffer.from(await rest!.response.arrayBuffer()).equals(bytes.subarray(1000))).toBe(true);
+    const changed = await c.download('record.db', { start: 1000, ifRange: '"0000"' });
+    expect(changed!.status).toBe(200);
+    await changed!.response.body?.cancel();
+    await expect(new ArchiveClient({ baseUrl: base, key: 'lpa_nope' }).download('record.db')).rejects.toBeInstanceOf(ArchiveError);
   });
 });
