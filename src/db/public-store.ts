@@ -285,6 +285,7 @@ export class PublicStore {
         'SELECT mint FROM launch WHERE pool_refresh = 1 AND mint > ? ORDER BY mint LIMIT ?',
       ).pluck(),
       cohortUnknownAfter: prepare('SELECT mint FROM launch WHERE cohort_unknown = 1 AND mint > ? ORDER BY mint LIMIT ?').pluck(),
+      setCohortUnknown: prepare('UPDATE launch SET cohort_unknown = ? WHERE mint = ? AND cohort_unknown != ?'),
       getAttempt: prepare('SELECT reason, page_cap AS pageCap, tx_cap AS txCap FROM wallet_funder_attempt WHERE wallet = ?'),
       putAttempt: prepare(
         'INSERT INTO wallet_funder_attempt (wallet, reason, page_cap, tx_cap, attempted_at_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (wallet) DO UPDATE SET reason = excluded.reason, page_cap = excluded.page_cap, tx_cap = excluded.tx_cap, attempted_at_ms = excluded.attempted_at_ms',
@@ -893,6 +894,18 @@ export class PublicStore {
   /** Up to `limit` mints graduated to a PumpSwap pool (not by a Raydium-era withdraw), in mint order after `after`. */
   graduatedMints(after: string, limit: number): string[] {
     return this.s.graduatedAfter.all(after, limit) as string[];
+  }
+
+  /**
+   * Whether the funder sweep should take up a record whose cohort is unknown (launch.cohort_unknown,
+   * which putLaunch sets from the document alone): `pending` — some cohort wallet's funder is not
+   * established yet and a lookup may still give it — or not, when every cohort wallet's lookup
+   * ended and one of them found no SOL transfer (markers-v9: unknown for good, its history being
+   * complete), so the sweep does not take it up again every round, ahead of records it can complete.
+   */
+  markCohortPending(mint: string, pending: boolean): void {
+    const v = pending ? 1 : 0;
+    this.s.setCohortUnknown.run(v, mint, v);
   }
 
   /** Up to `limit` mints whose record's funding cohort is unknown (launch.cohort_unknown), in mint order after `after`. */

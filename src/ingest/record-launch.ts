@@ -54,6 +54,11 @@ export function recordLaunch(
     const summaryChanged = store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
     store.putWalletRoles(mint, rolesToList(doc, analysis.roles), summaryChanged);
   }
+  if (doc.launch !== null && doc.history.complete && doc.funder.sharedCohort === null) {
+    // unknown cohort: the funder sweep takes it up while a cohort wallet's funder may still be found
+    const cohort = [doc.launch.creator, ...analysis.roles.filter((r) => r.role !== 'buyout').map((r) => r.wallet)];
+    store.markCohortPending(mint, cohort.some((w) => store.funderOf(w) === undefined));
+  }
   return { doc, sha256, changed };
 }
 

@@ -51,12 +51,22 @@ function launch(funders: (wallets: { creator: string; buyers: string[] }) => Rec
 }
 
 describe('markers-v9 through the store', () => {
-  it('an early buyer whose history holds no SOL transfer: UNKNOWN "Funding not checked", cleanAtBirth false, not settled, swept again', () => {
+  it('an early buyer whose history holds no SOL transfer: UNKNOWN "Funding not checked", cleanAtBirth false, not settled; not swept again (its history is complete: no lookup can change it)', () => {
     const l = launch(({ creator, buyers }) => ({ [creator]: found('CEX1'), [buyers[0]!]: { state: 'none' }, [buyers[1]!]: found('CEX2') }));
     const d = l.doc();
     expect(d.methodVersion).toBe(METHOD_VERSION);
-    expect([d.finding.class, d.finding.label, d.cleanAtBirth, d.funder.sharedCohort]).toEqual(['UNKNOWN', 'Funding not checked', false, null]);
+    expect([d.finding.class, d.finding.label, d.cleanAtBirth, d.settled, d.funder.sharedCohort]).toEqual(['UNKNOWN', 'Funding not checked', false, false, null]);
+    expect(store.cohortUnknownMints('', 10)).toEqual([]);
+  });
+
+  it('a cohort wallet not looked up yet: UNKNOWN too, and the funder sweep takes it up; once its lookup ends, the record is recorded again and left', () => {
+    const l = launch(({ creator, buyers }) => ({ [creator]: found('CEX1'), [buyers[1]!]: found('CEX2') }));
+    expect(l.doc().finding.class).toBe('UNKNOWN');
     expect(store.cohortUnknownMints('', 10)).toEqual([l.mint]);
+    store.putFunder(l.buyers[0]!, found('CEX9'), NOW);
+    store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 1 }))();
+    expect(l.doc().finding.class).toBe('NO_MARKERS');
+    expect(store.cohortUnknownMints('', 10)).toEqual([]);
   });
 
   it('a funder the others share stands as FINDINGS beside the wallet read no further', () => {
@@ -84,5 +94,6 @@ describe('markers-v9 through the store', () => {
     store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 1 }))();
     expect([l.doc().methodVersion, l.doc().finding.class, l.doc().cleanAtBirth]).toEqual([METHOD_VERSION, 'UNKNOWN', false]);
     expect(clean.doc().finding.class).toBe('NO_MARKERS');
+    expect(store.cohortUnknownMints('', 10)).toEqual([]); // done: not taken up again
   });
 });
