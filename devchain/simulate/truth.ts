@@ -299,6 +299,7 @@ export function truthOf(launch: LaunchResult, blockTime: (slot: number) => numbe
   for (const [wallet, s] of firstInbound) {
     const g = byFunder.get(s.funding!.from) ?? { wallets: new Set<string>(), sigs: [] };
     g.wallets.add(wallet);
+    if (cohort.has(s.funding!.from)) g.wallets.add(s.funding!.from); // markers-v9: a cohort wallet that funded another is in its group
     g.sigs.push(s.signature);
     byFunder.set(s.funding!.from, g);
   }

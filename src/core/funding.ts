@@ -3,7 +3,7 @@
  * `getTransaction` result, and the shared-funder cohort of a launch. Pure.
  */
 import { fromBase58 } from './decode/bytes.ts';
-import { parsedSystemTransferOf, systemTransferOf, type SolTransfer } from './decode/system.ts';
+import { parsedSystemFundingOf, parsedSystemTransferOf, systemFundingOf, systemTransferOf, type SolTransfer } from './decode/system.ts';
 import { SYSTEM_PROGRAM_ID } from './programs.ts';
 import { unwrapEnvelope } from './decode/transaction.ts';
 
@@ -37,15 +37,15 @@ export interface SharedFunder {
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function entryTransfer(ix: unknown, keys: string[]): SolTransfer | null {
+function entryTransfer(ix: unknown, keys: string[], funding: boolean): SolTransfer | null {
   if (!isObj(ix)) return null;
-  if (isObj(ix.parsed)) return parsedSystemTransferOf(ix);
+  if (isObj(ix.parsed)) return funding ? parsedSystemFundingOf(ix) : parsedSystemTransferOf(ix);
   const programId = typeof ix.programId === 'string' ? ix.programId : typeof ix.programIdIndex === 'number' ? keys[ix.programIdIndex] : undefined;
   if (programId !== SYSTEM_PROGRAM_ID || typeof ix.data !== 'string') return null;
   const accs = (Array.isArray(ix.accounts) ? ix.accounts : []).map((a) => (typeof a === 'number' ? keys[a] : a));
   if (!accs.every((a): a is string => typeof a === 'string')) return null;
   try {
-    return systemTransferOf(fromBase58(ix.data), accs);
+    return (funding ? systemFundingOf : systemTransferOf)(fromBase58(ix.data), accs);
   } catch {
     return null;
   }
@@ -53,10 +53,12 @@ function entryTransfer(ix: unknown, keys: string[]): SolTransfer | null {
 
 /**
  * Every System SOL transfer of a successful `getTransaction` result (json or jsonParsed, with or
- * without the JSON-RPC envelope), top level and inner. A failed transaction (meta.err ≠ null) or
- * anything unrecognisable yields []: it transferred nothing.
+ * without the JSON-RPC envelope), top level and inner; with `funding`, also the lamports accounts
+ * were created with (`create_account`, `create_account_with_seed`: system.ts systemFundingOf). A
+ * failed transaction (meta.err ≠ null) or anything unrecognisable yields []: it transferred nothing.
  */
-export function solTransfersOf(input: unknown): SolTransfer[] {
+export function solTransfersOf(input: unknown, opts: { funding?: boolean } = {}): SolTransfer[] {
+  const funding = opts.funding ?? false;
   let r: unknown;
   try {
     r = unwrapEnvelope(input);
@@ -77,53 +79,72 @@ export function solTransfersOf(input: unknown): SolTransfer[] {
   ];
   const out: SolTransfer[] = [];
   for (const ix of Array.isArray(msg.instructions) ? msg.instructions : []) {
-    const t = entryTransfer(ix, keys);
+    const t = entryTransfer(ix, keys, funding);
     if (t) out.push(t);
   }
   for (const group of Array.isArray(meta.innerInstructions) ? meta.innerInstructions : []) {
     if (!isObj(group) || !Array.isArray(group.instructions)) continue;
     for (const ix of group.instructions) {
-      const t = entryTransfer(ix, keys);
+      const t = entryTransfer(ix, keys, funding);
       if (t) out.push(t);
     }
   }
   return out;
 }
 
-/** The first inbound SOL transfer to `wallet` (from another wallet, more than 0 lamports) in this transaction, if any. */
+/**
+ * The first inbound funding of `wallet` in this transaction (from another wallet, more than 0
+ * lamports): a System transfer, or the lamports it was created with (markers-v9), if any.
+ */
 export function inboundTransfer(input: unknown, wallet: string): SolTransfer | null {
-  return solTransfersOf(input).find((t) => t.to === wallet && t.from !== wallet && t.lamports !== '0') ?? null;
+  return solTransfersOf(input, { funding: true }).find((t) => t.to === wallet && t.from !== wallet && t.lamports !== '0') ?? null;
 }
 
 /**
- * The shared-funder cohort (methodology "shared funder"): funders that funded two or more of the
- * cohort's wallets first. Null — the check could not be completed, which is unknown, never "none" —
- * when any wallet's funder is not looked up yet or its lookup stopped (`funderOf` → undefined); and
- * when a wallet's history holds no inbound System transfer (`state: 'none'`: funded by a way the
- * method does not read, markers-v9) and no funder is shared among the others. Before markers-v9
- * such a wallet joined no group, so wallets a program funded passed as unrelated and the launch as
- * clean (a facts audit). A funder shared among the others is a finding on its own evidence, and the
- * wallet read no further cannot be read later (its history is complete): the groups are returned.
- * Sorted by funder; wallets and signatures sorted.
+ * The shared-funder cohort (methodology "shared funder"): the funders that first funded two or more
+ * of the cohort's wallets — a cohort wallet that first funded another counts as one of its own
+ * group (markers-v9: the creator funding an early buyer is a funding link as much as a third wallet
+ * funding both). A group is a finding on its own evidence and is listed whatever else is unknown.
+ * Null — not established, never "none" — when no group was found and some wallet's funder is
+ * unknown: not looked up yet or its lookup stopped (`funderOf` → undefined), or its complete
+ * history holds no inbound funding the method reads (`state: 'none'`, markers-v9; before, such a
+ * wallet joined no group, so wallets a program funded passed as unrelated and the launch as clean:
+ * a facts audit). A cohort of fewer than two wallets shares nothing: []. Sorted by funder; wallets
+ * and signatures sorted.
+ * @example sharedFunders(['C', 'B'], (w) => (w === 'B' ? { state: 'found', funder: 'C', signature: 's', slot: 1 } : { state: 'found', funder: 'X', signature: 't', slot: 1 })) // [{ funder: 'C', wallets: ['B', 'C'], signatures: ['s'] }]
  */
 export function sharedFunders(cohort: readonly string[], funderOf: (wallet: string) => FunderFact | undefined): SharedFunder[] | null {
+  const members = new Set(cohort);
+  if (members.size < 2) return [];
   const groups = new Map<string, { wallets: Set<string>; signatures: Set<string> }>();
-  let unread = false;
-  for (const wallet of new Set(cohort)) {
+  let unknown = false;
+  for (const wallet of members) {
     const f = funderOf(wallet);
-    if (f === undefined) return null;
-    if (f.state !== 'found') {
-      unread = true;
+    if (f === undefined || f.state !== 'found') {
+      unknown = true;
       continue;
     }
     const g = groups.get(f.funder) ?? { wallets: new Set<string>(), signatures: new Set<string>() };
     g.wallets.add(wallet);
     g.signatures.add(f.signature);
+    if (members.has(f.funder)) g.wallets.add(f.funder);
     groups.set(f.funder, g);
   }
   const shared = [...groups.entries()]
     .filter(([, g]) => g.wallets.size >= 2)
     .map(([funder, g]) => ({ funder, wallets: [...g.wallets].sort(), signatures: [...g.signatures].sort() }))
     .sort((a, b) => (a.funder < b.funder ? -1 : a.funder > b.funder ? 1 : 0));
-  return shared.length === 0 && unread ? null : shared;
+  return shared.length === 0 && unknown ? null : shared;
+}
+
+/**
+ * Whether a lookup may still change the cohort's funders: two or more wallets (one alone shares
+ * nothing), one of them with a funder not established yet (`funderOf` → undefined: not looked up,
+ * or stopped by a cap, the budget or a failed read). A wallet of unread funding (`state: 'none'`)
+ * is final: its history is complete. A record with a pending cohort is not settled, and the
+ * funder sweep takes it up (collector/enrich/funder-sweep.ts).
+ */
+export function cohortPending(cohort: readonly string[], funderOf: (wallet: string) => FunderFact | undefined): boolean {
+  const members = new Set(cohort);
+  return members.size >= 2 && [...members].some((w) => funderOf(w) === undefined);
 }

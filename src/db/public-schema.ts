@@ -590,7 +590,7 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
   },
   {
     version: 27,
-    name: 'markers-v9: records whose cohort holds a wallet of unread funding are checked again',
+    name: 'markers-v9: records whose cohort holds a wallet of no recorded funding are checked again',
     sql: `
       -- markers-v9 (docs/methodology.md): a cohort wallet whose complete history holds no inbound
       -- SOL transfer (wallet_funder state 'none') no longer counts as checked. A record made before
@@ -605,6 +605,9 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
           AND (creator IN (SELECT wallet FROM wallet_funder WHERE state = 'none')
             OR mint IN (SELECT r.mint FROM wallet_funder f JOIN wallet_role r ON r.wallet = f.wallet
                         WHERE f.state = 'none' AND r.role IN ('creator', 'bundled', 'early')));
+      -- and those wallets are looked up again: markers-v9 also reads the lamports a wallet was created
+      -- with (CreateAccount) as its funding, which the lookup that found none did not
+      DELETE FROM wallet_funder WHERE state = 'none';
     `,
   },
 ];

@@ -54,11 +54,8 @@ export function recordLaunch(
     const summaryChanged = store.putLaunch(doc, opts.bondingCurve ?? null, text, sha256, opts.nowMs);
     store.putWalletRoles(mint, rolesToList(doc, analysis.roles), summaryChanged);
   }
-  if (doc.launch !== null && doc.history.complete && doc.funder.sharedCohort === null) {
-    // unknown cohort: the funder sweep takes it up while a cohort wallet's funder may still be found
-    const cohort = [doc.launch.creator, ...analysis.roles.filter((r) => r.role !== 'buyout').map((r) => r.wallet)];
-    store.markCohortPending(mint, cohort.some((w) => store.funderOf(w) === undefined));
-  }
+  // the funder sweep takes the record up while a lookup may still change its cohort (an unknown one, or a shared funder listed beside a wallet not looked up yet)
+  if (doc.launch !== null && doc.history.complete) store.markCohortPending(mint, analysis.cohortPending);
   return { doc, sha256, changed };
 }
 

@@ -38,37 +38,44 @@ describe('funder sweep', () => {
       const docs = new Map(Object.keys(chain.truth.records).map((m) => [m, JSON.parse(store.getLaunch(m)!.document) as LaunchDocument]));
       const unknownRows = store.db.prepare('SELECT count(*) FROM launch WHERE cohort_unknown = 1').pluck().get() as number;
       const attempts = store.db.prepare('SELECT reason, count(*) AS n FROM wallet_funder_attempt GROUP BY reason').all();
+      const attemptWallets = store.db.prepare('SELECT wallet FROM wallet_funder_attempt').pluck().all() as string[];
       store.close();
-      return { docs, unknownRows, attempts };
+      return { docs, unknownRows, attempts, attemptWallets };
     };
     const launches = Object.keys(chain.truth.records).length;
 
-    // Day 1, no funder budget: every cohort unknown → never clean, flagged for the sweep; UNKNOWN
-    // unless another FINDINGS marker already holds (FINDINGS outranks UNKNOWN, methodology "Classes").
+    // Day 1, no funder budget: every cohort of two or more wallets unknown → never clean, flagged for
+    // the sweep; UNKNOWN unless another FINDINGS marker already holds (FINDINGS outranks UNKNOWN,
+    // methodology "Classes"). A cohort of the creator alone shares nothing (markers-v9): checked, as truth says.
     await run({ FUNDER_DAILY_RPC_BUDGET: '0' });
     let s = read();
     let unknownClass = 0;
+    const alone = new Set([...s.docs].filter(([, d]) => d.launch!.bundledBuyers === 0 && d.launch!.buyersFirst30s === 0).map(([m]) => m));
     for (const [mint, d] of s.docs) {
-      const otherFindings = chain.truth.records[mint]!.flags.some((f) => f.class === 'FINDINGS' && f.code !== 'shared_funder');
-      expect({ mint, sharedCohort: d.funder.sharedCohort, cls: d.finding.class, clean: d.cleanAtBirth }).toEqual({ mint, sharedCohort: null, cls: otherFindings ? 'FINDINGS' : 'UNKNOWN', clean: false });
-      if (!otherFindings) unknownClass++;
+      const t = chain.truth.records[mint]!;
+      const otherFindings = t.flags.some((f) => f.class === 'FINDINGS' && f.code !== 'shared_funder');
+      const expected = alone.has(mint) ? { sharedCohort: [], cls: t.findingClass, clean: t.cleanAtBirth } : { sharedCohort: null, cls: otherFindings ? 'FINDINGS' : 'UNKNOWN', clean: false };
+      expect({ mint, sharedCohort: d.funder.sharedCohort, cls: d.finding.class, clean: d.cleanAtBirth }).toEqual({ mint, ...expected });
+      if (!otherFindings && !alone.has(mint)) unknownClass++;
     }
     expect(unknownClass).toBeGreaterThan(0);
-    expect(s.unknownRows).toBe(launches);
+    expect(s.unknownRows).toBe(launches - alone.size);
     expect(s.attempts).toEqual([{ reason: 'budget', n: expect.any(Number) }]);
 
     // A minute later with budget: the sweep is not due yet (FUNDER_SWEEP_MS 10 min), nothing changes.
     clock += 60_000;
     await run({});
     s = read();
-    expect(s.unknownRows).toBe(launches);
+    expect(s.unknownRows).toBe(launches - alone.size);
 
     // Eleven minutes after the first sweep: it takes up 100 records — all 60 — and completes them.
     clock += 10 * 60_000;
     await run({});
     s = read();
     expect(s.unknownRows).toBe(0);
-    expect(s.attempts).toEqual([]);
+    // every lookup was made again but those of creators alone in their cohort, whose records the sweep has no need to take up
+    const aloneCreators = new Set([...alone].map((m) => s.docs.get(m)!.launch!.creator));
+    expect(s.attemptWallets.filter((w) => !aloneCreators.has(w))).toEqual([]);
     const reports = compareWithTruth(chain.truth, (m) => s.docs.get(m));
     const bad = reports.filter((r) => r.equal !== r.total);
     expect(bad, formatReport(reports)).toEqual([]);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inboundTransfer, sharedFunders, solTransfersOf, type FunderFact } from '../../src/core/funding.ts';
+import { SYSTEM_PROGRAM_ID, cohortPending, inboundTransfer, sharedFunders, solTransfersOf, type FunderFact } from '../../src/core/funding.ts';
+import { toBase58 } from '../../src/core/decode/index.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
@@ -49,11 +50,13 @@ describe('System SOL transfers (funding source reading)', () => {
 
 describe('shared-funder cohort (markers-v1)', () => {
   const found = (funder: string, signature: string): FunderFact => ({ state: 'found', funder, signature, slot: 1 });
-  it('groups wallets by first funder; groups of one are not shared; unknown anywhere → null', () => {
+  it('groups wallets by first funder; groups of one are not shared; an unknown funder with no group found → null', () => {
     const m: Record<string, FunderFact> = { a: found('F', 's1'), b: found('F', 's2'), c: found('G', 's3'), e: found('H', 's4'), d: { state: 'none' } };
     expect(sharedFunders(['a', 'b', 'c', 'e', 'a'], (w) => m[w])).toEqual([{ funder: 'F', wallets: ['a', 'b'], signatures: ['s1', 's2'] }]);
     expect(sharedFunders(['a', 'c', 'e'], (w) => m[w])).toEqual([]);
-    expect(sharedFunders(['a', 'b', 'zz'], (w) => m[w])).toBeNull();
+    expect(sharedFunders(['a', 'c', 'zz'], (w) => m[w])).toBeNull();
+    // markers-v9: a group found stands whatever else is unknown (it was hidden as null)
+    expect(sharedFunders(['a', 'b', 'zz'], (w) => m[w])).toEqual([{ funder: 'F', wallets: ['a', 'b'], signatures: ['s1', 's2'] }]);
   });
 
   it('markers-v9: a wallet whose complete history holds no inbound System transfer leaves the check unknown, never "no shared funder"', () => {
@@ -63,8 +66,44 @@ describe('shared-funder cohort (markers-v1)', () => {
     expect(sharedFunders(['a', 'c'], (w) => m[w])).toEqual([]);
     // a funder shared among the others is a finding on its own evidence: it stands beside the wallet read no further
     expect(sharedFunders(['a', 'b', 'c', 'd'], (w) => m[w])).toEqual([{ funder: 'F', wallets: ['a', 'b'], signatures: ['s1', 's2'] }]);
-    // a wallet not looked up yet may still join a group: unknown, whatever the others show
-    expect(sharedFunders(['a', 'b', 'zz'], (w) => m[w])).toBeNull();
+    // a cohort of one shares nothing, whatever its funding (it was left unknown for good)
+    expect(sharedFunders(['d'], (w) => m[w])).toEqual([]);
+    expect(sharedFunders(['zz'], (w) => m[w])).toEqual([]);
+    expect(cohortPending(['zz'], (w) => m[w])).toBe(false);
+    // a wallet not looked up yet may still change the groups: pending (not settled, swept); one of unread funding is final
+    expect(cohortPending(['a', 'b', 'zz'], (w) => m[w])).toBe(true);
+    expect(cohortPending(['a', 'c', 'd'], (w) => m[w])).toBe(false);
+  });
+
+  it('markers-v9: a cohort wallet that first funded another is in its own group (the creator funding an early buyer)', () => {
+    const m: Record<string, FunderFact> = { C: found('X', 's0'), B: found('C', 's1'), E: found('Y', 's2') };
+    expect(sharedFunders(['C', 'B', 'E'], (w) => m[w])).toEqual([{ funder: 'C', wallets: ['B', 'C'], signatures: ['s1'] }]);
+  });
+
+  it('markers-v9: the lamports a wallet was created with are its funding (create_account, create_account_with_seed; json and jsonParsed)', () => {
+    const W = 'Wa11et1111111111111111111111111111111111111';
+    const F = 'Funder111111111111111111111111111111111111111';
+    const u32 = (n: number) => Buffer.from([n & 255, (n >> 8) & 255, (n >> 16) & 255, n >>> 24]);
+    const u64 = (n: bigint) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(n); return b; };
+    const owner = Buffer.alloc(32); // the System program's id is 32 zero bytes
+    const createAccount = Buffer.concat([u32(0), u64(2_000_000_000n), u64(0n), owner]);
+    const seed = Buffer.from('lpa');
+    const withSeed = Buffer.concat([u32(3), Buffer.alloc(32, 7), u64(BigInt(seed.length)), seed, u64(3_000_000_000n), u64(0n), owner]);
+    const jsonTx = (data: Buffer) => ({
+      slot: 1,
+      transaction: { signatures: ['sig'], message: { accountKeys: [F, W, SYSTEM_PROGRAM_ID], instructions: [{ programIdIndex: 2, accounts: [0, 1], data: toBase58(data) }] } },
+      meta: { err: null, innerInstructions: [], logMessages: [] },
+    });
+    expect(inboundTransfer(jsonTx(createAccount), W)).toEqual({ from: F, to: W, lamports: '2000000000' });
+    expect(inboundTransfer(jsonTx(withSeed), W)).toEqual({ from: F, to: W, lamports: '3000000000' });
+    const parsed = {
+      slot: 1,
+      transaction: { signatures: ['sig'], message: { accountKeys: [{ pubkey: F, signer: true }, { pubkey: W, signer: true }], instructions: [{ program: 'system', programId: SYSTEM_PROGRAM_ID, parsed: { type: 'createAccount', info: { source: F, newAccount: W, lamports: 4_000_000, space: 0, owner: SYSTEM_PROGRAM_ID } } }] } },
+      meta: { err: null, innerInstructions: [], logMessages: [] },
+    };
+    expect(inboundTransfer(parsed, W)).toEqual({ from: F, to: W, lamports: '4000000' });
+    // the decoder's transfers (Jito tips) stay transfers
+    expect(solTransfersOf(jsonTx(createAccount))).toEqual([]);
   });
 
   const MINT = 'MintFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFpump';

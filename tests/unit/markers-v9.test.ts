@@ -76,6 +76,33 @@ describe('markers-v9 through the store', () => {
     expect(d.funder.sharedCohort).toEqual([expect.objectContaining({ funder: 'Purse', wallets: [...l.buyers].sort() })]);
   });
 
+  it('a shared funder beside a wallet not looked up yet: FINDINGS on its evidence, not settled, swept until the lookup ends', () => {
+    const l = launch(({ creator, buyers }) => ({ [creator]: found('Purse'), [buyers[0]!]: found('Purse') }));
+    const d = l.doc();
+    expect([d.finding.class, d.funder.sharedCohort?.[0]?.wallets]).toEqual(['FINDINGS', [l.creator, l.buyers[0]!].sort()]);
+    expect(store.cohortUnknownMints('', 10)).toEqual([l.mint]);
+    store.putFunder(l.buyers[1]!, found('CEX7'), NOW);
+    store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 1 }))();
+    expect(l.doc().finding.class).toBe('FINDINGS');
+    expect(store.cohortUnknownMints('', 10)).toEqual([]);
+  });
+
+  it('the creator first funding an early buyer links them: FINDINGS shared_funder, the funding transaction its evidence', () => {
+    const sig = randomSignature();
+    const l = launch(({ creator, buyers }) => ({ [creator]: found('CEX1'), [buyers[0]!]: { state: 'found', funder: creator, signature: sig, slot: 1 }, [buyers[1]!]: found('CEX2') }));
+    const d = l.doc();
+    expect(d.finding.class).toBe('FINDINGS');
+    expect(d.funder.sharedCohort).toEqual([{ funder: l.creator, wallets: [l.creator, l.buyers[0]!].sort(), signatures: [sig] }]);
+    expect(d.flags.find((f) => f.code === 'shared_funder')).toMatchObject({ evidence: [sig], summary: expect.stringContaining('one shared wallet, itself in the cohort, first funded the others') });
+  });
+
+  it('a creator alone in its cohort, of unread funding: nothing can be shared, so the check is done (not left unknown for good)', () => {
+    const l = launch(({ creator }) => ({ [creator]: { state: 'none' } }), 0);
+    // FINDINGS for having no outside buyer at all, not UNKNOWN "Funding not checked"
+    expect([l.doc().finding.class, l.doc().funder.sharedCohort, l.doc().flags.map((f) => f.code)]).toEqual(['FINDINGS', [], ['no_outside_curve_buyer']]);
+    expect(store.cohortUnknownMints('', 10)).toEqual([]);
+  });
+
   it('public migration 27: a record made under the old reading (no shared funder, a cohort wallet of unread funding) is handed to the funder sweep, which records it again', () => {
     const l = launch(({ creator, buyers }) => ({ [creator]: { state: 'none' }, [buyers[0]!]: found('CEX1'), [buyers[1]!]: found('CEX2') }));
     const clean = launch(({ creator, buyers }) => ({ [creator]: found('CEX3'), [buyers[0]!]: found('CEX4'), [buyers[1]!]: found('CEX5') }));
@@ -90,10 +117,15 @@ describe('markers-v9 through the store', () => {
     store.close();
     store = new PublicStore(join(dir, 'public.db'));
     expect(store.cohortUnknownMints('', 10)).toEqual([l.mint]);
-    // what the sweep does with it (collector/enrich/funder-sweep.ts): record it again
+    // the creator's lookup is forgotten, to be made again by markers-v9's rule (which also reads CreateAccount)
+    expect(store.funderOf(l.creator)).toBeUndefined();
+    // what the sweep does with it (collector/enrich/funder-sweep.ts): look the wallet up again, record the launch again
     store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 1 }))();
     expect([l.doc().methodVersion, l.doc().finding.class, l.doc().cleanAtBirth]).toEqual([METHOD_VERSION, 'UNKNOWN', false]);
+    expect(store.cohortUnknownMints('', 10)).toEqual([l.mint]); // its lookup is still to be made
+    store.putFunder(l.creator, { state: 'none' }, NOW + 2); // the lookup again finds no funding it reads
+    store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 3 }))();
+    expect([l.doc().finding.label, store.cohortUnknownMints('', 10)]).toEqual(['Funding not checked', []]); // done: not taken up again
     expect(clean.doc().finding.class).toBe('NO_MARKERS');
-    expect(store.cohortUnknownMints('', 10)).toEqual([]); // done: not taken up again
   });
 });

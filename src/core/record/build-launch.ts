@@ -1,7 +1,7 @@
 import type { BundledBuy, CreationAt, CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
 import { PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
-import { sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
+import { cohortPending, sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { TOKEN_DECIMALS, exactUnits, quoteUnit } from '../amounts.ts';
 import { big, documentQuoteMint, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
@@ -66,6 +66,8 @@ export interface LaunchAnalysis {
   poolUnreadable: boolean;
   /** funders shared by ≥ 2 of the cohort (creator, bundled and first-30 s buyers); null = not established */
   sharedCohort: SharedFunder[] | null;
+  /** a lookup may still change the cohort's funders (funding.ts cohortPending): the record is not settled (markers-v9) */
+  cohortPending: boolean;
   /** wallets and the roles they played (creator, bundled, early, buyout) */
   roles: WalletRole[];
   flags: Flag[];
@@ -138,7 +140,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   const driftFlags = unreadableFlags(ok, state.unreadable ?? []);
   if (!creationTx || !create) {
-    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null };
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, cohortPending: false, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null };
   }
   const creation = ref(creationTx);
   const c = create as Record<string, never>;
@@ -180,6 +182,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s.
   const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet)];
   const sharedCohort = state.funderOf ? sharedFunders(cohort, state.funderOf) : null;
+  const pendingCohort = state.funderOf ? cohortPending(cohort, state.funderOf) : true;
 
   // Completion: CompleteEvent.user took the curve.
   let completion: { tx: TxRef; user: string } | undefined;
@@ -358,10 +361,16 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   }
   if (sharedCohort && sharedCohort.length > 0) {
     const wallets = sharedCohort.reduce((n, g) => n + g.wallets.length, 0);
+    // markers-v9: a cohort wallet that first funded another is in its own group
+    const inCohort = sharedCohort.filter((g) => g.wallets.includes(g.funder)).length;
+    const funders = sharedCohort.length === 1 ? 'one shared wallet' : `${sharedCohort.length} shared wallets`;
     flags.push({
       code: 'shared_funder',
       class: 'FINDINGS',
-      summary: `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers) were first funded by ${sharedCohort.length === 1 ? 'one shared wallet' : `${sharedCohort.length} shared wallets`}.`,
+      summary:
+        inCohort === 0
+          ? `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers) were first funded by ${funders}.`
+          : `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers) are linked by their first funding: ${funders}, ${inCohort === sharedCohort.length ? (inCohort === 1 ? 'itself' : 'each') : `${inCohort} of them`} in the cohort, first funded the others.`,
       evidence: sortUnique(sharedCohort.flatMap((g) => g.signatures)),
     });
   }
@@ -420,6 +429,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     // "no pool" (spec §2.3); likewise one whose curve account could not be read.
     poolUnreadable: graduation?.venue === 'pumpswap' && (statePool === null || state.curveComplete === null),
     sharedCohort,
+    cohortPending: pendingCohort,
     roles,
     flags,
     historyComplete,

@@ -84,7 +84,8 @@ export function classifyLaunch(a: LaunchAnalysis, ctx: ClassifyContext): LaunchD
     why = 'Checked over the launch’s complete history against every marker the archive records; none was present. This is not an endorsement.';
   }
   // markers-v7: not while the class waits on a pool read (rule 4): a cached "Pool not readable" would outlive the next read
-  const settled = complete && unknowns.length === 0 && a.facts !== null && a.facts.graduated && a.sharedCohort !== null && !a.poolUnreadable;
+  // markers-v9: nor while a lookup may still change the cohort (a shared funder listed beside a wallet not looked up yet)
+  const settled = complete && unknowns.length === 0 && a.facts !== null && a.facts.graduated && a.sharedCohort !== null && !a.cohortPending && !a.poolUnreadable;
   return {
     apiVersion: 'v1',
     methodVersion: METHOD_VERSION,
