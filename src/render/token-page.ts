@@ -432,7 +432,7 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
     row('Bundled buyers', heldCount(doc, l.bundledBuyers, 'row')),
     row('Quote', quoteRow(l), l.quoteMint),
     row('Total supply', shown(tokenAmount(l.totalSupplyRaw)), l.totalSupplyRaw),
-    row('Mayhem mode', l.mayhemMode === null ? 'unknown — not in this era’s creation event' : l.mayhemMode ? 'yes' : 'no'),
+    row('Mayhem mode', l.mayhemMode === null ? 'unknown — not in this era’s creation event' : l.mayhemMode ? 'yes — the mint also holds the Mayhem agent’s tokens, beside the curve’s supply; the shares on this page are of the curve’s supply (the creation event’s total supply)' : 'no'),
     row('Curve completed', l.completed ? (l.completedAt && created ? `yes, ${utc(l.completedAt.ms)} (${after(l.completedAt.ms, created.ms)})` : 'yes') : notCompletedText(doc, l)),
     row('Graduated', graduatedCell(doc, l, ex)),
     row('Creation transaction', html`${txLink(ex, l.transaction.signature)} (slot ${l.transaction.slot})`),

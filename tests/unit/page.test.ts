@@ -71,6 +71,13 @@ describe('renderTokenPage', () => {
     expect(page).toContain('</html>');
   });
 
+  it('a Mayhem-mode coin says what its shares are of: the curve’s supply, beside the Mayhem agent’s tokens (a facts review)', () => {
+    const d = makeDoc();
+    const mayhem = renderTokenPage({ ...d, launch: { ...d.launch!, mayhemMode: true } }, OPTS);
+    expect(mayhem).toMatch(/Mayhem mode<\/th><td[^>]*>yes — the mint also holds the Mayhem agent’s tokens, beside the curve’s supply; the shares on this page are of the curve’s supply/);
+    expect(renderTokenPage({ ...d, launch: { ...d.launch!, mayhemMode: false } }, OPTS)).toMatch(/Mayhem mode<\/th><td[^>]*>no</);
+  });
+
   it('shows a hostile name as text and never links a javascript: URI', () => {
     expect(page).not.toContain('<script>');
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
