@@ -16,7 +16,12 @@ import { METHOD_VERSION } from '../../src/core/record/classify.ts';
 import { canonicalJson, sha256Hex } from '../../src/core/canonical.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { randomAddress, randomSignature } from '../helpers/launch-doc.ts';
-import { createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { OWN_FUNDERS, createEvent, trade, tx } from '../helpers/synthetic-launch.ts';
+import { decodeTransaction } from '../../src/core/decode/index.ts';
+import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
+import { classifyLaunch } from '../../src/core/record/classify.ts';
+import { tradesOf } from '../../src/core/record/launch-events.ts';
+import { loadFixtureTransaction, wholeTransactionFixtures } from '../helpers/mainnet-fixtures.ts';
 
 let dir: string;
 let store: PublicStore;
@@ -127,5 +132,38 @@ describe('markers-v9 through the store', () => {
     store.db.transaction(() => recordLaunch(store, l.mint, { origin: 'observed', observedAtLaunch: false, nowMs: NOW + 3 }))();
     expect([l.doc().finding.label, store.cohortUnknownMints('', 10)]).toEqual(['Funding not checked', []]); // done: not taken up again
     expect(clean.doc().finding.class).toBe('NO_MARKERS');
+  });
+});
+
+describe('markers-v9: a buy\'s tokens belong to the wallet that received them (mainnet k1LPbZ…)', () => {
+  const FILE = 'pump_2024-08_create+buy_getTransaction_json_k1LPbZ.json';
+  const MINT = 'FbBZmwPFiVisi1WAmqHSzJPXMcFj69HWXtVfzNJSMxzJ';
+  const CREATOR = 'DNfu7yjqAWMAMcqufTMj9XLSLtKknuN6zP9NvaGA1HJu';
+  const SECOND = 'DNfuF1L62WWyW3pNakVkyGGFzVVhj4Yr52jSmdTyeBHm';
+  const t = decodeTransaction(loadFixtureTransaction(FILE));
+  const held = (owner: string) => t.postTokenBalances.find((b) => b.owner === owner && b.mint === MINT)!.amount;
+
+  it('the creator paid both buys of its creation transaction; the second filled an account of another wallet, which holds its tokens after it', () => {
+    const buys = t.instructions.filter((i) => i.name === 'buy');
+    expect(buys.map((b) => b.accounts.user)).toEqual([CREATOR, CREATOR]);
+    expect(t.events.filter((e) => e.name === 'TradeEvent').map((e) => e.fields.user)).toEqual([CREATOR, CREATOR]);
+    expect([held(CREATOR), held(SECOND)]).toEqual(['67062511937500', '3133762240070']);
+  });
+
+  it('the record: the creator kept what its own account holds; the other wallet is a bundled buyer (it was counted as the creator\'s, and the launch had no outside buyer)', () => {
+    const d = classifyLaunch(analyzeLaunch(MINT, [t], true, OWN_FUNDERS), { origin: 'observed', observedAtLaunch: true, asOfMs: NOW });
+    expect(d.launch!.creatorTokensRaw).toBe(held(CREATOR));
+    expect(d.launch!.bundledBuyers).toBe(1);
+    expect(d.launch!.bundle).toEqual([expect.objectContaining({ wallet: SECOND, tokens: held(SECOND), signatures: [t.signature] })]);
+    expect(d.flags.map((f) => f.code)).toEqual(['bundled_buyers']);
+    expect(tradesOf(MINT, [t]).map((x) => [x.wallet, x.payer])).toEqual([[CREATOR, undefined], [SECOND, CREATOR]]);
+  });
+
+  it('on every other whole mainnet fixture each buy\'s receiver is its payer: no trade changes wallet', () => {
+    for (const f of wholeTransactionFixtures().filter((x) => x !== FILE)) {
+      const d = decodeTransaction(loadFixtureTransaction(f));
+      const mints = new Set(d.events.filter((e) => e.name === 'TradeEvent').map((e) => String(e.fields.mint)));
+      for (const m of mints) expect(tradesOf(m, [d]).filter((x) => x.payer !== undefined), f).toEqual([]);
+    }
   });
 });

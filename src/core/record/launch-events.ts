@@ -27,6 +27,34 @@ export interface Trade {
   curve: { tokens: bigint; quote: bigint; fees: bigint | null };
   /** the PostCompleteBuyEvent that continued this buy at the future pool's price (pump 2026-10 synthetic migration), if any */
   pool: PoolPart | null;
+  /**
+   * The wallet that paid, when it is not `wallet`: a buy whose tokens went to a token account of
+   * another wallet (markers-v9, {@link receiversOf}); `wallet` is then that other wallet.
+   */
+  payer?: string;
+}
+
+/**
+ * Who received the top-level pump buys of `mint` in a transaction, by the instruction's top-level
+ * index: its paying wallet (`user`) and the owner of its receiving token account (`associated_user`,
+ * or `associated_base_user` of the 2026 trades) from the transaction's token balances (absent when
+ * they do not say: a closed account, an answer without them). A buy's TradeEvent names the wallet
+ * that signed and paid; the instruction may deliver the tokens to another wallet's account
+ * (mainnet k1LPbZ…, August 2024: the creator's second buy in its creation transaction filled an
+ * account of DNfuF1L6…, which holds them after it). Only top-level instructions: a router's CPI
+ * may pass its own accounts on the way.
+ */
+function receiversOf(mint: string, tx: DecodedTransaction): Map<number, { user: string; owner: string | undefined }> {
+  const out = new Map<number, { user: string; owner: string | undefined }>();
+  for (const ix of tx.instructions) {
+    if (ix.program !== 'pump' || ix.inner || !ix.name.startsWith('buy') || (ix.accounts.mint ?? ix.accounts.base_mint) !== mint) continue;
+    const user = ix.accounts.user;
+    const account = ix.accounts.associated_user ?? ix.accounts.associated_base_user;
+    if (!user || !account) continue;
+    const owner = tx.postTokenBalances.find((b) => b.account === account && b.mint === mint)?.owner ?? undefined;
+    out.set(Number(ix.path), { user, owner });
+  }
+  return out;
 }
 
 /** A PostCompleteBuyEvent's amounts (idl/2026-10 pump.json; FACTS §2). */
@@ -129,10 +157,11 @@ export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
   const out: Trade[] = [];
   for (const tx of txs) {
     let lastBuy: Trade | undefined;
+    const receivers = receiversOf(mint, tx);
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
-        if (str(f.mint) === mint && lastBuy && lastBuy.pool === null && str(f.user) === lastBuy.wallet) {
+        if (str(f.mint) === mint && lastBuy && lastBuy.pool === null && str(f.user) === (lastBuy.payer ?? lastBuy.wallet)) {
           const pool: PoolPart = {
             tokens: big(f.base_out),
             quote: big(f.quote_in),
@@ -148,8 +177,11 @@ export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
         continue;
       }
       if (e.name !== 'TradeEvent' || str(f.mint) !== mint) continue;
-      const wallet = str(f.user);
-      if (!wallet) continue;
+      const user = str(f.user);
+      if (!user) continue;
+      // a buy's tokens belong to the wallet that received them (markers-v9); the user paid
+      const by = f.is_buy === true && e.outerIndex !== null ? receivers.get(e.outerIndex) : undefined;
+      const wallet = by && by.user === user && by.owner ? by.owner : user;
       const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const tokens = big(f.token_amount);
       const fees = feesOf(f);
@@ -164,6 +196,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
         fees,
         curve: { tokens, quote, fees },
         pool: null,
+        ...(wallet !== user ? { payer: user } : {}),
       };
       out.push(t);
       lastBuy = t.isBuy ? t : undefined;
