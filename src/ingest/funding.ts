@@ -9,6 +9,7 @@ import { toPlainJson, type ArchiveRpc } from '../chain/rpc.ts';
 import { inScheduledRequests, TRANSACTION_CONFIG, type TransactionReader } from '../chain/transaction-reader.ts';
 import { SIGNATURE_PAGE, signaturePage, type SignatureInfo } from '../chain/signatures.ts';
 import { inFirstWindow } from '../core/record/build-launch.ts';
+import { tradesOf } from '../core/record/launch-events.ts';
 import type { CreationAt } from '../core/types.ts';
 
 
@@ -228,8 +229,11 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
   for (const tx of txs) {
     if (tx.err !== null) continue;
     if (!inFirstWindow(c, { slot: tx.slot ?? 0, blockTime: tx.blockTime })) continue;
-    for (const e of tx.events) {
-      if (e.name === 'TradeEvent' && e.fields.mint === mint && e.fields.is_buy === true && typeof e.fields.user === 'string') out.add(e.fields.user);
+    // the buys as the builder counts them: the wallet that received each (markers-v9), and its payer
+    for (const t of tradesOf(mint, [tx])) {
+      if (!t.isBuy) continue;
+      out.add(t.wallet);
+      if (t.payer) out.add(t.payer);
     }
   }
   return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));

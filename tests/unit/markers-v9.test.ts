@@ -21,6 +21,7 @@ import { decodeTransaction } from '../../src/core/decode/index.ts';
 import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
 import { classifyLaunch } from '../../src/core/record/classify.ts';
 import { tradesOf } from '../../src/core/record/launch-events.ts';
+import { cohortCandidates } from '../../src/ingest/funding.ts';
 import { loadFixtureTransaction, wholeTransactionFixtures } from '../helpers/mainnet-fixtures.ts';
 
 let dir: string;
@@ -157,6 +158,8 @@ describe('markers-v9: a buy\'s tokens belong to the wallet that received them (m
     expect(d.launch!.bundle).toEqual([expect.objectContaining({ wallet: SECOND, tokens: held(SECOND), signatures: [t.signature] })]);
     expect(d.flags.map((f) => f.code)).toEqual(['bundled_buyers']);
     expect(tradesOf(MINT, [t]).map((x) => [x.wallet, x.payer])).toEqual([[CREATOR, undefined], [SECOND, CREATOR]]);
+    // and its first funder is looked up, as a member of the cohort
+    expect(cohortCandidates(MINT, [t], null).sort()).toEqual([CREATOR, SECOND].sort());
   });
 
   it('on every other whole mainnet fixture each buy\'s receiver is its payer: no trade changes wallet', () => {

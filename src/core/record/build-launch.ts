@@ -196,7 +196,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const at = (r: TxRef): Instant | null => (r.blockTime === null ? null : instant(r.blockTime * 1000));
   let curveBuyout: CurveBuyout | null = null;
   if (completion) {
-    const buys = trades.filter((t) => t.signature === completion.tx.signature && t.wallet === completion.user && t.isBuy);
+    const buys = trades.filter((t) => t.signature === completion.tx.signature && (t.payer ?? t.wallet) === completion.user && t.isBuy);
     const same = completion.tx.slot === creation.slot;
     const sum = (f: (t: Trade) => bigint) => buys.reduce((n, t) => n + f(t), 0n).toString();
     // fees: unknown (null) when any of the buys' events does not report them (markers-v8)
