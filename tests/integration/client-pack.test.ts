@@ -34,6 +34,6 @@ describe('the client as a package', () => {
     expect(existsSync(join(installed, 'src'))).toBe(false);
     const script = "import('@lpa/client').then((m) => { const c = new m.ArchiveClient({ baseUrl: 'http://127.0.0.1:1', key: 'lpa_x' }); console.log(JSON.stringify({ exports: Object.keys(m).sort(), stream: typeof c.stream, feedError: new m.FeedNotInPlanError(403, { error: 'feed_not_in_plan', message: 'm' }, null) instanceof m.ArchiveError })); })";
     const { stdout } = await run(process.execPath, ['-e', script], { cwd: app });
-    expect(JSON.parse(stdout.trim())).toEqual({ exports: ['ArchiveClient', 'ArchiveError', 'FeedNotInPlanError', 'RebuildPendingError', 'UnexpectedAnswerError'], stream: 'function', feedError: true });
+    expect(JSON.parse(stdout.trim())).toEqual({ exports: ['ArchiveClient', 'ArchiveError', 'DocumentMismatchError', 'FeedNotInPlanError', 'RebuildPendingError', 'UnexpectedAnswerError'], stream: 'function', feedError: true });
   }, 120_000);
 });
