@@ -1,6 +1,7 @@
 import type { Config } from '../../src/config.ts';
 import { createLogger, redactUrl } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
+import { logMigrations } from '../../src/db/open.ts';
 import { createArchiveRpc } from '../../src/chain/rpc.ts';
 import { collect } from '../collect.ts';
 import { limitHeapGrowth } from '../../src/heap-limits.ts';
@@ -28,7 +29,9 @@ export async function runCollect(config: Config, opts: { once: boolean; lock?: C
 async function collectHolding(config: Config, opts: { once: boolean }, signal?: AbortSignal): Promise<number> {
   const log = createLogger(config.LOG_LEVEL, 'collector', { format: config.LOG_FORMAT });
   limitHeapGrowth(config.HEAP_GROWTH_PERCENT);
+  const openedAt = Date.now();
   const store = new PublicStore(config.publicDbPath);
+  logMigrations(log, store.db, openedAt);
   const rpc = createArchiveRpc({
     url: config.SOLANA_RPC_URL,
     onRetry: (i) => log.warn(i, 'RPC call retried'),

@@ -126,3 +126,29 @@ export function schemaHas(db: Database.Database, type: 'table' | 'index', name: 
   }
   return names.has(`${type}:${name}`);
 }
+
+/**
+ * The migrations this database took since `sinceMs` (its `schema_migrations` rows, oldest first):
+ * what a process that just opened it logs, so an operator sees an upgrade's schema changes and how
+ * long they took (`applied_at_ms` is when each ended). Empty for a database without the table.
+ * @example for (const m of migrationsAppliedSince(store.db, startedAt)) log.info(m, 'public database migrated')
+ */
+export function migrationsAppliedSince(db: Database.Database, sinceMs: number): { version: number; name: string; appliedAtMs: number }[] {
+  if (!schemaHas(db, 'table', 'schema_migrations')) return [];
+  return db.prepare('SELECT version, name, applied_at_ms AS appliedAtMs FROM schema_migrations WHERE applied_at_ms >= ? ORDER BY version').all(sinceMs) as { version: number; name: string; appliedAtMs: number }[];
+}
+
+/**
+ * Log, at info, the migrations the public database took since `sinceMs` (one line: their versions
+ * and names, and the time from `sinceMs` to the last one's end), when an existing database took
+ * any: an upgrade's schema changes can take tens of seconds over a large archive (docs/operations.md
+ * "Upgrade"). A database made now (it took them all) gets one short line instead.
+ */
+export function logMigrations(log: { info: (fields: object, message: string) => void }, db: Database.Database, sinceMs: number): void {
+  const applied = migrationsAppliedSince(db, sinceMs);
+  if (applied.length === 0) return;
+  const all = (db.prepare('SELECT count(*) FROM schema_migrations').pluck().get() as number) === applied.length;
+  const tookMs = Math.max(0, applied[applied.length - 1]!.appliedAtMs - sinceMs);
+  if (all) log.info({ schemaVersion: applied[applied.length - 1]!.version }, 'public database created');
+  else log.info({ migrations: applied.map((m) => `${m.version}: ${m.name}`), tookMs }, 'public database migrated');
+}

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { loadConfig, type Config } from '../config.ts';
 import { PublicStore } from '../db/public-store.ts';
+import { logMigrations } from '../db/open.ts';
 import { openPrivateState } from '../db/open-private-state.ts';
 import type { PrivateState } from '../db/private-state.ts';
 import { createCurveStatus, type CurveStatusFn } from '../chain/curve-status.ts';
@@ -74,7 +75,9 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
   if (conflict) log.warn(conflict);
   const keys = overrides.keys ?? new KeyService(privateState, secret, now);
   const billing = overrides.billing ?? new BillingService(privateState, keys, secret, now);
+  const openedAt = Date.now();
   const publicStore = overrides.publicStore ?? new PublicStore(config.publicDbPath);
+  logMigrations(log, publicStore.db, openedAt);
   return {
     config,
     publicStore,
