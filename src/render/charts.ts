@@ -154,7 +154,7 @@ const TL_H = 230;
 const PAD = { l: 72, r: 12, t: 30, b: 34 };
 
 const WHO_MARK: Record<TimelinePoint['who'], string> = { creator: 'Creator buy', bundled: 'Bundled buy', early: 'First-30-s buy', other: 'Other trade' };
-const WHO_ROW: Record<TimelinePoint['who'], string> = { creator: 'creator', bundled: 'bundled', early: 'first 30 s', other: 'other' };
+const WHO_ROW: Record<TimelinePoint['who'], string> = { creator: 'creator', bundled: 'bundled buyer', early: 'first-30-s buyer', other: 'other trader' };
 
 /** Buyer timeline: the first 30 s (at most 100 buys), by time and size; the creation-slot bundle highlighted; creator trades marked. */
 /**
@@ -181,16 +181,16 @@ export function timelineChart(s: ChartSeries, name: string, explorer: (sig: stri
  * most 100 buys), a row each: time after creation, who, side, quote amount, tokens, transaction
  * (linked to the explorer by its signature). Empty string when the timeline is not held or has no trade.
  */
-export function timelineTable(s: ChartSeries, explorer: (sig: string) => string | null): string {
+export function timelineTable(s: ChartSeries, explorer: (sig: string) => string | null, cls = 'stack data'): string {
   const tl = s.timeline;
   if (!tl || !tl.points.length) return '';
   const sym = esc(quoteUnit(s.quoteMint, s.quoteDecimals).symbol);
   const rows = joinMap(tl.points, (p) => timelineRow(s, p, sym, explorer));
-  return timelineTableOf(sym, rows);
+  return timelineTableOf(sym, rows, cls);
 }
 
-function timelineTableOf(sym: string, rows: string): string {
-  return `<table class="stack data"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${sym}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
+function timelineTableOf(sym: string, rows: string, cls = 'stack data'): string {
+  return `<table class="${cls}"><thead><tr><th scope="col">After creation</th><th scope="col">Who</th><th scope="col">Side</th><th scope="col">${sym}</th><th scope="col">Tokens</th><th scope="col">Transaction</th></tr></thead><tbody>
 ${rows}
 </tbody></table>`;
 }

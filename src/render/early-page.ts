@@ -5,9 +5,10 @@ import { renderPage } from './shell.ts';
 import { chartSeriesCached, type ChartSeries } from './chart-data.ts';
 import { timelineTable } from './charts.ts';
 import { earlyPath, explorerOf, tokenPath } from './links.ts';
+import { esc } from './escape.ts';
 import { count, pctOf, shortAddress } from './units.ts';
 import type { LaunchDocument } from '../core/types.ts';
-import { EARLY_TABLE_ROWS, earlyBuyersTable, hasEarlyPage, type TokenPageOptions } from './token-page.ts';
+import { EARLY_TABLE_ROWS, earlyBuyersTable, hasEarlyPage, verdict, type TokenPageOptions } from './token-page.ts';
 
 /**
  * The first-30-seconds page of a launch, `t/{mint}.early.html`: the evidence behind the token
@@ -39,26 +40,34 @@ export function renderEarlyPage(doc: LaunchDocument, opts: TokenPageOptions): st
   const buyers = s.earlyBuyers;
   const sum = buyers.reduce((n, b) => n + BigInt(b.tokens), 0n).toString();
   const tl = s.timeline;
+  const bundled = l.bundledBuyers;
+  const besides = bundled > 0 ? ` besides the ${bundled} bundled` : '';
+  const record = tokenPath(doc.mint);
+  const jumps = `<a href="#buyers">↑ Top of the list</a> · <a href="${esc(record)}">The launch record</a>`;
+  const cut = tl?.cutAt100 ?? false;
   const body = html`<header class="token">
 <h1 id="token-name">First 30 seconds of ${title}</h1>
-<p class="sub">Mint <code id="mint">${doc.mint}</code> on ${doc.venue}: ${count(buyers.length, 'outside wallet')} bought in its first 30 s besides the bundled buyers</p>
-<p class="links"><a id="token-page" href="${tokenPath(doc.mint)}">The launch record: ${doc.finding.class.replace('_', ' ')}</a><a href="#buyers">The buyers</a><a href="#timeline">The timeline as a table</a></p>
+<p class="sub">Mint <code id="mint">${doc.mint}</code> on ${doc.venue}: ${count(buyers.length, 'outside wallet')} bought in its first 30 s${besides}.</p>
+<p class="links"><a id="token-page" href="${record}">The launch record</a><a href="#buyers">The buyers</a><a href="#timeline">The timeline as a table</a></p>
 </header>
-<p class="asof muted">The launch’s transactions as held for the record of sha256 <code id="sha256">${opts.sha256}</code>; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.${
-    doc.history.complete ? '' : ' The held history is incomplete: there may have been more.'
-  }${s.timesEstimated ? ' Times marked ≈ are estimated from the slot distance (about 0.4 s a slot): the chain gave no block time for some of them.' : ''}</p>
-<h2 id="buyers">First-30-s buyers <span class="muted">(${buyers.length})</span></h2>
-<p class="muted small">Outside wallets, other than the creator and the bundled buyers, that bought in the first 30 s after creation, in the order they first bought: together ${pctOf(sum, l.totalSupplyRaw)} of the supply in the window.${buyers.length > EARLY_TABLE_ROWS ? ` The token page lists the ${EARLY_TABLE_ROWS} largest of them.` : ''}</p>
-${buyers.length ? raw(earlyBuyersTable(l, buyers, ex, 'early-buyers')) : html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>`}
+${verdict(doc, s)}
+<h2 id="buyers">First-30-s buyers <span class="muted">(${buyers.length}${besides})</span></h2>
+<p class="muted small">Outside wallets, other than the creator and the ${bundled > 0 ? `${bundled} bundled buyers (on the launch record)` : 'bundled buyers'}, that bought in the first 30 s after creation, in the order they first bought: together ${pctOf(sum, l.totalSupplyRaw)} of the supply in the window.${buyers.length > EARLY_TABLE_ROWS ? ` The token page lists the ${EARLY_TABLE_ROWS} largest of them.` : ''}${
+    s.timesEstimated ? ' Times marked ≈ are estimated from the slot distance (about 0.4 s a slot): the chain gave no block time for some of them.' : ''
+  }</p>
+${buyers.length ? raw(earlyBuyersTable(l, buyers, ex, 'early-buyers', { jumps })) : html`<p>No outside wallet other than the bundled buyers bought in the first 30 s.</p>`}
 <h2 id="timeline">Buyer timeline as a table${tl ? html` <span class="muted">(${count(tl.points.length, 'trade')})</span>` : ''}</h2>
-<p class="muted small">Every trade of the creation slot and the first 30 s${tl?.cutAt100 ? ' up to the first 100 buys (there were more)' : ''}, as the token page’s chart draws them.</p>
-<div id="timeline-table">${raw(timelineTable(s, ex.tx))}</div>
-<p class="go"><a href="${tokenPath(doc.mint)}">Back to the launch record of ${shortAddress(doc.mint)}</a></p>
+<p class="muted small">Every trade of the creation slot and the first 30 s${cut ? ' up to the first 100 buys (there were more)' : ''}, as the token page’s chart draws them.</p>
+<div id="timeline-table">${raw(timelineTable(s, ex.tx, 'flow data'))}</div>
+<p class="go"><a href="${record}">Back to the launch record of ${shortAddress(doc.mint)}</a></p>
+<p class="asof muted small">The launch’s transactions as held for the record of sha256 <code id="sha256">${opts.sha256}</code>; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.${
+    doc.history.complete ? '' : ' The held history is incomplete: there may have been more.'
+  }</p>
 ` as Html;
   return renderPage(
     {
       title: `First 30 seconds of ${title} — ${doc.mint}`,
-      description: `Every first-30-s buyer of ${title} (${buyers.length}) and every trade of its first 30 s, each with its transaction.`,
+      description: `${doc.finding.class.replace('_', ' ')} — ${doc.finding.label}. Every first-30-s buyer of ${title} (${buyers.length}${besides}) and ${cut ? 'the first 100 buys of its first 30 s (there were more)' : 'every trade of its first 30 s'}, each with its transaction.`,
       canonicalUrl: `${opts.baseUrl}${earlyPath(doc.mint)}`,
       ogType: 'article',
     },

@@ -184,7 +184,8 @@ function heldCount(doc: LaunchDocument, n: number, form: 'pill' | 'row', note = 
   return `at least ${n}${note}${form === 'pill' ? ' (held history)' : ' (in the held history, which is incomplete)'}`;
 }
 
-function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
+/** The verdict box (class, label, why, markers at birth, the counts): the top of the token page and of its first-30-seconds page. */
+export function verdict(doc: LaunchDocument, s: ChartSeries | null): Html {
   const cls = doc.finding.class;
   const l = doc.launch;
   const pills: Html[] = [];
@@ -286,7 +287,7 @@ function drawEarly(l: LaunchFacts, all: ChartSeries['earlyBuyers'], ex: Explorer
   const sum = (bs: ChartSeries['earlyBuyers']) => bs.reduce((n, b) => n + BigInt(b.tokens), 0n).toString();
   const listed = new Set(rows.map((b) => b.wallet));
   const others = all.filter((b) => !listed.has(b.wallet));
-  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length} bought ${pctOf(sum(others), l.totalSupplyRaw)}.</p>
+  return html`<p id="early-shown">The ${rows.length} largest of the ${all.length} first-30-s buyers are in the table, in the order they bought: together they bought ${pctOf(sum(rows), l.totalSupplyRaw)} of the supply in the window; the other ${others.length} bought ${pctOf(sum(others), l.totalSupplyRaw)}. <a href="${earlyPath(mint)}">All ${all.length}, each with its transactions</a>, are on this launch’s first-30-seconds page.</p>
 ${table}
 <p id="early-all"><a href="${earlyPath(mint)}">All ${all.length} first-30-s buyers, in the order they bought</a>, each with its transactions, are on this launch’s first-30-seconds page.</p>` as Html;
 }
@@ -296,12 +297,14 @@ ${table}
  * (time after creation), tokens bought in the window, their share of the supply, quote spent,
  * transactions (each linked by its signature). Markup as a string.
  */
-export function earlyBuyersTable(l: LaunchFacts, rows: ChartSeries['earlyBuyers'], ex: Explorer, id: string): string {
-  return `<table class="stack wallets" id="${esc(id)}"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
+export function earlyBuyersTable(l: LaunchFacts, rows: ChartSeries['earlyBuyers'], ex: Explorer, id: string, flow?: { jumps: string }): string {
+  // flow (the first-30-seconds page): a row a line or two on a phone, the wallet linked to its page only (which links the explorer), and every
+  // 50 rows a way back to the top and to the record (`jumps`): 300 buyers made 85,000 px of cards
+  return `<table class="${flow ? 'flow wallets' : 'stack wallets'}" id="${esc(id)}"><thead><tr><th scope="col">Wallet</th><th scope="col">First buy</th><th scope="col">Tokens</th><th scope="col">Of supply</th><th scope="col">Spent</th><th scope="col">Transactions</th></tr></thead><tbody>
 ${joinMap(
   rows,
-  (b) =>
-    `<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(afterText(b.t, b.estimated))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
+  (b, i) =>
+    `${flow && i > 0 && i % 50 === 0 ? `<tr class="jump"><td colspan="6">${flow.jumps}</td></tr>` : ''}<tr data-wallet="${esc(b.wallet)}"><td data-label="Wallet">${flow ? `<a class="mono" href="${esc(walletPath(b.wallet))}">${esc(shortAddress(b.wallet))}</a>` : walletCellText(ex, b.wallet)}</td><td data-label="First buy">${esc(afterText(b.t, b.estimated))} after creation</td><td data-label="Tokens">${shownText(tokenAmount(b.tokens))}</td><td data-label="Of supply">${esc(pctOf(b.tokens, l.totalSupplyRaw))}</td><td data-label="Spent">${shownText(quoteAmount(b.quote, l.quoteMint, l.quoteDecimals))}</td><td data-label="Transactions">${txLinksText(ex, b.signatures, shortAddress)}</td></tr>`,
 )}
 </tbody></table>`;
 }
@@ -428,7 +431,7 @@ function launchRows(doc: LaunchDocument, l: LaunchFacts, ex: Explorer): Html[] {
     row('Creator kept', html`${shown(tokenAmount(l.creatorTokensRaw))}, ${pctBeside(l.creatorSupplyPct, CREATOR_MAJORITY_PCT)} of supply at the end of the creation slot${inc}`, `${l.creatorSupplyPct}%`),
     row('Creator sold on the curve', (l.creatorSold ? 'yes' : doc.history.complete ? 'no' : 'unknown — the held history is incomplete') + (l.creatorSold ? inc : '')),
     row('Outside wallets that bought on the curve', heldCount(doc, l.curveBuyers, 'row')),
-    row('Buyers in the first 30 seconds', heldCount(doc, l.buyersFirst30s, 'row')),
+    row('Buyers in the first 30 seconds', heldCount(doc, l.buyersFirst30s, 'row', l.bundledBuyers > 0 ? ` (incl. the ${l.bundledBuyers} bundled)` : '')),
     row('Bundled buyers', heldCount(doc, l.bundledBuyers, 'row')),
     row('Quote', quoteRow(l), l.quoteMint),
     row('Total supply', shown(tokenAmount(l.totalSupplyRaw)), l.totalSupplyRaw),

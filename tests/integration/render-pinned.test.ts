@@ -86,27 +86,31 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * version, not yet released) markers-v9: a line diff showed only the method row (`markers-v8` →
  * `markers-v9`) and the documents' sha256; the pinned records' classes are unchanged (their test
  * chain state gives every wallet a funder of its own: tests/helpers/synthetic-launch.ts OWN_FUNDERS).
+ * Then (same version) a phone reader's review of the first-30-seconds page: the Details row "Buyers
+ * in the first 30 seconds" says "(incl. the N bundled)" as the pill does, and the buyer timeline's
+ * table names who traded as "bundled buyer", "first-30-s buyer", "other trader"; a line diff showed
+ * only those lines.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '24383ef935d5e7546e513d24713d764088de60ff934505249bbdbf2730aaa741'],
-  ['records/FINDINGS-no-transactions', '1118ffbf33ce1221ddf3fc320457f4d362a488e8bc286bd6382c11123e35d2bf'],
+  ['records/FINDINGS', '03b89de8bf1f15045ebe72ade3c65f210f5b38ead452a2d43b1d446a1a218a68'],
+  ['records/FINDINGS-no-transactions', '49f3f833ae254c89cf3dafdf7cbc3ef1044f512e8c292e1578dbb9460859a507'],
   ['records/NOTE', 'e52d85b2e2e9fcf8518b81a46f2fef012c8b9c5541885b8b0aaec7ea07e034e6'],
   ['records/NO_MARKERS', '271c42f6c59adb3f39fe786022735776ffef7579e3c241e241b62f77b1e32926'],
   ['records/UNKNOWN', 'b7c3b8e8b1d57f1d9bdde44ff1a3c5dd8c26c1c6a6917e1dadd8e9105b91ba0d'],
   ['records/UNKNOWN_NO_CREATION', '36960417e97130fea9185d60e93182715da3c71fc2077c9b0d0a99042a6bc571'],
   ['records/graduated', 'b9a1a6ee55aba822ee742e3269edad383e64ea700a904689f37d5eecfe6ad447'],
-  ['records/hostile', '8d06bffe52072a92c0efc61f46e80be172c38a416388c84e8ea3af54bc5ac7e7'],
-  ['records/hostile-metadata', '18e8faa534ac4b50ccfd92c8168502a7a0c54c5b035bfde2dadeddf08e0886a6'],
-  ['records/hostile-metadata-demo', 'fb6c7fe658de92601ce7dab9c72f9548a13f37c6bc84daa1ce8e82121353cd3e'],
-  ['records/rebuilt', '6c17f987bbf8b7652154418c7db46b46183a6f1ebbd6f1b52eb4e6ddf69b97ac'],
+  ['records/hostile', '1f4c8541a1f1e9e01cd8f57ed6b67d8482dc50239a1271d091354bcde7d6b5b8'],
+  ['records/hostile-metadata', 'f09c840d546ac74c24070d621cbba42ebd26e6c8f8367fd09e2ed09e8efe588d'],
+  ['records/hostile-metadata-demo', 'e1d8d18a4d080fffaac4d7522603599b62e9217977f49706c086e3d90d850bd1'],
+  ['records/rebuilt', '993ff637d3751f09f7d69951a0d9cd81de11dc7a93fab2a12c483dd54011f1aa'],
   ['records/v3_migration', '84eb443d15d8921bff728f8ce8d65bbc66529a548064f6487ace310277f516ae'],
-  ['bench/long-curve', '1534a2b037dfab148b350798ec9b525680614ec9427c37126aebea76b50e88b5'],
-  ['bench/long-curve-hostile', '8f8ce7bd0968f11076be5587bf93a3c643e58a2a689811d8c904d37dd62b9eeb'],
-  ['synthetic/events-graduated', 'b9adc2b5de2fae91fc7a55cb259e3305f060ce197eafd08f509d1d377372c959'],
-  ['synthetic/trades-sum', 'e5a9070e0dcdc036161966f0167dcf232be08b6d0d32e7f96775c33ddc2bcf9b'],
-  ['synthetic/usdc-graduated', '455231e0b6c67bc6454339615c8faaf2ad3eed11dbfe8bc452a34f9d320ad1ef'],
-  ['synthetic/short', '01dd22f28d9c1c9e87c8c12f0051853961b5ec3b33a9309cf3e4b4dbffb3b3a3'],
+  ['bench/long-curve', '802677dccaa742ecd4bb9b1cb633a42f476d0648a48821a884706430ea3b918a'],
+  ['bench/long-curve-hostile', '93ce122588ed5fff271aaae8b487abd6d8c95cffb174126cb85cc9ca76a8e40d'],
+  ['synthetic/events-graduated', '9f555c78d063b7b322a264fdb61a494aa50935ccc7c4f9ed526d519546eb6b46'],
+  ['synthetic/trades-sum', '15fda375a539b55de650962f301b682cc49b08b44371e651c96addb85ae75c28'],
+  ['synthetic/usdc-graduated', 'cad97139d82f0ef5e2346d7d4e16d6777230dc83d23016f8da464fe73e4c017f'],
+  ['synthetic/short', '218f404427c225d2a3e8ac893a4318ed289f0cec94968e49ccad9d28a254afac'],
   ['doc/no-markers', '2ebd883d4006817d0b08a125401c62e09ce798ee8770f1179d1ff48e25c96dff'],
   ['doc/hostile', '082a244fb7feda1dbda41bd11fd92a9bfce96f616691f4ad4ba5b62ecdfd25a9'],
   ['doc/unknown-no-launch', '388a7fd7deee0d8b064e36b607d7d794e0ff63173f9b40a936ed176cee0ead1d'],
