@@ -90,6 +90,19 @@ function token(s: Server, mint: string, caller = '198.51.100.1'): Promise<Respon
   return fetch(`${s.base}/api/v1/token/${mint}`, { headers: { Authorization: `Bearer ${s.key}`, 'X-Forwarded-For': caller } });
 }
 
+/** Ask for `mint` (202: a rebuild starts), wait until it runs and has read some transactions, then stop the server with `signal` and wait for its exit. */
+async function startAndKill(s: Server, mint: string, signal: NodeJS.Signals): Promise<void> {
+  expect((await token(s, mint)).status).toBe(202);
+  for (let i = 0; ; i++) {
+    const b = await (await token(s, mint)).json();
+    if (b.rebuild?.state === 'running' && b.rebuild.progress.transactions > 0) break;
+    if (i > 400) throw new Error('never seen running');
+    await sleep(25);
+  }
+  s.proc.kill(signal);
+  await new Promise((r) => s.proc.once('exit', r));
+}
+
 /** Poll until the answer is not 202; returns the last answer and how many 202s were seen. */
 async function pollUntilDone(s: Server, mint: string, caller = '198.51.100.1', timeoutMs = 90_000): Promise<{ res: Response; accepted: number }> {
   const until = Date.now() + timeoutMs;
@@ -209,15 +222,7 @@ describe('the rebuild lifecycle through HTTP', () => {
   it('a server stopped by SIGTERM mid-rebuild gives up its lease: the restarted server takes the job at once, not after the lease', async () => {
     const s = await startArchive({ REBUILD_LEASE_MS: '120000' });
     const mint = bigMints[13]!;
-    expect((await token(s, mint)).status).toBe(202);
-    for (let i = 0; ; i++) {
-      const b = await (await token(s, mint)).json();
-      if (b.rebuild?.state === 'running' && b.rebuild.progress.transactions > 0) break;
-      if (i > 400) throw new Error('never seen running');
-      await sleep(25);
-    }
-    s.proc.kill('SIGTERM');
-    await new Promise((r) => s.proc.once('exit', r));
+    await startAndKill(s, mint, 'SIGTERM');
     const priv = new Database(join(s.dataDir, 'private.db'), { readonly: true });
     expect(priv.prepare('SELECT state, lease_until_ms AS lease FROM rebuild_job WHERE mint = ?').get(mint)).toEqual({ state: 'running', lease: 0 });
     priv.close();
@@ -233,16 +238,7 @@ describe('the rebuild lifecycle through HTTP', () => {
   it('a server killed mid-rebuild resumes the job after restart; it finishes once', async () => {
     const s = await startArchive({});
     const mint = bigMints[1]!;
-    expect((await token(s, mint)).status).toBe(202);
-    // Wait until it is running and has read some transactions.
-    for (let i = 0; ; i++) {
-      const b = await (await token(s, mint)).json();
-      if (b.rebuild?.state === 'running' && b.rebuild.progress.transactions > 0) break;
-      if (i > 400) throw new Error('never seen running');
-      await sleep(25);
-    }
-    s.proc.kill('SIGKILL');
-    await new Promise((r) => s.proc.once('exit', r));
+    await startAndKill(s, mint, 'SIGKILL');
     const again = await spawnServer(s.env);
     const restarted = { ...s, proc: again.proc, log: again.log };
     const { res, accepted } = await pollUntilDone(restarted, mint);
