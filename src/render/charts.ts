@@ -251,11 +251,21 @@ function drawTimeline(s: ChartSeries, tl: NonNullable<ChartSeries['timeline']>, 
 <svg viewBox="0 0 ${W} ${TL_H}" role="img" aria-labelledby="timeline-title"><title id="timeline-title">Buyer timeline of ${esc(name)}: ${tl.cutAt100 ? `the first ${tl.points.length} trades of the first 30 s (there were more)` : `${tl.points.length} trades in the first 30 s`}, ${tl.bundledWallets} bundled wallets</title>
 <rect class="band" x="${PAD.l}" y="${PAD.t}" width="${oneDecimal(bandEnd - PAD.l)}" height="${TL_H - PAD.t - PAD.b}"></rect>
 ${axes(x, y, TL_H, timeTicks(maxT), unit.symbol)}
-${marks}
+${marks}${tl.cutAt100 ? cutMark(x(Math.floor(Math.max(...tl.points.map((p) => p.t))) + 1)) : ''}
 </svg>
 ${TIMELINE_LEGEND}
 ${table}
 </figure>`) as Html;
+}
+
+/**
+ * Where a buyer timeline stops drawing (its first 100 buys: there were more): a dashed line at the
+ * end of the last drawn second and its label, so the chart does not read as buying that stopped
+ * (a phone reader's review: the dots of 300 buyers ended at 9 s on a 0–30 s axis).
+ */
+function cutMark(at: number): string {
+  const left = at > (W * 2) / 3;
+  return `<line class="mk-cut" x1="${oneDecimal(at)}" x2="${oneDecimal(at)}" y1="${PAD.t}" y2="${TL_H - PAD.b}"></line><text class="mk-cut" x="${oneDecimal(left ? at - 4 : at + 4)}" y="${PAD.t}" dy="1.2em" text-anchor="${left ? 'end' : 'start'}">first 100 buys</text>`;
 }
 
 type Scale = { (v: number): number; ticks(n?: number): number[] };

@@ -494,7 +494,7 @@ ${timelineChart(series, name, ex.tx, hasEarlyPage(s) ? earlyPath(doc.mint) : und
 ${curveChart(series, name)}
 </div>
 <h2 id="wallets">The wallets behind the counts</h2>
-<h3>Bundled buyers${l ? html` <span class="muted">(${l.bundledBuyers}${doc.history.complete ? '' : ' in the history held'})</span>` : ''}</h3>
+<h3>Bundled buyers${l ? html` <span class="muted">(${doc.history.complete ? l.bundledBuyers : l.bundledBuyers === 0 ? 'unknown: the history is incomplete' : `at least ${l.bundledBuyers}`})</span>` : ''}</h3>
 <p class="muted small">Outside wallets that bought in the creation slot, the same batch of chain events as the launch.</p>
 ${bundleTable(doc, ex)}
 <h3>First-30-s buyers${s?.earlyBuyers.length ? html` <span class="muted">(${s.earlyBuyers.length}${l?.bundledBuyers ? ' besides the bundled' : ''})</span>` : ''}</h3>

@@ -100,6 +100,9 @@ describe('first-30-s buyers on a token page', () => {
     expect(Buffer.byteLength(p.html)).toBeLessThanOrEqual(60 * 1024);
     expect(gzipSync(p.html).length).toBeLessThanOrEqual(15 * 1024);
     expect(walletsOf(section(p.earlyPage!, /<table[^>]*id="early-buyers"[\s\S]*?<\/table>/))).toHaveLength(300);
+    // its timeline draws the first 100 buys and marks where it stops (it read as buying that stopped at 9 s); a launch of fewer draws no such mark
+    expect(p.html).toMatch(/<line class="mk-cut"[^>]*><\/line><text class="mk-cut"[^>]*>first 100 buys<\/text>/);
+    expect(pagesOf(EARLY_TABLE_ROWS, 12_000).html).not.toContain('mk-cut');
   });
 });
 

@@ -49,6 +49,8 @@ describe('token pages after the markers-v7 audit', () => {
     expect(cell(html, 'Buyers in the first 30 seconds')).toBe('unknown — none in the held history, which is incomplete');
     expect(html).toContain('<li><span class="k">Bundled buyers</span> unknown — history incomplete</li>');
     expect(html).not.toMatch(/<span class="k">[^<]*buyers<\/span> 0/);
+    // and the section's heading too (a phone reader read "(0 in the history held)" under the pill's "unknown")
+    expect(html).toContain('<h3>Bundled buyers <span class="muted">(unknown: the history is incomplete)</span></h3>');
     expect(cell(html, 'Curve completed')).toBe('unknown — the held history is incomplete');
     expect(html).not.toContain('No outside wallet bought in the creation slot.');
     expect(text(html, 'not-known')).toBe('Not known: whether the launch carried a marker, because a transaction of the launch could not be read, or holds program data the archive cannot read; the counts below are of what was read only.');
