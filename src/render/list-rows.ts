@@ -48,6 +48,25 @@ function age(ms: number | null, nowMs: number, what: string): Html {
   return html`<time datetime="${new Date(ms).toISOString()}" title="${utcMinute(ms)}">${what} ${shortDuration(nowMs - ms)} ago</time>` as Html;
 }
 
+/** The most characters of a row's why (the whole why is on the token page). */
+export const ROW_WHY_CHARS = 180;
+
+/**
+ * A why cut for a row's glance: at most `max` characters, cut at the last space before the limit
+ * (an address or a figure is never cut in its middle — a phone reader met "by the creator
+ * (CwrXkXfrv…a3e…" on the home page), trailing punctuation dropped, then "…"; the whole text when
+ * it fits. Shown through displayText (hidden characters made visible).
+ * @example glance('The curve was taken within the creation slot by the creator (CwrX…)', 40) // 'The curve was taken within the creation…'
+ */
+export function glance(text: string, max: number): string {
+  const shown = displayText(text, Number.MAX_SAFE_INTEGER);
+  const chars = [...shown];
+  if (chars.length <= max) return shown;
+  const cut = chars.slice(0, max).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:(—-]+$/u, '')}…`;
+}
+
 /** One row. `when` picks the time shown: creation (default) or graduation. */
 export function listRow(r: ListRow, nowMs: number, when: 'created' | 'graduated' = 'created'): Html {
   const name = r.name ? displayText(r.name, ROW_NAME_CHARS) : '';
@@ -55,7 +74,7 @@ export function listRow(r: ListRow, nowMs: number, when: 'created' | 'graduated'
   // the label, then the why: "1 finding at launch." before its fact, "History incomplete." before "Unknown, not clean: …"
   const label = r.label ? displayText(r.label, 80) : '';
   // a row is a glance: the verdict and the first facts (the whole why, with an UNKNOWN's reserve figures, is on the page)
-  const why = r.why ? displayText(r.why, 180) : '';
+  const why = r.why ? glance(r.why, ROW_WHY_CHARS) : '';
   return html`<li class="row">
 <div class="row-head">${badge(r.findingClass)} <a class="tok" href="/t/${r.mint}.html"><span class="name">${name || 'No name'}</span>${symbol ? html` <span class="sym">${symbol}</span>` : ''}</a></div>
 <p class="why">${label ? html`<strong>${label}.</strong> ` : ''}${why}</p>
