@@ -157,7 +157,8 @@ export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
   const out: Trade[] = [];
   for (const tx of txs) {
     let lastBuy: Trade | undefined;
-    const receivers = receiversOf(mint, tx);
+    // read from the instructions only for a transaction with a buy (most of a curve's are one trade: no second walk for a sell)
+    let receivers: ReturnType<typeof receiversOf> | undefined;
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
@@ -180,7 +181,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
       const user = str(f.user);
       if (!user) continue;
       // a buy's tokens belong to the wallet that received them (markers-v9); the user paid
-      const by = f.is_buy === true && e.outerIndex !== null ? receivers.get(e.outerIndex) : undefined;
+      const by = f.is_buy === true && e.outerIndex !== null ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex) : undefined;
       const wallet = by && by.user === user && by.owner ? by.owner : user;
       const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const tokens = big(f.token_amount);
