@@ -148,25 +148,29 @@ const ITEM_JSON = `printf('{"mint":%s,"sha256":%s,"changeSeq":%d,"document":%s}'
   CASE WHEN substr(CAST(document AS BLOB), 1, 1) = X'7B' AND substr(CAST(document AS BLOB), -1, 1) = X'7D' THEN document ELSE json(document) END)`;
 // the rows of the ids in a JSON array, in the array's order: joined as they are read (json_each gives its elements in order, and
 // the join reads launch by rowid inside that loop), with the element indexes joined alongside to prove that order; ITEMS_ORDERED sorts
-const ITEMS = `SELECT CAST(group_concat(${ITEM_JSON}, ',') AS BLOB) AS json, group_concat(j.key) AS keys, count(*) AS n FROM json_each(?) j JOIN launch ON launch.rowid = j.value`;
-const ITEMS_ORDERED = `SELECT CAST(group_concat(${ITEM_JSON}, ',' ORDER BY j.key) AS BLOB) AS json, NULL AS keys, count(*) AS n FROM json_each(?) j JOIN launch ON launch.rowid = j.value`;
+// a page's body in one value: its text before the records, the records joined, its text after them (the parameters in that order) — so the
+// answer is one copy out of SQLite, not joined again in JavaScript (over 1,000,000 records a page of 50 cost ~20 µs less)
+const ITEMS = `SELECT CAST(? || group_concat(${ITEM_JSON}, ',') || ? AS BLOB) AS json, group_concat(j.key) AS keys, count(*) AS n FROM json_each(?) j JOIN launch ON launch.rowid = j.value`;
+const ITEMS_ORDERED = `SELECT CAST(? || group_concat(${ITEM_JSON}, ',' ORDER BY j.key) || ? AS BLOB) AS json, NULL AS keys, count(*) AS n FROM json_each(?) j JOIN launch ON launch.rowid = j.value`;
 
 /**
  * The listed records of `ids` (rowids from {@link listLaunchKeys}, in the page's order) as the UTF-8
  * bytes of their JSON objects, `{"mint","sha256","changeSeq","document"}`, joined by commas — the
- * inside of a page's `records` array, assembled by SQLite in one value: each document is copied as
- * its stored bytes, never decoded or parsed (over 1,000,000 records, 50 of them in ~150 µs where one
- * Buffer per row, joined in JavaScript, took ~400). Read it in the transaction that read the ids.
- * Throws when a row is gone (it cannot be, inside that transaction). `sorted`: join through SQLite's
- * sort by position instead of in reading order (what happens when the reading order is not the ids'; tests).
+ * inside of a page's `records` array — between `before` and `after` (the rest of the page's JSON),
+ * assembled by SQLite in one value: each document is copied as its stored bytes, never decoded or
+ * parsed (over 1,000,000 records, 50 of them in ~150 µs where one Buffer per row, joined in
+ * JavaScript, took ~400). Read it in the transaction that read the ids. Throws when a row is gone
+ * (it cannot be, inside that transaction). `sorted`: join through SQLite's sort by position
+ * instead of in reading order (what happens when the reading order is not the ids'; tests).
  * @example listedItemsJson(db, [7, 3]).toString() // '{"mint":"…","sha256":"…","changeSeq":12,"document":{…}},{…}'
+ * @example listedItemsJson(db, [7], false, '[', ']').toString() // '[{"mint":"…",…}]'
  */
-export function listedItemsJson(db: Database.Database, ids: readonly number[], sorted = false): Buffer {
-  if (ids.length === 0) return Buffer.alloc(0);
+export function listedItemsJson(db: Database.Database, ids: readonly number[], sorted = false, before = '', after = ''): Buffer {
+  if (ids.length === 0) return Buffer.from(before + after, 'utf8');
   const list = JSON.stringify(ids);
-  let row = statement(db, sorted ? ITEMS_ORDERED : ITEMS).get(list) as { json: Buffer; keys: string | null; n: number };
+  let row = statement(db, sorted ? ITEMS_ORDERED : ITEMS).get(before, after, list) as { json: Buffer; keys: string | null; n: number };
   // the order is SQLite's reading order, not a promise of its documentation: checked, and sorted when it differs
-  if (!sorted && row.keys !== expectedKeys(ids.length)) row = statement(db, ITEMS_ORDERED).get(list) as typeof row;
+  if (!sorted && row.keys !== expectedKeys(ids.length)) row = statement(db, ITEMS_ORDERED).get(before, after, list) as typeof row;
   if (row.n !== ids.length) throw new Error(`listedItemsJson: ${ids.length - row.n} of ${ids.length} listed records are no longer held`);
   return row.json;
 }

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { lastChangeSeq, listedItemsJson, listLaunchKeys, type ListedKey, type ListFilter, type ListPosition } from '../db/launch-list.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, addressProblem, joinBytes, jsonTextResponse, licenseOf } from './http.ts';
+import { CACHE_NONE, addressProblem, jsonTextResponse, licenseOf } from './http.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
@@ -154,51 +154,55 @@ export interface LaunchListBody {
 
 /**
  * A page of records for a parsed query, from the public database: the UTF-8 bytes of the JSON of a
- * {@link LaunchListBody}. The records are copied as SQLite assembles them (listedItemsJson: each
- * stored canonical document as its bytes, not decoded, parsed or serialised again); the other
- * members in the interface's order.
+ * {@link LaunchListBody}. The page is assembled by SQLite in one value (listedItemsJson: each stored
+ * canonical document copied as its bytes, not decoded, parsed or serialised again, between the
+ * other members, in the interface's order).
  */
 export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): Buffer {
+  const license = licenseOf(deps.config);
   // one read transaction: the page, its records and the newest change it is measured against are one snapshot
-  const [keys, items, newest] = pageRead(deps.publicStore.db)(q);
-  const hasMore = keys.length > q.limit;
-  const count = Math.min(keys.length, q.limit);
-  const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
-  const last = count ? keys[count - 1] : undefined;
-  // the page size goes on with the cursor when it is not the default
-  const l = q.limit !== LIST_DEFAULT_LIMIT ? { l: q.limit } : {};
-  let next: string | null = null;
-  if (q.order === 'newest') {
-    if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot ?? null, m: last.mint, ...l, f });
-  } else {
-    // a sync always continues: from the last record seen, or where it stood (an empty first page: the newest write now)
-    const seq = last ? last.changeSeq! : q.after?.order === 'changes' ? q.after.seq : newest;
-    next = encodeCursor({ v: 1, o: 'c', q: seq, ...l, f });
-  }
-  const s = JSON.stringify;
-  // a LaunchListBody, members in its order
-  return joinBytes([
-    `{"apiVersion":"v1","order":${s(q.order)},"records":[`,
-    items,
-    `],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(licenseOf(deps.config))}}`,
-  ]);
+  return pageRead(deps.publicStore.db)(q, (keys, newest) => {
+    const hasMore = keys.length > q.limit;
+    const count = Math.min(keys.length, q.limit);
+    const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
+    const last = count ? keys[count - 1] : undefined;
+    // the page size goes on with the cursor when it is not the default
+    const l = q.limit !== LIST_DEFAULT_LIMIT ? { l: q.limit } : {};
+    let next: string | null = null;
+    if (q.order === 'newest') {
+      if (hasMore && last) next = encodeCursor({ v: 1, o: 'n', s: last.creationSlot ?? null, m: last.mint, ...l, f });
+    } else {
+      // a sync always continues: from the last record seen, or where it stood (an empty first page: the newest write now)
+      const seq = last ? last.changeSeq! : q.after?.order === 'changes' ? q.after.seq : newest;
+      next = encodeCursor({ v: 1, o: 'c', q: seq, ...l, f });
+    }
+    const s = JSON.stringify;
+    // a LaunchListBody, members in its order
+    return [
+      `{"apiVersion":"v1","order":${s(q.order)},"records":[`,
+      `],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(license)}}`,
+    ];
+  });
 }
 
-type PageRows = readonly [ListedKey[], Buffer, number];
-const pageReads = new WeakMap<Database.Database, (q: ListQuery) => PageRows>();
+/** The text of a page around its records, from the keys of its rows (one more than its limit) and, for a sync, the newest change sequence. */
+type PageFrame = (keys: ListedKey[], newest: number) => [before: string, after: string];
+const pageReads = new WeakMap<Database.Database, (q: ListQuery, frame: PageFrame) => Buffer>();
 
 /**
- * The keys of a page's rows (one more than its limit, to tell whether more follow), the JSON of
- * its records (the first `limit`) and, for a sync, the newest change sequence, read in one
- * transaction of `db`: the transaction function is made once per connection (better-sqlite3's
- * `db.transaction` makes a new one on every call otherwise).
+ * The page of `q` in one transaction of `db`: the keys of its rows (one more than its limit, to
+ * tell whether more follow) and, for a sync, the newest change sequence; then the JSON of its
+ * records (the first `limit`) between the two texts `frame` makes of them. The transaction
+ * function is made once per connection (better-sqlite3's `db.transaction` makes a new one on every
+ * call otherwise).
  */
-function pageRead(db: Database.Database): (q: ListQuery) => PageRows {
+function pageRead(db: Database.Database): (q: ListQuery, frame: PageFrame) => Buffer {
   let read = pageReads.get(db);
   if (!read) {
-    read = db.transaction((q: ListQuery): PageRows => {
+    read = db.transaction((q: ListQuery, frame: PageFrame): Buffer => {
       const keys = listLaunchKeys(db, q.order, q.filter, q.after, q.limit + 1);
-      return [keys, listedItemsJson(db, keys.slice(0, q.limit).map((k) => k.id)), q.order === 'changes' ? lastChangeSeq(db) : 0];
+      const [before, after] = frame(keys, q.order === 'changes' ? lastChangeSeq(db) : 0);
+      return listedItemsJson(db, keys.slice(0, q.limit).map((k) => k.id), false, before, after);
     });
     pageReads.set(db, read);
   }

@@ -361,6 +361,9 @@ describe('a page\'s records assembled by SQLite (listedItemsJson)', () => {
       const want = expected(ids);
       expect(listedItemsJson(db, ids).toString('utf8')).toBe(want);
       expect(listedItemsJson(db, ids, true).toString('utf8')).toBe(want);
+      // the page's text around them, in the same value (an empty page: the two texts alone)
+      expect(listedItemsJson(db, ids, false, '{"records":[', '],"é":1}').toString('utf8')).toBe(`{"records":[${want}],"é":1}`);
+      expect(listedItemsJson(db, ids, true, '[', ']').toString('utf8')).toBe(`[${want}]`);
       if (ids.length) expect(JSON.parse(`[${want}]`).map((r: { mint: string }) => r.mint)).toEqual(ids.map((id) => byId.get(id)!.mint));
     }
     // a stored document that is not an object's text as it stands: re-serialised, as the page did before
