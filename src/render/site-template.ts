@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 12;
+export const SITE_TEMPLATE_VERSION = 13;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = 'aea55045350d279b0114351cbb4bf8f9ddfe3c14058c40d69c12814cad96410f';
+export const SITE_TEMPLATE_PINNED = '8b3aa52ecf5e9e39dbbd578acde108cf038793271e4349f07e0afb6411b6d541';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

@@ -19,9 +19,10 @@ import { ORIGIN_WORDS } from './origin-words.ts';
  * escaped by `hono/html`'s `html` tag; chain metadata passes `displayText`. Links from chain
  * metadata pass an http/https allow-list (never javascript:).
  *
- * Order: the verdict (class and markers at birth in words, with the reason), the three charts
- * (charts.ts, from the launch's transactions), the wallets behind the counts, the flags with their
- * transactions, then every fact in detail with its raw value.
+ * Order: the verdict (class and markers at birth in words, with the reason), the flags with their
+ * transactions (the proof of the verdict, first on a phone too: a long evidence list folded after
+ * {@link EVIDENCE_SHOWN}), the three charts (charts.ts, from the launch's transactions), the wallets
+ * behind the counts, then every fact in detail with its raw value.
  *
  * Wording rules (spec §1, §2.3): `cleanAtBirth: null` reads "unknown — <why>" (the held history
  * incomplete, or a marker not established), never clean;
@@ -30,7 +31,7 @@ import { ORIGIN_WORDS } from './origin-words.ts';
  * record's `why`, quoted as it is, may say "not clean").
  *
  * Stable ids: `#token-name`, `#mint`, `#finding`, `#why`, `#at-birth`, `#facts`, `#document`,
- * `#sha256`, `#creator-page`, `#wallets`, `#chart-supply`, `#chart-timeline`, `#chart-curve`.
+ * `#sha256`, `#creator-page`, `#flags`, `#wallets`, `#chart-supply`, `#chart-timeline`, `#chart-curve`.
  */
 
 /** Options of {@link renderTokenPage}. */
@@ -404,14 +405,23 @@ function flagsSection(doc: LaunchDocument, ex: Explorer): Html {
     if (doc.finding.class === 'UNKNOWN') return html`<p>No flag is stated: the facts a flag needs are not established (see above).</p>` as Html;
     return html`<p>None: no marker was found in the launch’s complete history.</p>` as Html;
   }
-  return html`<ul class="flags">${flags.map(
-    (f) => html`<li class="flag"><span class="badge ${f.class}">${f.class}</span> <strong>${f.summary}</strong> <code>${f.code}</code>${
-      f.evidence?.length
-        ? html`<br>Evidence (${count(f.evidence.length, 'transaction')}): <span class="evidence">${f.evidence.map((s, i) => html`${i ? ' ' : ''}${txLink(ex, s)}`)}</span>`
+  const links = (sigs: readonly string[]) => sigs.map((s, i) => html`${i ? ' ' : ''}${txLink(ex, s)}`);
+  return html`<ul class="flags">${flags.map((f) => {
+    const ev = f.evidence ?? [];
+    // the flags stand under the verdict: a long list (a creator's hundred sells) is folded after its first few, all of it in the page
+    const folded = ev.length > EVIDENCE_SHOWN + 1;
+    return html`<li class="flag"><span class="badge ${f.class}">${f.class}</span> <strong>${f.summary}</strong> <code>${f.code}</code>${
+      ev.length
+        ? html`<br>Evidence (${count(ev.length, 'transaction')}): <span class="evidence">${links(folded ? ev.slice(0, EVIDENCE_SHOWN) : ev)}</span>${
+            folded ? html`<details class="evidence-more"><summary>show the other ${count(ev.length - EVIDENCE_SHOWN, 'transaction')}</summary><span class="evidence">${links(ev.slice(EVIDENCE_SHOWN))}</span></details>` : ''
+          }`
         : ''
-    }</li>`,
-  )}</ul>` as Html;
+    }</li>`;
+  })}</ul>` as Html;
 }
+
+/** A flag's evidence transactions listed before the rest are folded (the flags section stands right under the verdict). */
+export const EVIDENCE_SHOWN = 6;
 
 function cohortCell(doc: LaunchDocument): unknown {
   const c = doc.funder?.sharedCohort ?? null;
@@ -486,6 +496,8 @@ ${verdict(doc, s)}
 <p class="asof muted">Facts as of its newest transaction, ${utc(doc.asOf.ms)}${asOfAfter}${
   doc.history.rebuiltAt ? `; its chain history was read to the end ${utc(doc.history.rebuiltAt.ms)}` : ''
 }; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
+<h2 id="flags">Flags and the transactions behind them</h2>
+${flagsSection(doc, ex)}
 <h2 id="charts">At launch</h2>${series.timesEstimated ? html`
 <p class="muted small" id="times-estimated">Times marked ≈ are estimated from the slot distance (about 0.4 s a slot): the chain gave no block time for ${l?.createdAt ? 'some of this launch’s transactions' : 'the creation transaction'}.</p>` : ''}
 <div class="charts">
@@ -505,8 +517,6 @@ ${buyoutTable(doc, ex)}${
   doc.curveBuyout ? html`
 <p class="small">What this wallet did with the tokens afterwards — kept them, or sold them on the pool or elsewhere, which “Creator sold on the curve” does not count — is on <a href="/w/${doc.curveBuyout.wallet}.html#h-buyouts">its wallet page</a>.</p>` : ''
 }
-<h2>Flags and the transactions behind them</h2>
-${flagsSection(doc, ex)}
 <h2>Details</h2>
 <table id="facts" class="facts stack"><tbody>
 ${l ? launchRows(doc, l, ex) : row('Launch facts', 'unknown — the creation transaction is not held: not observed live, and not rebuilt')}

@@ -91,31 +91,35 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * table names who traded as "bundled buyer", "first-30-s buyer", "other trader"; and the bundled
  * buyers' heading of an incomplete history says "unknown" or "at least N", not "0 in the history
  * held"; a line diff showed only those lines.
+ * Version 13: the flags with their transactions stand right under the verdict (a phone reader met
+ * them 12 screens down on a hyped launch's page), a flag's evidence past its first six folded in a
+ * `<details>`; a diff against version 12 showed only the section moved (now `id="flags"`) on the
+ * token pages; the creator pages are unchanged.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '03b89de8bf1f15045ebe72ade3c65f210f5b38ead452a2d43b1d446a1a218a68'],
-  ['records/FINDINGS-no-transactions', '49f3f833ae254c89cf3dafdf7cbc3ef1044f512e8c292e1578dbb9460859a507'],
-  ['records/NOTE', 'e52d85b2e2e9fcf8518b81a46f2fef012c8b9c5541885b8b0aaec7ea07e034e6'],
-  ['records/NO_MARKERS', '271c42f6c59adb3f39fe786022735776ffef7579e3c241e241b62f77b1e32926'],
-  ['records/UNKNOWN', 'a0ab2040113d171396b4c7d6b250ab0831c70249f1dbe5b54992551da2f8ba5c'],
-  ['records/UNKNOWN_NO_CREATION', '36960417e97130fea9185d60e93182715da3c71fc2077c9b0d0a99042a6bc571'],
-  ['records/graduated', 'b9a1a6ee55aba822ee742e3269edad383e64ea700a904689f37d5eecfe6ad447'],
-  ['records/hostile', '1f4c8541a1f1e9e01cd8f57ed6b67d8482dc50239a1271d091354bcde7d6b5b8'],
-  ['records/hostile-metadata', 'f09c840d546ac74c24070d621cbba42ebd26e6c8f8367fd09e2ed09e8efe588d'],
-  ['records/hostile-metadata-demo', 'e1d8d18a4d080fffaac4d7522603599b62e9217977f49706c086e3d90d850bd1'],
-  ['records/rebuilt', '993ff637d3751f09f7d69951a0d9cd81de11dc7a93fab2a12c483dd54011f1aa'],
-  ['records/v3_migration', '84eb443d15d8921bff728f8ce8d65bbc66529a548064f6487ace310277f516ae'],
-  ['bench/long-curve', '802677dccaa742ecd4bb9b1cb633a42f476d0648a48821a884706430ea3b918a'],
-  ['bench/long-curve-hostile', '93ce122588ed5fff271aaae8b487abd6d8c95cffb174126cb85cc9ca76a8e40d'],
-  ['synthetic/events-graduated', '9f555c78d063b7b322a264fdb61a494aa50935ccc7c4f9ed526d519546eb6b46'],
-  ['synthetic/trades-sum', '15fda375a539b55de650962f301b682cc49b08b44371e651c96addb85ae75c28'],
-  ['synthetic/usdc-graduated', 'cad97139d82f0ef5e2346d7d4e16d6777230dc83d23016f8da464fe73e4c017f'],
-  ['synthetic/short', '218f404427c225d2a3e8ac893a4318ed289f0cec94968e49ccad9d28a254afac'],
-  ['doc/no-markers', '2ebd883d4006817d0b08a125401c62e09ce798ee8770f1179d1ff48e25c96dff'],
-  ['doc/hostile', '082a244fb7feda1dbda41bd11fd92a9bfce96f616691f4ad4ba5b62ecdfd25a9'],
-  ['doc/unknown-no-launch', '388a7fd7deee0d8b064e36b607d7d794e0ff63173f9b40a936ed176cee0ead1d'],
-  ['doc/graduated-pool', '3b1d237fdf8c8834a4e953e1e2f019bd037001177636c3c2b6840b6f6831458e'],
+  ['records/FINDINGS', 'd7749fe9f312ef00ed78c1f75a1a1b7a2314834f7eaa74985f1a127b150e19fa'],
+  ['records/FINDINGS-no-transactions', '1edffacd93ad9003bd564b243ad0e0f155158cfde4e9517ff531fbdf9a021974'],
+  ['records/NOTE', '9f26780ab1df034b52857f9f756f505fbc746dfa87c5b4b8cd4fa2c0cc5f798e'],
+  ['records/NO_MARKERS', 'd964a6ac7636f2aff06a4537c084e9cfdcb43f080d75407c3a7737c4e34fedbd'],
+  ['records/UNKNOWN', 'd8b9c67a5b9b28e6670cc07a4c1ca0920122e71baa9917e18917ee8fc78f1094'],
+  ['records/UNKNOWN_NO_CREATION', '8e00fbe2ef43be80e449147e01467765d04b8cc8a1fd0cc6648daf8c91dd41cc'],
+  ['records/graduated', '67551d5040c51db4823b2c3302d22e932b250b4f9ec37f48b3c5e55ad52c432f'],
+  ['records/hostile', '91cf645cf7382d6f955ade10a5d6eba730494028b4bed4b3f286ecbf2050036d'],
+  ['records/hostile-metadata', '8f43628405a02df457a388185cc648e6bbd29551143617d25924c63e18dcf608'],
+  ['records/hostile-metadata-demo', '0ea164d2915a9f979358b4883c93dfc93ae3ffbdcd2f0912669813563ddf35e6'],
+  ['records/rebuilt', 'ffdba7deab41f9021a7c762145ba122eda638360e3a754d99e7a3f8426848c5a'],
+  ['records/v3_migration', '5a0c3dc0b87e04018fada8ea425eb4e8d5f9dfb1248a75272527a39e481aae1d'],
+  ['bench/long-curve', 'f26de02edd09db5f464b230da76fb1ce56cf4370c0980254b1958b4607eda2f4'],
+  ['bench/long-curve-hostile', '6c021626cc3b2db775108063909c6c5ef9d3b99d44c6e648b14c143c0ed5e28d'],
+  ['synthetic/events-graduated', '5d9a5903a1b481a1059d9d5364f50c123eb3f158e3071dc4448719a8d049d764'],
+  ['synthetic/trades-sum', '0acd9504022ac8a1e7eccf270886829fe9dcacd35a9d2d42c9950e1e7ff179c0'],
+  ['synthetic/usdc-graduated', '82ab61fa47e034d40ea0d6b0ca2202386176408ce9f86afae0462f425b370909'],
+  ['synthetic/short', 'e1b20e9be323e90ef1c10890e10bfbd76e0fa7a992f0677f0cd2fa10dc140836'],
+  ['doc/no-markers', 'ef489c611d9d042e18b66f5824d428ea73e5564e82966668804724ff0a973cad'],
+  ['doc/hostile', 'd708e9e6b94392246f2bfeaad39a871c407e52c3bd872a927e66378c47b3c9f4'],
+  ['doc/unknown-no-launch', '07917290f6918871704c46db828ce62a712a7382516311cca102d21a66b5b428'],
+  ['doc/graduated-pool', '9f19063e34a5eb77d2a9c32463d2476dfa826a1524931b901c76a92191c79add'],
   ['creator/FINDINGS-creator', '7f1477cdaf6cf59fcf1f939c03e4474d8a79fd6ee3041023a49abbd3232fb78f'],
   ['creator/FINDINGS-bundled-buyer', 'cf04f051f2fddb858ead787c19a74dade4d5ea12325198f5f797900ed96a6053'],
   ['creator/FINDINGS-creator-demo', 'a72d58b38fe8ddea3cf59256cee8a3ef067a6782ff615c757d9ef27a59275713'],

@@ -101,6 +101,23 @@ describe('renderTokenPage', () => {
     expect(page).toContain(OPTS.sha256);
   });
 
+  it('puts the flags with their transactions right under the verdict, a long evidence list folded after its first six (a phone reader met them 12 screens down)', () => {
+    const order = ['id="finding"', 'id="flags"', 'id="charts"', 'id="wallets"', 'id="facts"'].map((m) => page.indexOf(m));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const sigs = (n: number) => Array.from({ length: n }, (_, i) => `${String(i).padStart(2, '0')}${'5'.repeat(86)}`);
+    const flagged = (n: number) => renderTokenPage(makeDoc({ flags: [{ code: 'creator_sold', class: 'NOTE', summary: 'The creator sold', evidence: sigs(n) }] }), OPTS);
+    const many = flagged(20);
+    // every transaction is linked in the page; the seventh and later inside the fold
+    for (const sig of sigs(20)) expect(many).toContain(`href="https://solscan.io/tx/${sig}"`);
+    const fold = many.slice(many.indexOf('<details class="evidence-more">'), many.indexOf('</details>', many.indexOf('<details class="evidence-more">')));
+    expect(fold).toContain('<summary>show the other 14 transactions</summary>');
+    expect(sigs(20).filter((sig) => fold.includes(sig))).toEqual(sigs(20).slice(6));
+    expect(many).toContain('Evidence (20 transactions)');
+    // seven are shown whole: a fold of one would save nothing
+    expect(flagged(7)).not.toContain('evidence-more');
+  });
+
   it('shows cleanAtBirth null as "unknown — not observed" and an UNKNOWN page never says clean, safe or no issues', () => {
     const unknown = renderTokenPage(
       makeDoc({
