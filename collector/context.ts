@@ -6,6 +6,7 @@ import type { CreationAt, DecodedTransaction } from '../src/core/types.ts';
 import type { ArchiveRpc } from '../src/chain/rpc.ts';
 import type { TransactionReader } from '../src/chain/transaction-reader.ts';
 import { TransactionCache } from '../src/ingest/tx-cache.ts';
+import { newBacklogProgress, type BacklogProgress } from '../src/ingest/page-backlog.ts';
 import { FunderBudget, type EnsureFundersDeps } from '../src/ingest/funding.ts';
 import { HeardNotifications } from './source/heard.ts';
 import type { CollectorJobDeps } from './enrich/job-deps.ts';
@@ -62,12 +63,14 @@ export interface CollectorMemory {
   creationHeardMs: Map<string, number>;
   /** the newest creation the creation scan has reached (source/creation-scan.ts); null before its first scan */
   creationScan: { signature: string; slot: number } | null;
+  /** the page template backlog's progress, for its log lines (src/ingest/page-backlog.ts noteBacklogProgress) */
+  backlog: BacklogProgress;
 }
 
 /** A run's empty memory (`nowMs`: the run's start, as if pages had just been written). */
 export function newMemory(config: Config, nowMs: number): CollectorMemory {
   const creations = new Map<string, CreationAt>();
-  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20, config.TX_CACHE_IDLE_S * 1000), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map(), creationScan: null };
+  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20, config.TX_CACHE_IDLE_S * 1000), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map(), creationScan: null, backlog: newBacklogProgress() };
 }
 
 /** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */

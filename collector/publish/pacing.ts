@@ -2,7 +2,7 @@ import type { Config } from '../../src/config.ts';
 import type { Logger } from '../../src/log.ts';
 import type { PublicStore } from '../../src/db/public-store.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
-import { writeBacklogPages } from '../../src/ingest/page-backlog.ts';
+import { noteBacklogProgress, writeBacklogPages } from '../../src/ingest/page-backlog.ts';
 import type { CollectorMemory } from '../context.ts';
 
 /** During a long catch-up, pages and documents are written at most this often (ms); always at its end. */
@@ -49,7 +49,8 @@ export function writePagesTimed(store: PublicStore, config: Config, log: Logger,
   const t0 = performance.now();
   writeSiteFiles(store, config, log, { untilMs: budgeted ? t0 + LIVE_SITE_WRITE_BUDGET_MS : Infinity, txs: memory.txs });
   // then, with the time left, pages listed after a template change (src/ingest/page-backlog.ts)
-  writeBacklogPages(store, config, t0 + (budgeted ? LIVE_SITE_WRITE_BUDGET_MS : ONCE_BACKLOG_MS), memory.txs);
+  const backlog = writeBacklogPages(store, config, t0 + (budgeted ? LIVE_SITE_WRITE_BUDGET_MS : ONCE_BACKLOG_MS), memory.txs);
+  noteBacklogProgress(store, log, memory.backlog, backlog, now());
   memory.sitePassMs = performance.now() - t0;
   memory.siteWrittenMs = now();
 }

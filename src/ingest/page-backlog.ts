@@ -72,3 +72,53 @@ export function writeBacklogPages(store: PublicStore, config: Config, untilMs: n
   }
   return n;
 }
+
+/** How often (ms) {@link noteBacklogProgress} logs while the backlog is being written. */
+export const BACKLOG_LOG_MS = 60_000;
+
+/** What {@link noteBacklogProgress} keeps between passes (one per collector run: {@link newBacklogProgress}). */
+export interface BacklogProgress {
+  /** pages written since the last line */
+  written: number;
+  /** pages written this run */
+  total: number;
+  /** when the last line was logged (epoch ms; 0: none yet this run) */
+  loggedMs: number;
+  /** whether the backlog was found non-empty this run (its end is logged once) */
+  active: boolean;
+}
+
+/** A run's progress before any backlog page is written. */
+export function newBacklogProgress(): BacklogProgress {
+  return { written: 0, total: 0, loggedMs: 0, active: false };
+}
+
+/**
+ * The operator's view of the backlog after a pass wrote `written` of its pages: a line when the
+ * run's first pages are written and then at most every {@link BACKLOG_LOG_MS} — pages written
+ * since the last line, pages left (one count of the backlog, about 8 ms over 1,000,000 pages) and,
+ * from the rate since that line, when it will be done — and one line when it is empty. Quiet when
+ * no backlog exists. `nowMs`: epoch ms.
+ */
+export function noteBacklogProgress(store: PublicStore, log: Logger, p: BacklogProgress, written: number, nowMs: number): void {
+  if (written === 0 && !p.active) return;
+  p.active = true;
+  p.written += written;
+  p.total += written;
+  const empty = !store.hasPageBacklog();
+  if (empty) {
+    log.info({ template: SITE_TEMPLATE_VERSION, written: p.total }, 'page template backlog done: every page on disk is of the running template');
+    Object.assign(p, newBacklogProgress());
+    return;
+  }
+  if (p.loggedMs !== 0 && nowMs - p.loggedMs < BACKLOG_LOG_MS) return;
+  const left = store.pageBacklogCount();
+  const perMinute = p.loggedMs === 0 ? null : Math.round((p.written * 60_000) / (nowMs - p.loggedMs));
+  log.info(
+    { template: SITE_TEMPLATE_VERSION, written: p.written, left, ...(perMinute ? { perMinute, doneInMinutes: Math.ceil(left / perMinute) } : {}) },
+    'page template backlog: pages written again in the running template (after the pages of changed records)',
+  );
+  p.written = 0;
+  p.loggedMs = nowMs;
+}
+

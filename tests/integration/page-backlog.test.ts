@@ -13,7 +13,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
 import { writeSiteFiles } from '../../src/ingest/publish.ts';
-import { refreshSiteTemplate, writeBacklogPages } from '../../src/ingest/page-backlog.ts';
+import { BACKLOG_LOG_MS, newBacklogProgress, noteBacklogProgress, refreshSiteTemplate, writeBacklogPages } from '../../src/ingest/page-backlog.ts';
+import type { Logger } from '../../src/log.ts';
 import { settledMarkerPath, sitePaths, walletPagePath } from '../../src/ingest/write-site.ts';
 import { renderTokenPage, tokenPageOptions } from '../../src/render/token-page.ts';
 import { CREATOR_PAGE_ROWS, creatorPageOptions, renderCreatorPage } from '../../src/render/creator-page.ts';
@@ -93,6 +94,38 @@ describe('pages written by another template', () => {
     }
     expect(untilPagesDue(store, now, 0)).toBe(Infinity);
     expect(refreshSiteTemplate(store, log)).toEqual({ tokens: 0, wallets: 0 });
+  });
+
+  it('tell the operator how far the backlog is: a line at the first pages, then at most once a minute with what is left and when it will be done, and one at its end', () => {
+    const mints = Array.from({ length: 12 }, (_, i) => commitLaunch(store, 2_000 + i * 10).mint);
+    writeSiteFiles(store, config, log);
+    store.setMeta(SITE_TEMPLATE_META, String(SITE_TEMPLATE_VERSION - 1));
+    expect(refreshSiteTemplate(store, log)).toEqual({ tokens: 12, wallets: 12 });
+    expect(store.pageBacklogCount()).toBe(24);
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const fake = { info: (fields: Record<string, unknown>, message: string) => void lines.push({ fields, message }) } as unknown as Logger;
+    const p = newBacklogProgress();
+    noteBacklogProgress(store, fake, p, 0, 1_000); // no page written yet: quiet
+    expect(lines).toEqual([]);
+    // pages written as the passes would (a chunk of the backlog each), at t = 1 s, 31 s, 61 s, then to the end
+    const pass = (n: number, atMs: number) => {
+      const chunk = store.pageBacklog(0, n);
+      store.clearPageBacklog(chunk.map((c) => c.id));
+      noteBacklogProgress(store, fake, p, chunk.length, atMs);
+    };
+    pass(4, 1_000);
+    expect(lines).toEqual([{ fields: { template: SITE_TEMPLATE_VERSION, written: 4, left: 20 }, message: expect.stringMatching(/^page template backlog: /) }]);
+    pass(6, 31_000); // within the minute: no line
+    expect(lines).toHaveLength(1);
+    pass(2, 1_000 + BACKLOG_LOG_MS);
+    // 8 pages in the minute since the first line: 12 left, done in 2 minutes at that rate
+    expect(lines[1]).toEqual({ fields: { template: SITE_TEMPLATE_VERSION, written: 8, left: 12, perMinute: 8, doneInMinutes: 2 }, message: expect.stringMatching(/^page template backlog: /) });
+    pass(12, 2_000 + BACKLOG_LOG_MS);
+    expect(lines[2]).toEqual({ fields: { template: SITE_TEMPLATE_VERSION, written: 24 }, message: 'page template backlog done: every page on disk is of the running template' });
+    // and quiet again afterwards
+    noteBacklogProgress(store, fake, p, 0, 3_000 + BACKLOG_LOG_MS);
+    expect(lines).toHaveLength(3);
+    expect(mints).toHaveLength(12);
   });
 
   it('an archive from before the versions were noted has all its pages listed once', () => {
