@@ -56,12 +56,23 @@ export const BUYBACK_FEE_RECIPIENTS = [
   '5eHhjP8JaYkz83CWwvGU2uMUXefd3AazWGx4gpcuEEYD',
   'A7hAgCzFw14fejgCp387JUJRMNyz4j89JKnhtKU8piqW',
 ];
+/**
+ * Who a multi-hop route's middle hop traded for (markers-v10): PumpSwap's `multi_hop_swap` runs the
+ * route, and a coin between the user's own currency and the coin at the far end of the route
+ * "never touches the user's wallet" — the hop's tokens go to (a sell's come from) the route's next
+ * (previous) curve or pool, not to a wallet (idl/2026-10 docs/instructions/MULTI_HOP_SWAP.md; FACTS
+ * §1: "the middle coin nets to zero for the user"). Such a trade is recorded as this program's:
+ * real volume on the curve, no wallet's buy or sale.
+ */
+export const MULTI_HOP_ROUTE = PUMP_AMM_PROGRAM_ID;
+
 /** Wallets that are the protocol itself: never counted as outside buyers (reference.md §1.1, §3). */
 export const PROTOCOL_WALLETS: ReadonlySet<string> = new Set([
   ...PUMP_FEE_RECIPIENTS,
   ...BUYBACK_FEE_RECIPIENTS,
   KEEPER_WALLET,
   MAYHEM_AGENT,
+  MULTI_HOP_ROUTE,
 ]);
 
 /**

@@ -610,4 +610,23 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
       DELETE FROM wallet_funder WHERE state = 'none';
     `,
   },
+  {
+    version: 28,
+    name: 'markers-v10: records whose history holds a multi-hop route or a pool part are recorded again',
+    sql: `
+      -- markers-v10 (docs/methodology.md "Multi-hop routes: the middle coin is no wallet's"): a curve
+      -- hop of a multi-hop route through a coin is no wallet's trade of it, a route's delivery to
+      -- another wallet's account is that wallet's, and a synthetic completion's pool part is the last
+      -- buy's whatever user it names. A record made before from a transaction holding a route or a
+      -- pool part may have said more (a bundled buyer, the creator's share, a sale at birth) or less
+      -- (no outside buyer) than that: the collector's funder sweep records it again (cohort_unknown),
+      -- under markers-v10. Both came with the pump redeploy of 2026-10-08 (slot ~454,460,000): only
+      -- transactions from slot 454,000,000 on are read. One pass over launch_tx (~600 MB/s held in memory).
+      UPDATE launch SET cohort_unknown = 1
+        WHERE cohort_unknown = 0
+          AND json_extract(document, '$.launch') IS NOT NULL
+          AND mint IN (SELECT mint FROM launch_tx WHERE slot >= 454000000 AND failed = 0
+                       AND (instr(decoded, '"multi_hop_swap"') > 0 OR instr(decoded, '"PostCompleteBuyEvent"') > 0));
+    `,
+  },
 ];

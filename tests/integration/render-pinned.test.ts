@@ -94,28 +94,29 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * Version 13: the flags with their transactions stand right under the verdict (a phone reader met
  * them 12 screens down on a hyped launch's page), a flag's evidence past its first six folded in a
  * `<details>`; a diff against version 12 showed only the section moved (now `id="flags"`) on the
- * token pages; the creator pages are unchanged.
+ * token pages; the creator pages are unchanged. Then (same version, not yet released) markers-v10: a
+ * diff showed only the method row (`markers-v9` → `markers-v10`) and the documents' sha256.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', 'd7749fe9f312ef00ed78c1f75a1a1b7a2314834f7eaa74985f1a127b150e19fa'],
-  ['records/FINDINGS-no-transactions', '1edffacd93ad9003bd564b243ad0e0f155158cfde4e9517ff531fbdf9a021974'],
-  ['records/NOTE', '9f26780ab1df034b52857f9f756f505fbc746dfa87c5b4b8cd4fa2c0cc5f798e'],
-  ['records/NO_MARKERS', 'd964a6ac7636f2aff06a4537c084e9cfdcb43f080d75407c3a7737c4e34fedbd'],
-  ['records/UNKNOWN', 'd8b9c67a5b9b28e6670cc07a4c1ca0920122e71baa9917e18917ee8fc78f1094'],
-  ['records/UNKNOWN_NO_CREATION', '8e00fbe2ef43be80e449147e01467765d04b8cc8a1fd0cc6648daf8c91dd41cc'],
-  ['records/graduated', '67551d5040c51db4823b2c3302d22e932b250b4f9ec37f48b3c5e55ad52c432f'],
-  ['records/hostile', '91cf645cf7382d6f955ade10a5d6eba730494028b4bed4b3f286ecbf2050036d'],
-  ['records/hostile-metadata', '8f43628405a02df457a388185cc648e6bbd29551143617d25924c63e18dcf608'],
-  ['records/hostile-metadata-demo', '0ea164d2915a9f979358b4883c93dfc93ae3ffbdcd2f0912669813563ddf35e6'],
-  ['records/rebuilt', 'ffdba7deab41f9021a7c762145ba122eda638360e3a754d99e7a3f8426848c5a'],
-  ['records/v3_migration', '5a0c3dc0b87e04018fada8ea425eb4e8d5f9dfb1248a75272527a39e481aae1d'],
-  ['bench/long-curve', 'f26de02edd09db5f464b230da76fb1ce56cf4370c0980254b1958b4607eda2f4'],
-  ['bench/long-curve-hostile', '6c021626cc3b2db775108063909c6c5ef9d3b99d44c6e648b14c143c0ed5e28d'],
-  ['synthetic/events-graduated', '5d9a5903a1b481a1059d9d5364f50c123eb3f158e3071dc4448719a8d049d764'],
-  ['synthetic/trades-sum', '0acd9504022ac8a1e7eccf270886829fe9dcacd35a9d2d42c9950e1e7ff179c0'],
-  ['synthetic/usdc-graduated', '82ab61fa47e034d40ea0d6b0ca2202386176408ce9f86afae0462f425b370909'],
-  ['synthetic/short', 'e1b20e9be323e90ef1c10890e10bfbd76e0fa7a992f0677f0cd2fa10dc140836'],
+  ['records/FINDINGS', '2646f70a5e06ab982a202b6c3bb921176e78f82426469472083b2869ea945656'],
+  ['records/FINDINGS-no-transactions', '2e08a4aa3893960851b19178b239ab0e4111085e054bd3d5fbe114c4621f1968'],
+  ['records/NOTE', '1eb3ceea377dcb696ea749c46cb3e96808f721448f3dea3c281313bb614b250b'],
+  ['records/NO_MARKERS', '5a5311ba1d017da323c67023c833c82b1225b02e9709c024427c9f8589798720'],
+  ['records/UNKNOWN', 'b3878545f0ca44b1ed52801440803aaa666acb560e36a887a2e8d7953d1a72f5'],
+  ['records/UNKNOWN_NO_CREATION', '770a689b3115a58a1903f6f9a300104fe463e51cddb077477cc9b7ba99857599'],
+  ['records/graduated', '0aa4c7102f68e57bd1cd1df694b8e0fd920037aed60d34583ae1dcccf24f3c3d'],
+  ['records/hostile', '1424c17791b89e294c2e82a8d4aed59915d72e5cfe835bdc3e0997a159112cfa'],
+  ['records/hostile-metadata', '57b0a22a5d519596240398824f04246616c709877564fa810b5ec0d4780cabba'],
+  ['records/hostile-metadata-demo', '208bc60c4afca13a3e07cc6c5c5faf8a66f3352a89b7f6af6b56cc3171ba80c5'],
+  ['records/rebuilt', '2850bcfbb5c70e8a4cb8f79da937af5e5455c7f5796ec2bf70d380964ca3d230'],
+  ['records/v3_migration', '5ed533cb6c14aa5cdfc4ad8d6a76b69162e08d797521d75a0f9049778bcf70c9'],
+  ['bench/long-curve', '1803b6be3ba7721d394ac96ae708c0bd62f6fd0c23dfe3de1caa08e41771c246'],
+  ['bench/long-curve-hostile', 'bda353d6109f45eab283639d566f52ac49ab4ff144be95cfc6c749e15e84cfbe'],
+  ['synthetic/events-graduated', 'b5371826d9d709f0222424a98e11d1883d80966c26c61e99c39bfcdafd9d8709'],
+  ['synthetic/trades-sum', '6108e55d615ba88b3a637570f09806aee53525ec3d1988f538f358cbeb22d36a'],
+  ['synthetic/usdc-graduated', 'a6b4864bb01184b79fcc484e669be8eeef47ac72407cdddbf1fb884723e3952e'],
+  ['synthetic/short', 'e27e8a86d31bb5983a9f3f076f1348d10d841820f6ec021a29ea7dd150991a10'],
   ['doc/no-markers', 'ef489c611d9d042e18b66f5824d428ea73e5564e82966668804724ff0a973cad'],
   ['doc/hostile', 'd708e9e6b94392246f2bfeaad39a871c407e52c3bd872a927e66378c47b3c9f4'],
   ['doc/unknown-no-launch', '07917290f6918871704c46db828ce62a712a7382516311cca102d21a66b5b428'],

@@ -70,7 +70,7 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
       ],
     });
     const d = doc([c, taker]);
-    expect(d.methodVersion).toBe('markers-v9');
+    expect(d.methodVersion).toBe('markers-v10');
     expect(d.curveBuyout).toMatchObject({
       wallet: A,
       signature: taker.signature,
@@ -100,13 +100,25 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
     expect(d.launch!.creatorSupplyPct).toBeCloseTo(80, 10);
   });
 
-  it('a PostCompleteBuyEvent of another user or mint is not added; an old-style completing buy has no pool part', () => {
+  it('a PostCompleteBuyEvent of another mint is not added; one naming another user is the pool part of the buy it follows (markers-v10: it was dropped)', () => {
     const c = creation();
-    const taker = tx({
+    const otherMint = tx({
+      slot: 2000,
+      blockTime: T0 + 600,
+      events: [trade(MINT, A, true, 793_100_000_000_000n, 85_000_000_000n), complete(MINT, A), postComplete(A, { mint: 'OtherMint1111111111111111111111111111111pump', base_out: '1', quote_in: '1' })],
+    });
+    expect(doc([c, otherMint]).curveBuyout).toMatchObject({ tokens: '793100000000000', quoteSpent: '85000000000', poolPart: null });
+    const otherUser = tx({
       slot: 2000,
       blockTime: T0 + 600,
       events: [trade(MINT, A, true, 793_100_000_000_000n, 85_000_000_000n), complete(MINT, A), postComplete(B, { base_out: '1', quote_in: '1' })],
     });
+    expect(doc([c, otherUser]).curveBuyout).toMatchObject({ wallet: A, tokens: '793100000000001', quoteSpent: '85000000001', poolPart: { tokens: '1' } });
+  });
+
+  it('an old-style completing buy has no pool part', () => {
+    const c = creation();
+    const taker = tx({ slot: 2000, blockTime: T0 + 600, events: [trade(MINT, A, true, 793_100_000_000_000n, 85_000_000_000n), complete(MINT, A)] });
     expect(doc([c, taker]).curveBuyout).toMatchObject({ tokens: '793100000000000', quoteSpent: '85000000000', poolPart: null });
   });
 

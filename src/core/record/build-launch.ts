@@ -1,5 +1,5 @@
 import type { BundledBuy, CreationAt, CurveBuyout, DecodedTransaction, Flag, Instant, LaunchFacts, PoolNow } from '../types.ts';
-import { PROTOCOL_WALLETS } from '../programs.ts';
+import { MULTI_HOP_ROUTE, PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { cohortPending, sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { TOKEN_DECIMALS, exactUnits, quoteUnit } from '../amounts.ts';
@@ -138,9 +138,9 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       break;
     }
   }
-  const driftFlags = unreadableFlags(ok, state.unreadable ?? []);
   if (!creationTx || !create) {
-    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, cohortPending: false, roles: [], flags: driftFlags, historyComplete: false, historyCheck: null };
+    const flags = unreadableFlags(ok, state.unreadable ?? [], []);
+    return { ...base, name: null, symbol: null, uri: null, facts: null, curveBuyout: null, pool: null, poolUnreadable: false, sharedCohort: null, cohortPending: false, roles: [], flags, historyComplete: false, historyCheck: null };
   }
   const creation = ref(creationTx);
   const c = create as Record<string, never>;
@@ -154,7 +154,10 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const tokenProgram = str(c.token_program) ?? createIx?.accounts.token_program ?? null;
   const mayhemMode = typeof c.is_mayhem_mode === 'boolean' ? (c.is_mayhem_mode as boolean) : null;
 
-  const trades = tradesOf(mint, ok);
+  // pool parts of synthetic completions that follow no buy: nothing is claimed from their transactions (markers-v10)
+  const strays: string[] = [];
+  const trades = tradesOf(mint, ok, strays);
+  const driftFlags = unreadableFlags(ok, state.unreadable ?? [], strays);
   const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
   const inCreationSlot = (t: { slot: number }) => t.slot === creation.slot;
   const withinFirstWindow = (t: Trade) => inFirstWindow(creation, t);
@@ -211,7 +214,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     };
     const pool = buys.find((t) => t.pool !== null)?.pool ?? null;
     curveBuyout = {
-      wallet: completion.user,
+      // a multi-hop route's middle hop completed it: the tokens went to the route's next curve or pool, no wallet (markers-v10)
+      wallet: buys.length > 0 && buys.every((t) => t.wallet === MULTI_HOP_ROUTE) ? MULTI_HOP_ROUTE : completion.user,
       signature: completion.tx.signature,
       slot: completion.tx.slot,
       sameBatchAsLaunch: same,
@@ -505,7 +509,7 @@ function bundleOf(bundled: Trade[], creationSignature: string, txs: DecodedTrans
  * signatures; so does an RPC answer without `meta` (markers-v7: its status is unknown, and it was
  * counted as a successful transaction with no events). Pure.
  */
-function unreadableFlags(ok: DecodedTransaction[], unreadable: string[]): Flag[] {
+function unreadableFlags(ok: DecodedTransaction[], unreadable: string[], strays: readonly string[]): Flag[] {
   const sigs: string[] = [];
   const discs = new Set<string>();
   // an RPC answer without `meta` has no status, logs, inner instructions or balances: whether it
@@ -518,15 +522,17 @@ function unreadableFlags(ok: DecodedTransaction[], unreadable: string[]): Flag[]
     sigs.push(tx.signature);
     for (const x of items) discs.add(`${x.program} ${x.kind ?? 'data'} ${x.discriminator ?? '?'}`);
   }
-  if (sigs.length === 0 && unreadable.length === 0 && noMeta.length === 0) return [];
+  if (sigs.length === 0 && unreadable.length === 0 && noMeta.length === 0 && strays.length === 0) return [];
   const parts: string[] = [];
   if (sigs.length > 0) parts.push(`${sigs.length} transaction${sigs.length === 1 ? '' : 's'} of this launch hold${sigs.length === 1 ? 's' : ''} program data the archive cannot read (${[...discs].sort().join(', ')})`);
   if (noMeta.length > 0) parts.push(`${noMeta.length} transaction${noMeta.length === 1 ? '' : 's'} of this launch came without status metadata (no result, logs or balances)`);
   if (unreadable.length > 0) parts.push(`${unreadable.length} transaction${unreadable.length === 1 ? '' : 's'} of this launch could not be read from the chain`);
+  const stray = sortUnique([...strays]);
+  if (stray.length > 0) parts.push(`${stray.length} transaction${stray.length === 1 ? '' : 's'} of this launch hold${stray.length === 1 ? 's' : ''} a pool part of a completing buy (PostCompleteBuyEvent) that follows no buy of it, so who bought those tokens cannot be read`);
   return [{
     code: 'unrecognised_program_data',
     class: 'UNKNOWN',
     summary: `${parts.join('; ')}. No fact is claimed from a transaction the archive cannot fully read.`,
-    evidence: sortUnique([...sigs, ...noMeta, ...unreadable]),
+    evidence: sortUnique([...sigs, ...noMeta, ...unreadable, ...stray]),
   }];
 }

@@ -1,5 +1,5 @@
 import type { DecodedEvent, DecodedTransaction, DecodedValue } from '../types.ts';
-import { DEFAULT_KEY, WSOL_MINT, knownQuoteDecimals } from '../programs.ts';
+import { DEFAULT_KEY, MULTI_HOP_ROUTE, WSOL_MINT, knownQuoteDecimals } from '../programs.ts';
 
 /**
  * Typed views over a launch's decoded transactions: the pump events and instructions the builder
@@ -29,7 +29,9 @@ export interface Trade {
   pool: PoolPart | null;
   /**
    * The wallet that paid, when it is not `wallet`: a buy whose tokens went to a token account of
-   * another wallet (markers-v9, {@link receiversOf}); `wallet` is then that other wallet.
+   * another wallet (markers-v9, {@link receiversOf}; markers-v10 also through a multi-hop route,
+   * {@link hopOf}); `wallet` is then that other wallet. For a multi-hop route's middle hop
+   * (`wallet` = {@link MULTI_HOP_ROUTE}), the wallet that ran the route.
    */
   payer?: string;
 }
@@ -55,6 +57,67 @@ function receiversOf(mint: string, tx: DecodedTransaction): Map<number, { user: 
     out.set(Number(ix.path), { user, owner });
   }
   return out;
+}
+
+/** The far-end coin of a multi-hop route and who received it: see {@link hopOf}. */
+interface Route {
+  user: string;
+  /** the coin the route is a trade of: what a buy route delivers, what a sell route takes (undefined: the balances do not say) */
+  farEnd: string | undefined;
+  /** a buy route: the owner of the account it delivers to (undefined: the balances do not say) */
+  receiver: string | undefined;
+}
+
+/**
+ * The PumpSwap `multi_hop_swap` routes of a transaction (at any depth: a router may call it), by
+ * top-level index (idl/2026-10 docs/instructions/MULTI_HOP_SWAP.md "Rules": the amount in is taken
+ * from `user_in_token_account`, the final coin lands in `user_out_token_account`): each route's
+ * far-end coin for either direction, read from the transaction's token balances by account.
+ */
+function routesOf(tx: DecodedTransaction): Map<number, { buy: Route; sell: Route }[]> {
+  const out = new Map<number, { buy: Route; sell: Route }[]>();
+  const balance = (account: string | undefined, post: boolean) => {
+    if (!account) return undefined;
+    const find = (list: DecodedTransaction['postTokenBalances']) => list.find((b) => b.account === account);
+    return (post ? find(tx.postTokenBalances) ?? find(tx.preTokenBalances) : find(tx.preTokenBalances) ?? find(tx.postTokenBalances)) ?? undefined;
+  };
+  for (const ix of tx.instructions) {
+    if (ix.program !== 'pump_amm' || ix.name !== 'multi_hop_swap' || !ix.accounts.user) continue;
+    const top = Number(ix.path.split('.')[0]);
+    const into = balance(ix.accounts.user_out_token_account, true);
+    const from = balance(ix.accounts.user_in_token_account, false);
+    const list = out.get(top) ?? [];
+    list.push({
+      buy: { user: ix.accounts.user, farEnd: into?.mint ?? undefined, receiver: into?.owner ?? undefined },
+      sell: { user: ix.accounts.user, farEnd: from?.mint ?? undefined, receiver: undefined },
+    });
+    out.set(top, list);
+  }
+  return out;
+}
+
+/**
+ * Whose trade a curve hop of a multi-hop route (a TradeEvent with `ix_name` "multi_hop_swap") is
+ * (markers-v10). A route trades the coin at its far end — what a buy route delivers to
+ * `user_out_token_account`, what a sell route takes from `user_in_token_account` — and a hop of any
+ * other coin is a middle hop: "Coin A never touches the user's wallet. Each hop's output stays in
+ * the pool or curve until the next hop pulls it" (MULTI_HOP_SWAP.md), so it is no wallet's buy or
+ * sale ({@link MULTI_HOP_ROUTE}). The far-end hop of a buy route is the wallet's that owns the
+ * account it delivered to (markers-v9's rule, here through the route's own account). When the
+ * balances do not say which coin is at the far end, a coin another curve hop of the same route is
+ * quoted in is a middle coin (the hops chain: B quoted in A is bought with A). Else the event's user.
+ */
+function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: DecodedTransaction, routes: Map<number, { buy: Route; sell: Route }[]>): { wallet: string; middle: boolean } {
+  const here = e.outerIndex === null ? [] : (routes.get(e.outerIndex) ?? []).filter((r) => r.buy.user === user).map((r) => (isBuy ? r.buy : r.sell));
+  const route = here.length === 1 ? here[0]! : undefined;
+  if (route?.farEnd !== undefined) {
+    if (route.farEnd !== mint) return { wallet: MULTI_HOP_ROUTE, middle: true };
+    return { wallet: isBuy && route.receiver ? route.receiver : user, middle: false };
+  }
+  const quotedIn = tx.events.some(
+    (o) => o !== e && o.name === 'TradeEvent' && o.outerIndex === e.outerIndex && o.fields.ix_name === 'multi_hop_swap' && str(o.fields.quote_mint) === mint && str(o.fields.mint) !== mint,
+  );
+  return quotedIn ? { wallet: MULTI_HOP_ROUTE, middle: true } : { wallet: user, middle: false };
 }
 
 /** A PostCompleteBuyEvent's amounts (idl/2026-10 pump.json; FACTS §2). */
@@ -150,39 +213,53 @@ const feesOf = (f: Record<string, DecodedValue>): bigint | null => (f.fee === un
  * Quote: `sol_amount`, or `quote_amount` when the event's quote mint is not SOL (USDC- and
  * pump-coin-quoted coins report `sol_amount` = 0; reference.md §1.5).
  * Synthetic migration (pump 2026-10, FACTS §2): a buy TradeEvent followed in the same transaction by a
- * `PostCompleteBuyEvent` of the same user and mint is one buy of both parts added (tokens +
- * base_out, quote + quote_in, fees of both); the parts stay apart in `curve` and `pool`.
+ * `PostCompleteBuyEvent` of the same mint is one buy of both parts added (tokens + base_out, quote +
+ * quote_in, fees of both); the parts stay apart in `curve` and `pool`. The curve takes no trade after
+ * its completion, so the pool part is the last buy's, whatever `user` its event names (markers-v10:
+ * one naming another user was dropped). One that follows no buy of the mint cannot be placed: its
+ * transaction's signature is added to `strays` (the record claims nothing from it: build-launch.ts).
+ * Multi-hop routes: {@link hopOf}.
  */
-export function tradesOf(mint: string, txs: DecodedTransaction[]): Trade[] {
+export function tradesOf(mint: string, txs: DecodedTransaction[], strays?: string[]): Trade[] {
   const out: Trade[] = [];
   for (const tx of txs) {
     let lastBuy: Trade | undefined;
     // read from the instructions only for a transaction with a buy (most of a curve's are one trade: no second walk for a sell)
     let receivers: ReturnType<typeof receiversOf> | undefined;
+    let routes: ReturnType<typeof routesOf> | undefined;
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
-        if (str(f.mint) === mint && lastBuy && lastBuy.pool === null && str(f.user) === (lastBuy.payer ?? lastBuy.wallet)) {
-          const pool: PoolPart = {
-            tokens: big(f.base_out),
-            quote: big(f.quote_in),
-            fees: feesOf(f),
-            reservesBefore: { base: big(f.pool_base_reserves_before), quote: big(f.pool_quote_reserves_before) },
-            reservesAfter: { base: big(f.pool_base_reserves_after), quote: big(f.pool_quote_reserves_after) },
-          };
-          lastBuy.pool = pool;
-          lastBuy.tokens += pool.tokens;
-          lastBuy.quote += pool.quote;
-          lastBuy.fees = lastBuy.fees === null || pool.fees === null ? null : lastBuy.fees + pool.fees;
+        if (str(f.mint) !== mint) continue;
+        if (!lastBuy || lastBuy.pool !== null) {
+          strays?.push(tx.signature);
+          continue;
         }
+        const pool: PoolPart = {
+          tokens: big(f.base_out),
+          quote: big(f.quote_in),
+          fees: feesOf(f),
+          reservesBefore: { base: big(f.pool_base_reserves_before), quote: big(f.pool_quote_reserves_before) },
+          reservesAfter: { base: big(f.pool_base_reserves_after), quote: big(f.pool_quote_reserves_after) },
+        };
+        lastBuy.pool = pool;
+        lastBuy.tokens += pool.tokens;
+        lastBuy.quote += pool.quote;
+        lastBuy.fees = lastBuy.fees === null || pool.fees === null ? null : lastBuy.fees + pool.fees;
         continue;
       }
       if (e.name !== 'TradeEvent' || str(f.mint) !== mint) continue;
       const user = str(f.user);
       if (!user) continue;
-      // a buy's tokens belong to the wallet that received them (markers-v9); the user paid
-      const by = f.is_buy === true && e.outerIndex !== null ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex) : undefined;
-      const wallet = by && by.user === user && by.owner ? by.owner : user;
+      let wallet: string;
+      if (f.ix_name === 'multi_hop_swap') {
+        // a hop of a multi-hop route: the route's far-end coin is the wallet's trade, a middle coin no wallet's (markers-v10)
+        wallet = hopOf(mint, user, f.is_buy === true, e, tx, (routes ??= routesOf(tx))).wallet;
+      } else {
+        // a buy's tokens belong to the wallet that received them (markers-v9); the user paid
+        const by = f.is_buy === true && e.outerIndex !== null ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex) : undefined;
+        wallet = by && by.user === user && by.owner ? by.owner : user;
+      }
       const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const tokens = big(f.token_amount);
       const fees = feesOf(f);
