@@ -94,15 +94,15 @@ export interface FeedEvent extends StreamEvent {
 
 export interface StreamOptions {
   /** Resume after this event id (the `id` of the last event you handled); default: from now on. */
-  after?: number;
+  after?: number | undefined;
   /** Stop the stream (the iterator then ends). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Wait before reconnecting after a drop, ms (default: the server's `retry:`, else 2,000). */
-  reconnectDelayMs?: number;
+  reconnectDelayMs?: number | undefined;
   /** Reconnect when nothing (not even a heartbeat) arrived for this long, ms (default 30,000: two heartbeats; the server sends one every 15 s). */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** Called on each reconnection with the id it resumes after and why (for logs). */
-  onReconnect?: (info: { after: number | null; reason: string }) => void;
+  onReconnect?: ((info: { after: number | null; reason: string }) => void) | undefined;
 }
 
 /** A rebuild that did not finish within `maxWaitMs` of getToken: the last 202 body. */
@@ -121,22 +121,22 @@ export interface ClientOptions {
   /** `lpa_…` */
   key: string;
   /** default: the global fetch */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** getToken: longest total wait for a rebuild, ms (default 120,000) */
-  maxWaitMs?: number;
+  maxWaitMs?: number | undefined;
   /** how to wait (tests shorten it); default setTimeout */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
 export interface ListOptions {
-  class?: 'FINDINGS' | 'NOTE' | 'NO_MARKERS' | 'UNKNOWN';
-  graduated?: boolean;
-  creator?: string;
-  limit?: number;
+  class?: 'FINDINGS' | 'NOTE' | 'NO_MARKERS' | 'UNKNOWN' | undefined;
+  graduated?: boolean | undefined;
+  creator?: string | undefined;
+  limit?: number | undefined;
   /** start a sync: 0 for every record, or a slot */
-  since?: number;
+  since?: number | undefined;
   /** the `next` of an earlier page */
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 export class ArchiveClient {
@@ -206,7 +206,7 @@ export class ArchiveClient {
    * Every page of a sync from `since` (default 0) or a saved cursor; yields each page. Keep the last
    * page's `next` and call again later: records written or changed since come then.
    */
-  async *sync(o: { since?: number; cursor?: string; limit?: number } = {}): AsyncGenerator<LaunchList> {
+  async *sync(o: { since?: number | undefined; cursor?: string | undefined; limit?: number | undefined } = {}): AsyncGenerator<LaunchList> {
     let page = await this.listLaunches(o.cursor ? { cursor: o.cursor, limit: o.limit } : { since: o.since ?? 0, limit: o.limit });
     yield page;
     while (page.hasMore && page.next) {
@@ -334,7 +334,7 @@ export class ArchiveClient {
    * files are written, 416 `range_not_satisfiable`, 429).
    * @example const d = await archive.download('documents.ndjson.gz', { ifNoneMatch: saved }); if (d) await pipeline(Readable.fromWeb(d.response.body!), createWriteStream(path))
    */
-  async download(name: 'record.db' | 'documents.ndjson.gz', o: { ifNoneMatch?: string; start?: number; ifRange?: string } = {}): Promise<{ response: Response; status: 200 | 206; etag: string; size: number } | null> {
+  async download(name: 'record.db' | 'documents.ndjson.gz', o: { ifNoneMatch?: string | undefined; start?: number | undefined; ifRange?: string | undefined } = {}): Promise<{ response: Response; status: 200 | 206; etag: string; size: number } | null> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.opts.key}` };
     if (o.ifNoneMatch) headers['If-None-Match'] = o.ifNoneMatch;
     if (o.start !== undefined) headers.Range = `bytes=${o.start}-`;

@@ -12,7 +12,7 @@ import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
  * `GET /data/record.db` and `GET /data/documents.ndjson.gz` (key; spec §4, §5 rule 5): the bulk
  * downloads the collector writes every DOWNLOADS_INTERVAL_MS (collector/publish/downloads.ts), streamed from
  * disk. Checks: 401 `missing_key`/`invalid_key`/`revoked_key`, 429 `quota_exceeded` (each request
- * counts once, a 304 too); 404 `not_found` before the collector has written them. 200 with
+ * counts once, a 304 too); 404 `not_found` before the collector has written them (saying so, with the `RateLimit` fields). 200 with
  * `Content-Length`, `ETag` = the file's sha256 (the manifest's), `Last-Modified`, `Content-Disposition:
  * attachment`, `Cache-Control: no-store` (the files are replaced as the archive grows), `Accept-Ranges:
  * bytes`; 304 on `If-None-Match`. A download resumes with `Range: bytes=<first>-[<last>]` (RFC 9110 §14,
@@ -28,7 +28,15 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
   if ('refused' in admitted) return admitted.refused;
   const usage = admitted.usage;
   const current = await openDownload(deps.config.dataDir, name);
-  if (!current) return errorResponse('not_found', { nowMs });
+  if (!current) {
+    // the path is right: the file is not written yet (a new archive) — said so, with the count's headers like every counted answer
+    const every = Math.round(deps.config.DOWNLOADS_INTERVAL_MS / 60_000);
+    return errorResponse('not_found', {
+      nowMs,
+      headers: rateLimitHeaders(usage),
+      message: `The bulk downloads are not written yet: the collector writes ${name} after its first catch-up, then every ${every > 0 ? `${every} min` : 'pass'} (DOWNLOADS_INTERVAL_MS). Try again later; /api/v1/status says how far the collector is.`,
+    });
+  }
   const { entry, file } = current;
   const etag = etagOf(entry.sha256);
   if (ifNoneMatch(request, etag)) {

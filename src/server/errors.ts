@@ -227,6 +227,9 @@ export function errorReply(
 ): Reply {
   const body = errorBody(code, opts.nowMs);
   if (opts.message) body.message = opts.message;
+  // the wait in the body too: a batch entry has no header fields of its own (an API reviewer read "see Retry-After" where none was)
+  const wait = opts.headers?.['Retry-After'];
+  if (wait !== undefined) body.message = body.message.replace('(see Retry-After)', `(in ${wait} s)`);
   return {
     status: ERRORS[code].status,
     body: JSON.stringify(body),

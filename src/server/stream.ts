@@ -84,7 +84,13 @@ export function createFeedHub(deps: Pick<Deps, 'config' | 'publicStore' | 'log'>
 /** The resume id of a request: `Last-Event-ID` (what an EventSource sends back), else `?after=`; null when neither. */
 export function resumeIdOf(request: Request): { after: number | null } | { problem: string } {
   const header = request.headers.get('Last-Event-ID');
-  const query = new URL(request.url).searchParams.get('after');
+  const search = new URL(request.url).searchParams;
+  // a mistyped resume parameter (`since`, `Last-Event-ID` in the query) would open the live feed without the backlog a mirror needs
+  for (const name of new Set(search.keys())) {
+    if (name !== 'after') return { problem: `Unknown query parameter "${name}": the feed takes only after (the id of the last event received; or send it as the Last-Event-ID header). Nothing was opened.` };
+    if (search.getAll(name).length > 1) return { problem: 'The query parameter "after" is given more than once. Nothing was opened.' };
+  }
+  const query = search.get('after');
   const raw = header !== null && header.trim() !== '' ? header.trim() : query;
   if (raw === null) return { after: null };
   if (!/^\d{1,15}$/.test(raw)) {

@@ -159,6 +159,8 @@ function withRebuildPolicy(rate: Record<string, string>, a: { callerStarts: numb
 async function notHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Reply> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
   let answer: RebuildAnswer | null = await deps.rebuilds.existing(mint, caller);
+  // HEAD is safe (RFC 9110 §9.2.1): it reads no chain and starts no rebuild; a GET would
+  if (!answer && request.method === 'HEAD') return errorReply('not_found', { nowMs, headers: rate, message: HEAD_NOT_HELD });
   if (!answer) {
     const status = await deps.curveStatus(mint);
     if (status === 'never') return errorReply('not_a_curve_launch', { nowMs, headers: rate });
@@ -182,10 +184,13 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
  */
 async function rebuildHeld(request: Request, deps: Deps, mint: string, clientAddress: string | undefined, nowMs: number, rate: Record<string, string>): Promise<Reply | null> {
   const caller = callerAddress(request, clientAddress, deps.config.TRUSTED_PROXIES);
-  // the held record proves its curve existed (its transactions touched it): no chain read here
-  const answer: RebuildAnswer = (await deps.rebuilds.existing(mint, caller)) ?? (await deps.rebuilds.start(mint, caller));
-  return answer.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate, REBUILD_WHY.held) : null;
+  // the held record proves its curve existed (its transactions touched it): no chain read here; a HEAD starts nothing
+  const answer: RebuildAnswer | null = (await deps.rebuilds.existing(mint, caller)) ?? (request.method === 'HEAD' ? null : await deps.rebuilds.start(mint, caller));
+  return answer?.kind === 'in_progress' ? inProgress(deps, mint, answer, nowMs, rate, REBUILD_WHY.held) : null;
 }
+
+/** The (bodiless) answer of a HEAD for a mint not held and not being rebuilt: 404, where a GET would read the chain and may start a rebuild. */
+const HEAD_NOT_HELD = 'The archive holds no record of this mint and is not rebuilding it. A HEAD reads no chain and starts no rebuild: send a GET to look the mint up and start one.';
 
 /** `finding.why` of a 202: a mint the archive does not hold, or a record it holds without its complete history. */
 const REBUILD_WHY = {

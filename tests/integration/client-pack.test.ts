@@ -35,5 +35,24 @@ describe('the client as a package', () => {
     const script = "import('@lpa/client').then((m) => { const c = new m.ArchiveClient({ baseUrl: 'http://127.0.0.1:1', key: 'lpa_x' }); console.log(JSON.stringify({ exports: Object.keys(m).sort(), stream: typeof c.stream, feedError: new m.FeedNotInPlanError(403, { error: 'feed_not_in_plan', message: 'm' }, null) instanceof m.ArchiveError })); })";
     const { stdout } = await run(process.execPath, ['-e', script], { cwd: app });
     expect(JSON.parse(stdout.trim())).toEqual({ exports: ['ArchiveClient', 'ArchiveError', 'DocumentMismatchError', 'FeedNotInPlanError', 'RebuildPendingError', 'UnexpectedAnswerError'], stream: 'function', feedError: true });
+    // its types under the strictest settings a new project gets from `tsc --init` (TypeScript 5.9: exactOptionalPropertyTypes,
+    // noUncheckedIndexedAccess): options passed as possibly undefined, as the README's examples do (an API reviewer's TS2379)
+    writeFileSync(
+      join(app, 'check.ts'),
+      [
+        "import { ArchiveClient } from '@lpa/client';",
+        "const archive = new ArchiveClient({ baseUrl: 'https://archive.example', key: 'lpa_x', maxWaitMs: undefined });",
+        'let cursor: string | undefined;',
+        'let lastId: number | undefined;',
+        'const signal: AbortSignal | undefined = undefined;',
+        'export async function mirror(): Promise<void> {',
+        '  for await (const page of archive.sync({ cursor })) cursor = page.next ?? undefined;',
+        '  for await (const e of archive.stream({ after: lastId, signal })) lastId = e.id;',
+        "  await archive.download('record.db', { ifNoneMatch: undefined, start: undefined });",
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], noEmit: true, skipLibCheck: false }, files: ['check.ts'] }));
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.json')], { cwd: app });
   }, 120_000);
 });

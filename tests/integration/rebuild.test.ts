@@ -160,8 +160,23 @@ describe('the rebuild lifecycle through HTTP', () => {
   it('202 → 202 → 200: queued or running with progress, then the permanent record (origin rebuilt), with Retry-After and caching headers', async () => {
     const s = await startArchive({});
     const mint = bigMints[0]!;
+    // a HEAD is safe: it starts no rebuild (an API reviewer's `curl -I` started one and spent a start)
+    const headOf = () => fetch(`${s.base}/api/v1/token/${mint}`, { method: 'HEAD', headers: { Authorization: `Bearer ${s.key}`, 'X-Forwarded-For': '198.51.100.1' } });
+    const head = await headOf();
+    expect([head.status, head.headers.get('ratelimit')]).toEqual([404, expect.stringMatching(/^"daily";r=\d+;t=\d+$/)]);
+    const starts = () => {
+      const priv = new Database(join(s.dataDir, 'private.db'), { readonly: true });
+      try {
+        return (priv.prepare('SELECT COUNT(*) AS n FROM rebuild_start').get() as { n: number }).n;
+      } finally {
+        priv.close();
+      }
+    };
+    expect(starts()).toBe(0);
     const first = await token(s, mint);
     expect(first.status).toBe(202);
+    // once a rebuild runs, a HEAD answers as the GET: 202
+    expect((await headOf()).status).toBe(202);
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const b1 = await first.json();

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { createDeps, type Deps } from '../../src/server/deps.ts';
 import { FeedHub, HEARTBEAT, KEY_GONE, STREAMS_PER_KEY, encodeFeedEvent, type ConnectionIo } from '../../src/server/feed-hub.ts';
-import { closeFeedOf, createFeedHub, feedOf, handleStream } from '../../src/server/stream.ts';
+import { closeFeedOf, createFeedHub, feedOf, handleStream, resumeIdOf } from '../../src/server/stream.ts';
 import { feedRowsAfter, latestFeedSeq } from '../../src/db/launch-feed.ts';
 import { StreamEvent } from '../../src/server/schemas.ts';
 import { PrivateStore } from '../../src/db/private-store.ts';
@@ -343,5 +343,19 @@ describe('GET /api/v1/stream (handler)', () => {
     expect(await deps.keys.hasFeed(rotated.id)).toBe(true);
     await expect(runKeysFeed(deps.config, id, true, () => undefined)).rejects.toThrow(/revoked/);
     await expect(runKeysFeed(deps.config, 999, true, () => undefined)).rejects.toThrow(/no key with id 999/);
+  });
+});
+
+describe('the feed\'s resume id (resumeIdOf)', () => {
+  const at = (query: string, headers: Record<string, string> = {}) => resumeIdOf(new Request(`http://archive.test/api/v1/stream${query}`, { headers }));
+  it('takes Last-Event-ID, else ?after=; none opens the live feed', () => {
+    expect(at('')).toEqual({ after: null });
+    expect(at('?after=12')).toEqual({ after: 12 });
+    expect(at('?after=12', { 'Last-Event-ID': '40' })).toEqual({ after: 40 });
+  });
+  it('refuses a parameter it does not take, or after twice, rather than open the feed without the backlog asked for (an API reviewer\'s ?since=0 opened it live)', () => {
+    for (const q of ['?since=0', '?Last-Event-ID=0', '?after=1&cursor=2']) expect(at(q)).toEqual({ problem: expect.stringMatching(/^Unknown query parameter "(since|Last-Event-ID|cursor)": the feed takes only after/) });
+    expect(at('?after=0&after=400')).toEqual({ problem: expect.stringContaining('"after" is given more than once') });
+    expect(at('?after=x')).toEqual({ problem: expect.stringContaining('must be the id of an event this feed sent') });
   });
 });

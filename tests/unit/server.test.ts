@@ -301,6 +301,16 @@ describe('GET /api/v1/token/{mint}', () => {
     const res = await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint });
     await expectError(res, 429, 'quota_exceeded');
     expect(res.headers.get('Retry-After')).toBe(String(12 * 3600));
+    // the wait is in the message too, so a batch entry (which has no header fields) says it
+    const again = (await (await handleToken(tokenReq(doc.mint), deps, { mint: doc.mint })).json()) as { message: string };
+    expect(again.message).toBe(`This key's daily request quota is used. It resets at 00:00 UTC (in ${12 * 3600} s); larger volumes need a data agreement.`);
+    const other = makeDoc();
+    put(deps.publicStore, other);
+    deps.dailyQuota = 3; // one left: the batch's first mint is answered, its second is past the quota
+    const batch = await handleTokensBatch(new Request(`http://localhost/api/v1/tokens?mints=${doc.mint},${other.mint}`, { headers: tokenReq(doc.mint).headers }), deps, {});
+    const entries = ((await batch.json()) as { results: { status: number; body: { message: string } }[] }).results;
+    expect(entries.map((e) => e.status)).toEqual([200, 429]);
+    expect(entries[1]!.body.message).toMatch(/^This key's daily request quota is used\. It resets at 00:00 UTC \(in \d+ s\); larger volumes need a data agreement\.$/);
   });
 });
 
