@@ -34,7 +34,7 @@ export const ERRORS = {
   not_a_curve_launch: {
     status: 404,
     label: 'Not a curve launch',
-    message: 'No launchpad bonding curve exists for this address: the curve account does not exist and has no transaction history. This is a finding, not a failure; retrying will not change it.',
+    message: 'No launchpad bonding curve exists for this address: the curve account does not exist and has no transaction history. This is a finding, not a failure; retrying will not change it. (Addresses are case-sensitive: a mint copied with its letters changed, such as lowercased, is another address.)',
     why: 'The chain shows no bonding curve for this address; the archive holds no launch record for it and has nothing to say about the token beyond that.',
   },
   rebuild_failed: {
@@ -148,7 +148,7 @@ export const ERRORS = {
   invalid_mints: {
     status: 400,
     label: 'Mints list not understood',
-    message: 'The mints parameter is missing or empty, or its list is malformed (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.',
+    message: 'The mints parameter is missing or empty, or its list is malformed (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.', // the batch's own messages name which (tokens-batch.ts parseMints)
     why: 'The request could not be understood, so nothing about any token was checked.',
   },
   feed_not_in_plan: {

@@ -19,11 +19,15 @@ export const BATCH_MAX_MINTS = 100;
 
 /**
  * The distinct mints of a `mints` value in request order, or the refusal: 400 `invalid_mints`
- * (missing, empty, an empty entry, a space) or 400 `too_many_mints` (more than 100 distinct). Pure.
+ * (missing, empty, an empty entry, a space: its message names which) or 400 `too_many_mints` (more than 100 distinct). Pure.
  * @example parseMints('a,b,a') // ['a', 'b']
  */
-export function parseMints(value: string | null): string[] | { code: ErrorCode } {
-  if (value === null || value === '' || !/^[^,\s]+(,[^,\s]+)*$/.test(value)) return { code: 'invalid_mints' };
+export function parseMints(value: string | null): string[] | { code: ErrorCode; message?: string } {
+  const bad = (why: string) => ({ code: 'invalid_mints' as const, message: `${why} (mints are separated by single commas, with no spaces and no empty entries). Nothing was looked up.` });
+  if (value === null) return bad('The mints parameter is missing');
+  if (value === '') return bad('The mints parameter is empty');
+  if (/\s/.test(value)) return bad('The mints list holds a space or another blank');
+  if (!/^[^,]+(,[^,]+)*$/.test(value)) return bad(value.startsWith(',') || value.endsWith(',') ? 'The mints list starts or ends with a comma' : 'The mints list holds an empty entry (two commas in a row)');
   const mints = [...new Set(value.split(','))];
   return mints.length > BATCH_MAX_MINTS ? { code: 'too_many_mints' } : mints;
 }
@@ -62,9 +66,9 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
   for (const name of url.searchParams.keys()) {
     if (name !== 'mints') return errorResponse('invalid_query', { nowMs, message: `Unknown query parameter "${name}": this endpoint takes only mints. Nothing was looked up.` });
   }
-  if (url.searchParams.getAll('mints').length > 1) return errorResponse('invalid_mints', { nowMs });
+  if (url.searchParams.getAll('mints').length > 1) return errorResponse('invalid_mints', { nowMs, message: 'The mints parameter is given more than once: send one, its mints separated by commas. Nothing was looked up.' });
   const mints = parseMints(url.searchParams.get('mints'));
-  if ('code' in mints) return errorResponse(mints.code, { nowMs });
+  if ('code' in mints) return errorResponse(mints.code, { nowMs, message: mints.message });
   const key = await deps.keys.check(request);
   if (key.status !== 'ok') return keyRefusal(key.status, request, nowMs);
   const quota = deps.dailyQuota ?? DAILY_QUOTA;

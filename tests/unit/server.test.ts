@@ -276,6 +276,14 @@ describe('GET /api/v1/token/{mint}', () => {
       await expectError(await handleTokensBatch(batchReq(mints), deps, {}), 400, code);
     }
     await expectError(await handleTokensBatch(new Request(`http://x/api/v1/tokens?mints=${doc.mint}`), deps, {}), 401, 'missing_key');
+    // each malformed list is told what is wrong with it (an API reviewer got one message for all six)
+    const why = async (query: string) => ((await (await handleTokensBatch(new Request(`http://x/api/v1/tokens?${query}`, { headers: { Authorization: `Bearer ${key}` } }), deps, {})).json()) as { message: string }).message;
+    expect(await why('')).toMatch(/^The mints parameter is missing \(/);
+    expect(await why('mints=')).toMatch(/^The mints parameter is empty \(/);
+    expect(await why(`mints=${doc.mint},`)).toMatch(/^The mints list starts or ends with a comma \(/);
+    expect(await why(`mints=${doc.mint},,${doc.mint}`)).toMatch(/^The mints list holds an empty entry \(two commas in a row\) \(/);
+    expect(await why(`mints=%20${doc.mint}`)).toMatch(/^The mints list holds a space or another blank \(/);
+    expect(await why(`mints=${doc.mint}&mints=${doc.mint}`)).toMatch(/^The mints parameter is given more than once/);
     expect(await used()).toBe(0);
     curve = 'exists';
     const unheld = Array.from({ length: 6 }, newAddress);
