@@ -57,6 +57,8 @@ export const ROUTES = {
   document: route('document', path('/d/[^/]+'), ['GET'], 'json'),
   recordDb: route('recordDb', path('/data/record\\.db'), ['GET'], 'json'),
   documentsNdjson: route('documentsNdjson', path('/data/documents\\.ndjson\\.gz'), ['GET'], 'json'),
+  // any other path under /d and /data: a JSON 404 as the documents and downloads answer (a download script's typo gets JSON, not a page)
+  dataUnknown: route('dataUnknown', /^\/(?:d|data)(\/|$)/, [], 'json'),
   tokenPage: route('tokenPage', path('/t/[^/]+'), ['GET'], 'html'),
   walletPage: route('walletPage', path('/w/[^/]+'), ['GET'], 'html'),
   index: route('index', /^\/$/, ['GET'], 'html'),

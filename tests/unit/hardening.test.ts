@@ -103,6 +103,9 @@ describe('the route table', () => {
     expect(routeFor('/api/v1/nothing')).toBe(ROUTES.apiUnknown);
     expect(routeFor('/billing/success')).toBe(ROUTES.success);
     expect(routeFor('/x')).toBe(ROUTES.unknown);
+    // other paths under /d and /data answer in the downloads' JSON vocabulary (an API reviewer's typo got an HTML page)
+    expect(['/data/other.db', '/data/', '/data', '/d/', '/d/a/b'].map((p) => routeFor(p).name)).toEqual(Array(5).fill('dataUnknown'));
+    expect(['/data/record.db', '/d/abc', '/dx', '/database'].map((p) => routeFor(p).name)).toEqual(['recordDb', 'document', 'unknown', 'unknown']);
     expect(allowOf(ROUTES.rotate)).toBe('POST, OPTIONS');
     expect(allowOf(ROUTES.webhook)).toBe('POST, OPTIONS');
     expect(ROUTE_LIST.filter((r) => !r.cors).map((r) => r.name)).toEqual(['success']);
