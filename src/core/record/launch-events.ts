@@ -107,17 +107,17 @@ function routesOf(tx: DecodedTransaction): Map<number, { buy: Route; sell: Route
  * balances do not say which coin is at the far end, a coin another curve hop of the same route is
  * quoted in is a middle coin (the hops chain: B quoted in A is bought with A). Else the event's user.
  */
-function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: DecodedTransaction, routes: Map<number, { buy: Route; sell: Route }[]>): { wallet: string; middle: boolean } {
+function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: DecodedTransaction, routes: Map<number, { buy: Route; sell: Route }[]>): string {
   const here = e.outerIndex === null ? [] : (routes.get(e.outerIndex) ?? []).filter((r) => r.buy.user === user).map((r) => (isBuy ? r.buy : r.sell));
   const route = here.length === 1 ? here[0]! : undefined;
   if (route?.farEnd !== undefined) {
-    if (route.farEnd !== mint) return { wallet: MULTI_HOP_ROUTE, middle: true };
-    return { wallet: isBuy && route.receiver ? route.receiver : user, middle: false };
+    if (route.farEnd !== mint) return MULTI_HOP_ROUTE;
+    return isBuy && route.receiver ? route.receiver : user;
   }
   const quotedIn = tx.events.some(
     (o) => o !== e && o.name === 'TradeEvent' && o.outerIndex === e.outerIndex && o.fields.ix_name === 'multi_hop_swap' && str(o.fields.quote_mint) === mint && str(o.fields.mint) !== mint,
   );
-  return quotedIn ? { wallet: MULTI_HOP_ROUTE, middle: true } : { wallet: user, middle: false };
+  return quotedIn ? MULTI_HOP_ROUTE : user;
 }
 
 /** A PostCompleteBuyEvent's amounts (idl/2026-10 pump.json; FACTS §2). */
@@ -254,7 +254,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], strays?: strin
       let wallet: string;
       if (f.ix_name === 'multi_hop_swap') {
         // a hop of a multi-hop route: the route's far-end coin is the wallet's trade, a middle coin no wallet's (markers-v10)
-        wallet = hopOf(mint, user, f.is_buy === true, e, tx, (routes ??= routesOf(tx))).wallet;
+        wallet = hopOf(mint, user, f.is_buy === true, e, tx, (routes ??= routesOf(tx)));
       } else {
         // a buy's tokens belong to the wallet that received them (markers-v9); the user paid
         const by = f.is_buy === true && e.outerIndex !== null ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex) : undefined;
