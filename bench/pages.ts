@@ -5,7 +5,7 @@
  * from a simulated chain, its latest trade cloned up to 2,000 trades (new signatures, later slots,
  * the curve's reserves growing). Returns a markdown section.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -232,6 +232,32 @@ export async function benchPages(): Promise<string> {
       },
       flush: () => resumedBatch.commit(),
     });
+    // the same again, the files on a RAM filesystem (/dev/shm: tmpfs, where a rename or a syncfs costs no disk): what the
+    // render and the atomic write cost apart from this machine's disk (pages are derived from the database; the
+    // server renders one it does not find, so a site directory on tmpfs loses nothing a restart cannot write again)
+    const shm = existsSync('/dev/shm') ? mkdtempSync(join('/dev/shm', 'lpa-bench-pages-')) : null;
+    let ramWriteRate: number | null = null;
+    let ramFloorRate: number | null = null;
+    if (shm) {
+      try {
+        const ramBatch = new SiteWriteBatch();
+        let n = 0;
+        ramWriteRate = resumedRate(doc, txs, config, {
+          write: (html) => {
+            ramBatch.write(join(shm, 'r', `${n++ % SITE_WRITE_CHUNK}.html`), html);
+            if (n % SITE_WRITE_CHUNK === 0) ramBatch.commit();
+          },
+          flush: () => ramBatch.commit(),
+        });
+        const ramPaths = Array.from({ length: SITE_WRITE_CHUNK }, (_, i) => join(shm, 'c', `${i}.html`));
+        ramFloorRate = await rateAsync(SITE_WRITE_CHUNK, async () => {
+          for (const path of ramPaths) ramBatch.write(path, page);
+          ramBatch.commit();
+        });
+      } finally {
+        rmSync(shm, { recursive: true, force: true });
+      }
+    }
     const series = chartSeries(doc, txs);
     // the HTML drawn whole from a computed series (no section remembered)
     const htmlRate = rate(() => {
@@ -348,6 +374,12 @@ export async function benchPages(): Promise<string> {
       `| render (first) + atomic write (temporary file, fsync, rename), one at a time (writeFileAtomic) | ${Math.round(writeRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(writeRate >= 5000)} |`,
       `| render (first) + atomic write grouped, ${BATCH} pages a batch (writeFilesAtomic: temporary file written, fsynced and renamed, ${WRITE_IN_FLIGHT} files at once, then one fsync of the folder) | ${Math.round(overlapRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(overlapRate >= 5000)} |`,
       `| render (first) + atomic write, durable per chunk: the collector's way (SiteWriteBatch: temporary file + rename per page, then one syncfs — \`sync -f\` — for ${SITE_WRITE_CHUNK} pages) | ${Math.round(chunkRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(chunkRate >= 5000)} |`,
+      ...(ramWriteRate !== null && ramFloorRate !== null
+        ? [
+            `| the same as the collector's way above (render again after each trade + SiteWriteBatch), the files on a RAM filesystem (/dev/shm, tmpfs): the code's own rate, apart from this machine's disk | ${Math.round(ramWriteRate).toLocaleString('en')} pages/s | ≥ 5,000 pages/s: ${ok(ramWriteRate >= 5000)} on tmpfs; not the disk's |`,
+            `| RAM filesystem floor: the collector's chunked write alone (SiteWriteBatch to /dev/shm, ${SITE_WRITE_CHUNK} a chunk) | ${Math.round(ramFloorRate).toLocaleString('en')} files/s | — |`,
+          ]
+        : []),
       `| disk floor: the atomic write alone (no render), one at a time | ${Math.round(floorRate).toLocaleString('en')} files/s | — |`,
       `| disk floor: the collector's chunked write alone (SiteWriteBatch, ${SITE_WRITE_CHUNK} a chunk, one syncfs) | ${Math.round(chunkFloorRate).toLocaleString('en')} files/s | — |`,
       `| disk floor: the grouped atomic write alone (writeFilesAtomic, ${BATCH} a batch) | ${Math.round(overlapFloorRate).toLocaleString('en')} files/s | — |`,
@@ -357,7 +389,11 @@ export async function benchPages(): Promise<string> {
       ...hyped.map((h) => `| a launch that drew attention, ${h.early} first-30-s buyers (4 bundled; tests/helpers/hyped-launch.ts): token page size, gzip; first render | ${(h.bytes / 1024).toFixed(1)} KB, ${(h.gz / 1024).toFixed(1)} KB gzip; ${Math.round(h.rate).toLocaleString('en')} pages/s | ≤ 60 KB: ${ok(h.bytes <= 60 * 1024)}; ≤ 15 KB gzip: ${ok(h.gz <= 15 * 1024)} |`),
       ...hyped.map((h) => `| the first-30-seconds page of the launch of ${h.early} first-30-s buyers (every buyer and trade of its first 30 s, linked from its token page; not a page the bar names) | ${(h.earlyBytes / 1024).toFixed(1)} KB, ${(h.earlyGz / 1024).toFixed(1)} KB gzip | — |`),
       '',
-      `Render plus write cannot be faster than the write alone: in this run the disk took ${Math.round(floorRate).toLocaleString('en')} atomic writes a second one at a time and ${Math.round(overlapFloorRate).toLocaleString('en')} with ${WRITE_IN_FLIGHT} in flight (each file fsynced before its rename), ${Math.round(chunkFloorRate).toLocaleString('en')} the collector's way (no fsync per file; one syncfs per ${SITE_WRITE_CHUNK}, before the records' marks are cleared: the same crash-safety), ${Math.round(noSyncRate).toLocaleString('en')} without any sync${Math.max(floorRate, overlapFloorRate, chunkFloorRate) < 5000 ? `, so 5,000 pages a second written is not reachable on this disk, whatever the render costs${noSyncRate < 5000 ? ' (nor without any sync: creating and filling a file of this size is itself below that rate here)' : ''}` : ''}.`,
+      `Render plus write cannot be faster than the write alone: in this run the disk took ${Math.round(floorRate).toLocaleString('en')} atomic writes a second one at a time and ${Math.round(overlapFloorRate).toLocaleString('en')} with ${WRITE_IN_FLIGHT} in flight (each file fsynced before its rename), ${Math.round(chunkFloorRate).toLocaleString('en')} the collector's way (no fsync per file; one syncfs per ${SITE_WRITE_CHUNK}, before the records' marks are cleared: the same crash-safety), ${Math.round(noSyncRate).toLocaleString('en')} without any sync${Math.max(floorRate, overlapFloorRate, chunkFloorRate) < 5000 ? `, so 5,000 pages a second written is not reachable on this disk, whatever the render costs${noSyncRate < 5000 ? ' (nor without any sync: creating and filling a file of this size is itself below that rate here)' : ''}` : ''}.${
+        ramWriteRate !== null && ramFloorRate !== null
+          ? ` The same code writing to a RAM filesystem (/dev/shm) in the same run: ${Math.round(ramWriteRate).toLocaleString('en')} pages a second rendered and written the collector's way, against ${Math.round(resumedWriteRate).toLocaleString('en')} on this disk, and ${Math.round(ramFloorRate).toLocaleString('en')} files a second written alone: the gap is the disk's (a virtual disk here), not the render's or the write's code.`
+          : ''
+      }`,
       '',
       ...(loadavg()[0]! > cpus().length
         ? [`**The load average (${loadavg()[0]!.toFixed(1)}) exceeded the ${cpus().length} cores while this ran: these figures measure a contended machine (other processes took most of the CPU and the disk); compare them only with figures taken under a similar load.**`, '']
