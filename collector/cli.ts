@@ -78,11 +78,12 @@ program
   .command('demo')
   .description('run the archive offline over a replay of a simulated chain (about 200 launches of every kind) and the real mainnet fixtures shipped in the project')
   .option('--port <n>', 'server port (default: PORT, else 4321)', int('port'))
+  .option('--rpc-port <n>', 'port of the replayed chain\'s JSON-RPC and WebSocket (default: any free port; it is printed)', int('rpc-port'))
   .addHelpText('after', settingsHelp('demo'))
-  .action(async (o: { port?: number }) => {
+  .action(async (o: { port?: number; rpcPort?: number }) => {
     config(); // the settings checked as every command's are (PORT=abc: one line naming PORT, exit 2)
     const { runDemo } = await import('./commands/demo.ts');
-    await runDemo({ port: o.port });
+    await runDemo({ port: o.port, rpcPort: o.rpcPort });
   });
 
 program

@@ -39,11 +39,11 @@ export class DemoError extends Error {
  * Whether `host:port` can be listened on now. Errors: rejects with DemoError naming the port when
  * it is in use (or not allowed), so nothing else is touched.
  */
-export async function assertPortFree(host: string, port: number): Promise<void> {
+export async function assertPortFree(host: string, port: number, flag = '--port'): Promise<void> {
   await new Promise<void>((ok, fail) => {
     const probe = createServer();
     probe.once('error', (e: NodeJS.ErrnoException) =>
-      fail(new DemoError(e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (another demo or server?): stop it, or run another demo with --port N` : `cannot listen on ${host}:${port}: ${e.message}`)),
+      fail(new DemoError(e.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (another demo or server?): stop it, or run the demo with ${flag} N` : `cannot listen on ${host}:${port}: ${e.message}`)),
     );
     probe.listen(port, host, () => probe.close(() => ok()));
   });
@@ -104,23 +104,24 @@ export function rebuildExample(truth: Truth, firstWatchedSlot: number): string |
  * long-running collector and the server both read the replay (SOLANA_RPC_URL), the data directory
  * is `data/demo-<port>`, and every page and status says it is demo data (DEMO=true).
  *
- * Errors: a port in use or another demo on the same directory stops it with DemoError before
- * anything is deleted.
+ * Errors: a port in use (the server's, or `rpcPort` for the replayed chain: default any free port)
+ * or another demo on the same directory stops it with DemoError before anything is deleted.
  */
-export async function runDemo(opts: { port?: number }): Promise<void> {
+export async function runDemo(opts: { port?: number; rpcPort?: number }): Promise<void> {
   const log = createLogger('info', 'demo', { format: process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty' ? process.env.LOG_FORMAT : 'auto' });
   // HOST and PORT as the archive's configuration reads them (an invalid one is a ConfigError naming it, before anything starts)
   const settings = loadConfig({ ...process.env });
   const host = settings.HOST;
   const port = opts.port ?? settings.PORT;
   await assertPortFree(host, port);
+  if (opts.rpcPort !== undefined && opts.rpcPort !== 0) await assertPortFree('127.0.0.1', opts.rpcPort, '--rpc-port');
   const dataDir = resolve(ROOT, `data/demo-${port}`);
   claimDemoDir(dataDir);
   const { chain, truth } = demoChain(join(dataDir, 'chain'));
   const programSlots = [...new Set(chain.transactions.filter((t) => t.accountKeys.includes(PUMP_PROGRAM_ID)).map((t) => t.slot))].sort((a, b) => a - b);
   const at = (share: number) => programSlots[Math.min(programSlots.length - 1, Math.floor(share * programSlots.length))]!;
   const firstWatched = at(BEFORE_COVERAGE);
-  const replay = await startReplayRpc({ chain, live: true, speed: 1, startSlot: firstWatched });
+  const replay = await startReplayRpc({ chain, live: true, speed: 1, startSlot: firstWatched, port: opts.rpcPort });
   const config = loadConfig({
     ...process.env,
     SOLANA_RPC_URL: replay.url,

@@ -17,11 +17,11 @@ const LPA = join(ROOT, 'bin/lpa.mjs');
 const procs: ChildProcess[] = [];
 const dirs: string[] = [];
 
-function demo(port: number): { proc: ChildProcess; out: () => string; exit: Promise<number | null> } {
+function demo(port: number, extra: string[] = []): { proc: ChildProcess; out: () => string; exit: Promise<number | null> } {
   let out = '';
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'json' };
   delete env.PORT;
-  const proc = spawn(process.execPath, [LPA, 'demo', '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [LPA, 'demo', '--port', String(port), ...extra], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   procs.push(proc);
@@ -57,11 +57,21 @@ describe('npm run demo', () => {
     expect(code).not.toBe(0);
     expect(d.out()).toContain(`port ${port} on 127.0.0.1 is in use`);
     expect(existsSync(join(dir, 'public.db'))).toBe(true);
+    // the replayed chain's port, when asked for one (--rpc-port), is checked the same way, before anything is touched
+    const busyRpc: Server = createServer();
+    const rpcPort = await new Promise<number>((ok) => busyRpc.listen(0, '127.0.0.1', () => ok((busyRpc.address() as { port: number }).port)));
+    const free = await freePort();
+    const r = demo(free, ['--rpc-port', String(rpcPort)]);
+    const rcode = await r.exit;
+    busyRpc.close();
+    expect(rcode).not.toBe(0);
+    expect(r.out()).toContain(`port ${rpcPort} on 127.0.0.1 is in use (another demo or server?): stop it, or run the demo with --rpc-port N`);
   });
 
   it('serves demo data from its own replay: status says demo, pages carry the banner, rebuilds and not_a_curve_launch work, launches keep arriving', async () => {
     const port = await freePort();
-    const d = demo(port);
+    const rpcPort = await freePort();
+    const d = demo(port, ['--rpc-port', String(rpcPort)]);
     const until = Date.now() + 120_000;
     while (!/Demo API key \(shown once\):\n(lpa_\S+)/.test(d.out())) {
       if (Date.now() > until || d.proc.exitCode !== null) throw new Error(`demo did not start:\n${d.out().slice(-3000)}`);
@@ -73,6 +83,8 @@ describe('npm run demo', () => {
     const status = async () => (await (await fetch(`${base}/api/v1/status`)).json()) as { demo: boolean; counts: { records: number } };
     const first = await status();
     expect(first.demo).toBe(true);
+    // the chain on the port asked for (--rpc-port), as printed
+    expect(d.out()).toContain(`replay:   http://127.0.0.1:${rpcPort}`);
 
     const page = /FINDINGS: (\S+\.html)/.exec(d.out())![1]!;
     const html = await (await fetch(page)).text();
