@@ -154,6 +154,74 @@ describe('markers-v10: a multi-hop route through a coin is no wallet\'s trade of
   });
 });
 
+describe('markers-v10 after its review', () => {
+  const ata = (w: string) => `${w.slice(0, 8)}-ata-of-B`;
+  it('three routes in one bundler instruction: each delivery is its route\'s far end, the event\'s user\'s as for any program\'s call (markers-v9\'s top-level rule); three top-level routes deliver to their accounts\' owners', () => {
+    const creation = tx('sigCreateB3', 900, T0, [create(B, CA, A)]);
+    const ws = [W, 'Wallet2222222222222222222222222222222222222', 'Wallet3333333333333333333333333333333333333'];
+    const fifth = 2n * 10n ** 14n;
+    const events = (outer: (i: number) => number) => ws.flatMap((_, i) => [{ ...trade(A, CA, true, 10n ** 12n, 10n ** 8n, SOL), outerIndex: outer(i) }, { ...trade(B, CA, true, fifth, 10n ** 12n, A), outerIndex: outer(i) }]);
+    const balances = ws.map((w) => balance(ata(w), B, w, fifth));
+    // one bundler instruction (top level 0) calling the three routes
+    const inOne = tx('sigBundle', 900, T0, events(() => 0), {
+      instructions: ws.flatMap((w, i) => route(CA, 'CA-wsol', ata(w)).map((ix) => ({ ...ix, inner: true, path: `0.${2 * i + (ix.inner ? 1 : 0)}` }))),
+      postTokenBalances: balances,
+    });
+    expect(tradesOf(A, [inOne]).map((t) => t.wallet)).toEqual([MULTI_HOP_ROUTE, MULTI_HOP_ROUTE, MULTI_HOP_ROUTE]);
+    expect(tradesOf(B, [inOne]).map((t) => t.wallet)).toEqual([CA, CA, CA]);
+    // three top-level routes: three bundled buyers, the creator kept none
+    const three = tx('sigThree', 900, T0, events((i) => i), {
+      instructions: ws.flatMap((w, i) => route(CA, 'CA-wsol', ata(w)).map((ix) => ({ ...ix, path: ix.inner ? `${i}.0` : String(i) }))),
+      postTokenBalances: balances,
+    });
+    const d = record(B, [creation, three]);
+    expect([d.launch!.creatorTokensRaw, d.launch!.bundledBuyers, d.launch!.bundle.map((b) => b.wallet).sort()]).toEqual(['0', 3, [...ws].sort()]);
+  });
+
+  it('a coin bought only through routes to the coin quoted in it has outside demand: no no_outside_curve_buyer (50 wallets\' SOL went through its curve)', () => {
+    const creation = tx('sigCreateA9', 1000, T0, [create(A, CA)]);
+    const buys = Array.from({ length: 5 }, (_, i) => {
+      const u = `RouteUser${i}`.padEnd(44, '1');
+      return tx(`sigR9-${i}`, 1100 + i, T0 + 60 + i, [trade(A, u, true, 10n ** 12n, 10n ** 8n, SOL), trade(B, u, true, 10n ** 12n, 10n ** 12n, A)], { instructions: route(u, 'wsol', `${u}-B`), postTokenBalances: [balance(`${u}-B`, B, u, 10n ** 12n)] });
+    });
+    const d = record(A, [creation, ...buys]);
+    expect(d.launch!.curveBuyers).toBe(0);
+    expect(codes(d)).not.toContain('no_outside_curve_buyer');
+    // the creator routing alone is no outside demand
+    const alone = tx('sigR9-c', 1100, T0 + 60, [trade(A, CA, true, 10n ** 12n, 10n ** 8n, SOL), trade(B, CA, true, 10n ** 12n, 10n ** 12n, A)], { instructions: route(CA, 'wsol', 'CA-B'), postTokenBalances: [balance('CA-B', B, CA, 10n ** 12n)] });
+    expect(codes(record(A, [creation, alone]))).toContain('no_outside_curve_buyer');
+  });
+
+  it('a middle hop completing the curve in the creation slot: the flag says the route took it, and the route has no buyout role (no wallet page)', () => {
+    const creation = tx('sigCreateA10', 1200, T0, [create(A, CA)]);
+    const hop = tx('sigRoute10', 1200, T0, [trade(A, U, true, 8n * 10n ** 14n, 85n * 10n ** 9n, SOL), ev('CompleteEvent', { mint: A, user: U }), trade(B, U, true, 10n ** 14n, 8n * 10n ** 14n, A)], {
+      instructions: route(U, 'U-wsol', 'U-ata-of-B'),
+      postTokenBalances: [balance('U-ata-of-B', B, U, 10n ** 14n)],
+    });
+    const a = analyzeLaunch(A, [creation, hop], true, OWN_FUNDERS);
+    expect(a.curveBuyout!.wallet).toBe(MULTI_HOP_ROUTE);
+    expect(a.roles.filter((r) => r.role === 'buyout')).toEqual([]);
+    const flag = classifyLaunch(a, { origin: 'observed', observedAtLaunch: true, asOfMs: (T0 + 3600) * 1000 }).flags.find((f) => f.code === 'curve_taken_in_creation_slot')!;
+    expect(flag.summary).toBe(`The curve was taken within the creation slot by a multi-hop route through this coin (its tokens went on to the route's next venue), run by ${U}.`);
+  });
+
+  it('a route called by a router: its delivery account may be the router\'s own, so the far-end buy stays its user\'s (markers-v9\'s top-level rule)', () => {
+    const creation = tx('sigCreateB11', 1300, T0, [create(B, CA, A)]);
+    const routed = tx('sigRouter11', 1300, T0, [trade(A, CA, true, 10n ** 12n, 10n ** 8n, SOL), trade(B, CA, true, 6n * 10n ** 14n, 10n ** 12n, A)], {
+      instructions: route(CA, 'CA-wsol', 'Router-ata-of-B').map((ix) => ({ ...ix, inner: true, path: ix.inner ? '0.1' : '0.0' })),
+      postTokenBalances: [balance('Router-ata-of-B', B, 'RouterAuthority111111111111111111111111111', 6n * 10n ** 14n)],
+    });
+    expect(tradesOf(B, [creation, routed]).map((t) => t.wallet)).toEqual([CA]);
+  });
+
+  it('a CompleteEvent naming no buyer of its transaction: the buyout is the last buy (it was a buyout of 0 tokens)', () => {
+    const creation = tx('sigCreateA12', 1400, T0, [create(A, CA), trade(A, CA, true, 10n ** 12n, 10n ** 8n, SOL, 'buy_v3')]);
+    const complete = tx('sigComplete12', 1500, T0 + 600, [trade(A, U, true, 7n * 10n ** 14n, 80n * 10n ** 9n, SOL, 'buy_v3'), ev('CompleteEvent', { mint: A, user: 'SomeHopAccount1111111111111111111111111111' })]);
+    const d = record(A, [creation, complete]);
+    expect([d.curveBuyout!.wallet, d.curveBuyout!.tokens]).toEqual([U, String(7n * 10n ** 14n)]);
+  });
+});
+
 describe('markers-v10: a synthetic completion\'s pool part', () => {
   const M = 'Mint1111111111111111111111111111111111111pump';
   const C = 'Creator1111111111111111111111111111111111111';

@@ -199,7 +199,10 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const at = (r: TxRef): Instant | null => (r.blockTime === null ? null : instant(r.blockTime * 1000));
   let curveBuyout: CurveBuyout | null = null;
   if (completion) {
-    const buys = trades.filter((t) => t.signature === completion.tx.signature && (t.payer ?? t.wallet) === completion.user && t.isBuy);
+    const inTx = trades.filter((t) => t.signature === completion.tx.signature && t.isBuy);
+    const named = inTx.filter((t) => (t.payer ?? t.wallet) === completion.user);
+    // a CompleteEvent naming no buyer of the transaction (as a route's hop might): the last buy completed it, the curve taking none after (markers-v10)
+    const buys = named.length > 0 || inTx.length === 0 ? named : [inTx[inTx.length - 1]!];
     const same = completion.tx.slot === creation.slot;
     const sum = (f: (t: Trade) => bigint) => buys.reduce((n, t) => n + f(t), 0n).toString();
     // fees: unknown (null) when any of the buys' events does not report them (markers-v8)
@@ -215,7 +218,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     const pool = buys.find((t) => t.pool !== null)?.pool ?? null;
     curveBuyout = {
       // a multi-hop route's middle hop completed it: the tokens went to the route's next curve or pool, no wallet (markers-v10)
-      wallet: buys.length > 0 && buys.every((t) => t.wallet === MULTI_HOP_ROUTE) ? MULTI_HOP_ROUTE : completion.user,
+      wallet: buys.length > 0 && buys.every((t) => t.wallet === MULTI_HOP_ROUTE) ? MULTI_HOP_ROUTE : named.length > 0 || buys.length === 0 ? completion.user : (buys[0]!.payer ?? buys[0]!.wallet),
       signature: completion.tx.signature,
       slot: completion.tx.slot,
       sameBatchAsLaunch: same,
@@ -338,7 +341,9 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       evidence: sortUnique(creatorCreationSlotSigs),
     });
   }
-  if (absenceProvable && curveBuyers === 0) {
+  // outside wallets that paid for buys of this coin through multi-hop routes (its middle hops): real demand, no holder (markers-v10)
+  const routedDemand = trades.some((t) => t.isBuy && t.wallet === MULTI_HOP_ROUTE && t.payer !== undefined && t.payer !== creator);
+  if (absenceProvable && curveBuyers === 0 && !routedDemand) {
     flags.push({
       code: 'no_outside_curve_buyer',
       class: 'FINDINGS',
@@ -359,7 +364,10 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       code: 'curve_taken_in_creation_slot',
       class: 'FINDINGS',
       // the creator taking its own curve is the common case of this marker: said so, not left to the reader to match an address
-      summary: `The curve was taken within the creation slot by ${completion.user === creator ? `the creator (${completion.user})` : completion.user}.`,
+      summary:
+        curveBuyout?.wallet === MULTI_HOP_ROUTE
+          ? `The curve was taken within the creation slot by a multi-hop route through this coin (its tokens went on to the route's next venue), run by ${completion.user === creator ? `the creator (${completion.user})` : completion.user}.`
+          : `The curve was taken within the creation slot by ${completion.user === creator ? `the creator (${completion.user})` : completion.user}.`,
       evidence: [completion.tx.signature],
     });
   }
@@ -465,7 +473,8 @@ function rolesOf(creator: string, creation: TxRef, bundled: Trade[], early: Trad
     const secondsAfterLaunch = ts[0]!.blockTime !== null && creation.blockTime !== null ? ts[0]!.blockTime - creation.blockTime : null;
     roles.push({ wallet, role: 'early', signature: ts[0]!.signature, slot: ts[0]!.slot, detail: { secondsAfterLaunch, signatures: sortUnique(ts.map((t) => t.signature)), tokens: ts.reduce((s, t) => s + t.tokens, 0n).toString() } });
   }
-  if (buyout) {
+  // a curve completed by a multi-hop route's middle hop was taken by no wallet: no role, no wallet page (markers-v10)
+  if (buyout && buyout.wallet !== MULTI_HOP_ROUTE) {
     const { wallet, signature, slot, ...rest } = buyout;
     roles.push({ wallet, role: 'buyout', signature, slot, detail: rest });
   }

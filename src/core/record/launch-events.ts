@@ -62,6 +62,8 @@ function receiversOf(mint: string, tx: DecodedTransaction): Map<number, { user: 
 /** The far-end coin of a multi-hop route and who received it: see {@link hopOf}. */
 interface Route {
   user: string;
+  /** whether the route instruction was called by another program (a router): its accounts may be the router's own */
+  inner: boolean;
   /** the coin the route is a trade of: what a buy route delivers, what a sell route takes (undefined: the balances do not say) */
   farEnd: string | undefined;
   /** a buy route: the owner of the account it delivers to (undefined: the balances do not say) */
@@ -88,8 +90,8 @@ function routesOf(tx: DecodedTransaction): Map<number, { buy: Route; sell: Route
     const from = balance(ix.accounts.user_in_token_account, false);
     const list = out.get(top) ?? [];
     list.push({
-      buy: { user: ix.accounts.user, farEnd: into?.mint ?? undefined, receiver: into?.owner ?? undefined },
-      sell: { user: ix.accounts.user, farEnd: from?.mint ?? undefined, receiver: undefined },
+      buy: { user: ix.accounts.user, inner: ix.inner, farEnd: into?.mint ?? undefined, receiver: into?.owner ?? undefined },
+      sell: { user: ix.accounts.user, inner: ix.inner, farEnd: from?.mint ?? undefined, receiver: undefined },
     });
     out.set(top, list);
   }
@@ -109,10 +111,16 @@ function routesOf(tx: DecodedTransaction): Map<number, { buy: Route; sell: Route
  */
 function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: DecodedTransaction, routes: Map<number, { buy: Route; sell: Route }[]>): string {
   const here = e.outerIndex === null ? [] : (routes.get(e.outerIndex) ?? []).filter((r) => r.buy.user === user).map((r) => (isBuy ? r.buy : r.sell));
-  const route = here.length === 1 ? here[0]! : undefined;
-  if (route?.farEnd !== undefined) {
-    if (route.farEnd !== mint) return MULTI_HOP_ROUTE;
-    return isBuy && route.receiver ? route.receiver : user;
+  // the receiver of a far-end buy: read through a route called at top level only (a router's call may pass its own accounts, as markers-v9 says)
+  const receiverOf = (r: Route) => (isBuy && r.receiver && !r.inner ? r.receiver : user);
+  if (here.length > 0 && here.every((r) => r.farEnd !== undefined)) {
+    const farEnd = here.filter((r) => r.farEnd === mint);
+    // every route of this user here ends in another coin: this coin is in their middle
+    if (farEnd.length === 0) return MULTI_HOP_ROUTE;
+    // every route ends in this coin: the user's trade (several routes under one top-level instruction are a program's calls, whose
+    // accounts are not read as receivers: the receiver rule holds for a route called at top level, one per instruction)
+    if (farEnd.length === here.length) return farEnd.length === 1 ? receiverOf(farEnd[0]!) : user;
+    // some end here, some pass through (which hop is which is not told apart by the balances): the chain of quotes below
   }
   const quotedIn = tx.events.some(
     (o) => o !== e && o.name === 'TradeEvent' && o.outerIndex === e.outerIndex && o.fields.ix_name === 'multi_hop_swap' && str(o.fields.quote_mint) === mint && str(o.fields.mint) !== mint,
