@@ -231,7 +231,8 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
     if (!inFirstWindow(c, { slot: tx.slot ?? 0, blockTime: tx.blockTime })) continue;
     // the buys as the builder counts them: the wallet that received each (markers-v9), and its payer
     for (const t of tradesOf(mint, [tx])) {
-      if (!t.isBuy) continue;
+      // a multi-hop route's middle hop is no wallet's buy (markers-v10): its payer is not in the cohort
+      if (!t.isBuy || PROTOCOL_WALLETS.has(t.wallet)) continue;
       out.add(t.wallet);
       if (t.payer) out.add(t.payer);
     }

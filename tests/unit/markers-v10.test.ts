@@ -305,3 +305,13 @@ describe('public migration 28: records made before from a history holding a rout
     }
   });
 });
+
+describe('markers-v10: funder lookups', () => {
+  it('a middle hop\'s payer is not a cohort candidate (a lookup was spent on it)', async () => {
+    const { cohortCandidates } = await import('../../src/ingest/funding.ts');
+    const creation = tx('sigCreateA13', 1600, T0, [create(A, CA)]);
+    const hop = tx('sigRoute13', 1601, T0 + 1, [trade(A, U, true, 10n ** 12n, 10n ** 8n, SOL), trade(B, U, true, 10n ** 12n, 10n ** 12n, A)], { instructions: route(U, 'U-wsol', 'U-ata-of-B'), postTokenBalances: [balance('U-ata-of-B', B, U, 10n ** 12n)] });
+    expect(cohortCandidates(A, [creation, hop], null)).toEqual([CA]);
+    expect(cohortCandidates(B, [hop], { slot: 1601, blockTime: T0 + 1 })).toEqual([U]);
+  });
+});
