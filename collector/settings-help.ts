@@ -25,7 +25,7 @@ const COMMAND_DEFAULTS: Record<string, Partial<Record<Key, string>>> = { demo: {
 
 /** The settings (README "Configuration") each `lpa` command reads; commands not listed read none. */
 export const COMMAND_SETTINGS: Record<string, Key[]> = {
-  start: [...COLLECTOR, ...SERVER],
+  start: [...new Set([...COLLECTOR, ...SERVER])], // CONTACT_EMAIL and DEMO are read by both: listed once
   collect: COLLECTOR,
   demo: ['HOST', 'PORT', 'LOG_LEVEL', 'LOG_FORMAT'],
   cluster: ['HOST', 'PORT', 'DATA_DIR', 'KEY_SECRET', 'LOG_LEVEL', 'LOG_FORMAT'],

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -199,6 +200,9 @@ export const RENAMED_SETTINGS: Record<string, string> = {
  * Parse the environment once. Errors: throws `ConfigError` naming every bad setting, and every
  * setting of {@link RENAMED_SETTINGS} still set.
  */
+/** Settings whose values are never echoed in an error (keys, secrets, URLs that may carry a provider key). */
+const SECRET_KEYS = new Set(['KEY_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SOLANA_RPC_URL', 'SOLANA_WS_URL', 'PRIVATE_DB_URL', 'PG_URL']);
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // every problem at once: a renamed setting and a bad value are reported together
   const renamed = Object.entries(RENAMED_SETTINGS)
@@ -210,7 +214,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (v !== undefined && v !== '') picked[key] = v;
   }
   const parsed = schema.safeParse(picked);
-  const bad = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  // the value given is named beside the problem (an operator read "expected number, received NaN" for COLLECT_BATCH=abc)
+  const given = (key: string) => (picked[key] === undefined ? '' : ` (it is "${picked[key]!.length > 60 ? `${picked[key]!.slice(0, 60)}…` : picked[key]}")`);
+  const bad = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}${SECRET_KEYS.has(String(i.path[0])) ? '' : given(String(i.path[0]))}`);
   if (renamed.length > 0 || !parsed.success) throw new ConfigError(`invalid configuration:\n  ${[...renamed, ...bad].join('\n  ')}`);
   const c = parsed.data;
   const stripe = { STRIPE_SECRET_KEY: c.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: c.STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID: c.STRIPE_PRICE_ID };
@@ -224,6 +230,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const dataDir = resolve(c.DATA_DIR);
+  // a file where the data folder should be: said at once, not as each store's mkdir failing (EEXIST) on every request
+  const kind = (() => {
+    try {
+      return statSync(dataDir).isDirectory() ? 'folder' : 'other';
+    } catch {
+      return 'absent';
+    }
+  })();
+  if (kind === 'other') throw new ConfigError(`invalid configuration:\n  DATA_DIR: ${dataDir} exists and is not a folder (a file?): give a folder, or a path where one can be made`);
   const wsUrl = c.SOLANA_WS_URL ?? c.SOLANA_RPC_URL.replace(/^http/, 'ws');
   return {
     ...c,

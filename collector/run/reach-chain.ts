@@ -66,7 +66,8 @@ export async function reachChain(deps: CollectDeps, opts: CollectOptions): Promi
     }
     if (opts.signal?.aborted) return null;
     onUnreachable(deps, err!);
-    if (opts.once) throw new Error(`cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${redactUrlsIn(err!.message)}): ${unreachableAdvice(err!)}; no coverage is recorded until the chain is read`);
+    // a single run ends here: the next run (cron) tries again, not this one (an operator read "it is tried again", then the exit)
+    if (opts.once) throw new Error(`cannot reach ${redactUrl(deps.config.SOLANA_RPC_URL)} (${redactUrlsIn(err!.message)}): ${unreachableAdvice(err!).replace('it is tried again', 'the next run tries again')}; no coverage is recorded until the chain is read`);
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, deps.config.POLL_INTERVAL_MS);
       function done() {

@@ -116,7 +116,7 @@ describe('a provider that refuses: the advice fits its answer (it said "set SOLA
     [429, 'the provider limits the rate: lower RPC_MAX_RPS (and RPC_BATCH_SIZE), or use a plan or provider that allows more'],
     [401, 'the provider refused the request: check the key or token in SOLANA_RPC_URL'],
     [403, 'the provider refused the request: check the key or token in SOLANA_RPC_URL'],
-    [503, 'the provider is failing: it is tried again; if it lasts, use another SOLANA_RPC_URL'],
+    [503, 'the provider is failing: the next run tries again; if it lasts, use another SOLANA_RPC_URL'],
   ])('HTTP %i', async (status, advice) => {
     const { createServer } = await import('node:http');
     const server = createServer((_req, res) => res.writeHead(status, { 'Content-Type': 'text/plain' }).end('no'));

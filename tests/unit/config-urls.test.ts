@@ -6,6 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -29,5 +32,25 @@ describe('SOLANA_RPC_URL and SOLANA_WS_URL', () => {
   it('http(s) and ws(s) URLs are taken, with a provider key in the path or query', () => {
     expect(refusal({ SOLANA_RPC_URL: 'https://rpc.example/v2/KEY?api-key=K', SOLANA_WS_URL: 'wss://rpc.example/ws?api-key=K' })).toBeNull();
     expect(loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899' }).wsUrl).toBe('ws://127.0.0.1:8899');
+  });
+});
+
+describe('configuration errors an operator can act on', () => {
+  it('names the value given beside the problem, never a secret\'s', () => {
+    expect(() => loadConfig({ COLLECT_BATCH: 'abc' })).toThrow(/COLLECT_BATCH: .* \(it is "abc"\)/);
+    let message = '';
+    try {
+      loadConfig({ SOLANA_RPC_URL: 'not a url with apikey-123' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/SOLANA_RPC_URL/);
+    expect(message).not.toContain('apikey-123');
+  });
+  it('a DATA_DIR that is a file: one line saying so (each store failed with EEXIST on every request)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lpa-cfg-')), 'afile');
+    writeFileSync(file, 'x');
+    expect(() => loadConfig({ DATA_DIR: file })).toThrow(`DATA_DIR: ${file} exists and is not a folder (a file?)`);
+    expect(loadConfig({ DATA_DIR: join(file, '..', 'new') }).dataDir).toBe(join(file, '..', 'new'));
   });
 });
