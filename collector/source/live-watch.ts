@@ -117,6 +117,8 @@ const MAX_BACKOFF_MS = 15_000;
  */
 export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveWatchEvents, signal: AbortSignal): Promise<void> {
   let backoff = FIRST_BACKOFF_MS;
+  // whether a subscription was ever made: a URL that never connected is named with advice, not called a lost connection
+  let everConnected = false;
   const skipped = new SkippedNotifications(log);
   while (!signal.aborted) {
     const ac = new AbortController();
@@ -127,6 +129,7 @@ export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveW
       const stream = await subs.logsNotifications({ mentions: [PUMP_PROGRAM_ID] }, { commitment: 'confirmed' }).subscribe({ abortSignal: ac.signal });
       log.info({ wsUrl: redactUrl(wsUrl) }, `WebSocket ${redactUrl(wsUrl)}: subscribed to the pump program logs`);
       backoff = FIRST_BACKOFF_MS;
+      everConnected = true;
       events.onConnected();
       for await (const n of stream) {
         const tx = heardTransaction(n);
@@ -136,7 +139,13 @@ export async function watchProgramLogs(wsUrl: string, log: Logger, events: LiveW
       if (!signal.aborted) log.warn('live watch stream ended; reconnecting');
     } catch (err) {
       if (signal.aborted) break;
-      log.warn({ err: redactIn(String(err), wsUrl), retryInMs: backoff }, 'live watch connection lost; reconnecting with backoff');
+      if (everConnected) log.warn({ err: redactIn(String(err), wsUrl), retryInMs: backoff }, 'live watch connection lost; reconnecting with backoff');
+      else {
+        log.warn(
+          { err: redactIn(String(err), wsUrl), retryInMs: backoff },
+          `cannot reach WebSocket ${redactUrl(wsUrl)}: check SOLANA_WS_URL (default: SOLANA_RPC_URL with ws:// or wss://); it is tried again, and until then new launches are found by polling every POLL_INTERVAL_MS`,
+        );
+      }
     } finally {
       signal.removeEventListener('abort', stop);
       ac.abort();
