@@ -65,12 +65,14 @@ export interface CollectorMemory {
   creationScan: { signature: string; slot: number } | null;
   /** the page template backlog's progress, for its log lines (src/ingest/page-backlog.ts noteBacklogProgress) */
   backlog: BacklogProgress;
+  /** the long-running form's small passes, summed for its one info line a minute (catch-up.ts noteLive) */
+  live: { transactions: number; records: number; passes: number; sinceMs: number };
 }
 
 /** A run's empty memory (`nowMs`: the run's start, as if pages had just been written). */
 export function newMemory(config: Config, nowMs: number): CollectorMemory {
   const creations = new Map<string, CreationAt>();
-  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20, config.TX_CACHE_IDLE_S * 1000), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map(), creationScan: null, backlog: newBacklogProgress() };
+  return { txs: new TransactionCache(config.TX_CACHE_MB * 2 ** 20, config.TX_CACHE_IDLE_S * 1000), completed: new Map(), notCompleted: new Set(), heard: new HeardNotifications(creations), creations, siteWrittenMs: nowMs, sitePassMs: 0, historyCheckedMs: 0, historyPending: new Set(), trace: new PassTrace(), creationHeardMs: new Map(), prefetched: new Map(), creationScan: null, backlog: newBacklogProgress(), live: { transactions: 0, records: 0, passes: 0, sinceMs: 0 } };
 }
 
 /** A launch's creation slot and blockTime: remembered from this run, else the held record's; undefined when not held. */
