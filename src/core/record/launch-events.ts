@@ -104,8 +104,9 @@ function routesOf(tx: DecodedTransaction): Map<number, { buy: Route; sell: Route
  * `user_out_token_account`, what a sell route takes from `user_in_token_account` — and a hop of any
  * other coin is a middle hop: "Coin A never touches the user's wallet. Each hop's output stays in
  * the pool or curve until the next hop pulls it" (MULTI_HOP_SWAP.md), so it is no wallet's buy or
- * sale ({@link MULTI_HOP_ROUTE}). The far-end hop of a buy route is the wallet's that owns the
- * account it delivered to (markers-v9's rule, here through the route's own account). When the
+ * sale ({@link MULTI_HOP_ROUTE}). The far-end hop of a buy route called at top level is the
+ * wallet's that owns the account it delivered to (markers-v9's rule, here through the route's own
+ * account); called by another program, the event's user's (its accounts may be that program's). When the
  * balances do not say which coin is at the far end, a coin another curve hop of the same route is
  * quoted in is a middle coin (the hops chain: B quoted in A is bought with A). Else the event's user.
  */
