@@ -81,7 +81,7 @@ export function birthWords(cleanAtBirth: boolean | null, cls: FindingClass, doc?
     if (!doc || (doc.launch === null && !doc.observedAtLaunch && doc.origin !== 'rebuilt')) return 'unknown — not observed';
     return doc.history.complete ? 'unknown — not established' : 'unknown — the held history is incomplete';
   }
-  if (cleanAtBirth) return 'no recorded marker at birth (not an endorsement)';
+  if (cleanAtBirth) return 'no recorded marker at birth';
   return cls === 'UNKNOWN' ? 'not established' : 'markers present';
 }
 

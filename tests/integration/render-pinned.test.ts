@@ -95,17 +95,20 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * them 12 screens down on a hyped launch's page), a flag's evidence past its first six folded in a
  * `<details>`; a diff against version 12 showed only the section moved (now `id="flags"`) on the
  * token pages; the creator pages are unchanged. Then (same version, not yet released) markers-v10: a
- * diff showed only the method row (`markers-v9` → `markers-v10`) and the documents' sha256.
+ * diff showed only the method row (`markers-v9` → `markers-v10`) and the documents' sha256. Then
+ * (same version) "Markers at birth: no recorded marker at birth" without "(not an endorsement)",
+ * which the NO_MARKERS verdict box said three times (an operator's review; its why and the class's
+ * line still say it): a line diff showed only those lines (verdict, description, share meta).
  */
 
 const PINNED: [string, string][] = [
   ['records/FINDINGS', '2646f70a5e06ab982a202b6c3bb921176e78f82426469472083b2869ea945656'],
   ['records/FINDINGS-no-transactions', '2e08a4aa3893960851b19178b239ab0e4111085e054bd3d5fbe114c4621f1968'],
-  ['records/NOTE', '1eb3ceea377dcb696ea749c46cb3e96808f721448f3dea3c281313bb614b250b'],
-  ['records/NO_MARKERS', '5a5311ba1d017da323c67023c833c82b1225b02e9709c024427c9f8589798720'],
+  ['records/NOTE', '5d012eabcb941a6427fb8c97d924bbca4de8879f7d14f2c5f6a696447f46fab3'],
+  ['records/NO_MARKERS', '2f875d9b71eb820ea348c2fbb740dcdee729703b3afc7a1431a9f0cad19b39f9'],
   ['records/UNKNOWN', 'b3878545f0ca44b1ed52801440803aaa666acb560e36a887a2e8d7953d1a72f5'],
   ['records/UNKNOWN_NO_CREATION', '770a689b3115a58a1903f6f9a300104fe463e51cddb077477cc9b7ba99857599'],
-  ['records/graduated', '0aa4c7102f68e57bd1cd1df694b8e0fd920037aed60d34583ae1dcccf24f3c3d'],
+  ['records/graduated', 'afe6e175aced1c4f471cf7b0c324ad2879656a70f6df7bbf254e6eae01c3189f'],
   ['records/hostile', '1424c17791b89e294c2e82a8d4aed59915d72e5cfe835bdc3e0997a159112cfa'],
   ['records/hostile-metadata', '57b0a22a5d519596240398824f04246616c709877564fa810b5ec0d4780cabba'],
   ['records/hostile-metadata-demo', '208bc60c4afca13a3e07cc6c5c5faf8a66f3352a89b7f6af6b56cc3171ba80c5'],
@@ -117,10 +120,10 @@ const PINNED: [string, string][] = [
   ['synthetic/trades-sum', '6108e55d615ba88b3a637570f09806aee53525ec3d1988f538f358cbeb22d36a'],
   ['synthetic/usdc-graduated', 'a6b4864bb01184b79fcc484e669be8eeef47ac72407cdddbf1fb884723e3952e'],
   ['synthetic/short', 'e27e8a86d31bb5983a9f3f076f1348d10d841820f6ec021a29ea7dd150991a10'],
-  ['doc/no-markers', 'ef489c611d9d042e18b66f5824d428ea73e5564e82966668804724ff0a973cad'],
-  ['doc/hostile', 'd708e9e6b94392246f2bfeaad39a871c407e52c3bd872a927e66378c47b3c9f4'],
+  ['doc/no-markers', '669c25f38236ca977d442402d802861c9942dc952635996c483077391c723592'],
+  ['doc/hostile', 'adbc9588e89666a8018989fbc509ab0882cbc644e7a33812ec20f90eea9224d5'],
   ['doc/unknown-no-launch', '07917290f6918871704c46db828ce62a712a7382516311cca102d21a66b5b428'],
-  ['doc/graduated-pool', '9f19063e34a5eb77d2a9c32463d2476dfa826a1524931b901c76a92191c79add'],
+  ['doc/graduated-pool', 'bd78bbd91d47af473f7c21d75825d7c5a891fd3ac9747e3fca8ed42df23e2bcf'],
   ['creator/FINDINGS-creator', '7f1477cdaf6cf59fcf1f939c03e4474d8a79fd6ee3041023a49abbd3232fb78f'],
   ['creator/FINDINGS-bundled-buyer', 'cf04f051f2fddb858ead787c19a74dade4d5ea12325198f5f797900ed96a6053'],
   ['creator/FINDINGS-creator-demo', 'a72d58b38fe8ddea3cf59256cee8a3ef067a6782ff615c757d9ef27a59275713'],

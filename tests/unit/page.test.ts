@@ -150,7 +150,7 @@ describe('renderTokenPage', () => {
     expect(birthWords(null, 'UNKNOWN', { ...watched, history: { ...watched.history, complete: false } })).toBe('unknown — the held history is incomplete');
     expect(birthWords(null, 'UNKNOWN', { ...watched, history: { ...watched.history, complete: true } })).toBe('unknown — not established');
     expect(birthWords(null, 'UNKNOWN', { ...watched, origin: 'scanned', observedAtLaunch: false, launch: null })).toBe('unknown — not observed');
-    expect(birthWords(true, 'NO_MARKERS')).toBe('no recorded marker at birth (not an endorsement)');
+    expect(birthWords(true, 'NO_MARKERS')).toBe('no recorded marker at birth');
     expect(birthWords(false, 'FINDINGS')).toBe('markers present');
     expect(birthWords(false, 'UNKNOWN')).toBe('not established');
   });
