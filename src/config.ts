@@ -196,13 +196,13 @@ export const RENAMED_SETTINGS: Record<string, string> = {
   TX_CACHE_TRANSACTIONS: 'set TX_CACHE_MB (the transaction cache is bounded by memory: about 5 KB of heap per transaction decoded whole; default 1024)',
 };
 
+/** Settings whose values are never echoed in an error (keys, secrets, URLs that may carry a provider key). */
+const SECRET_KEYS = new Set(['KEY_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SOLANA_RPC_URL', 'SOLANA_WS_URL', 'PRIVATE_DB_URL', 'PG_URL']);
+
 /**
  * Parse the environment once. Errors: throws `ConfigError` naming every bad setting, and every
  * setting of {@link RENAMED_SETTINGS} still set.
  */
-/** Settings whose values are never echoed in an error (keys, secrets, URLs that may carry a provider key). */
-const SECRET_KEYS = new Set(['KEY_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SOLANA_RPC_URL', 'SOLANA_WS_URL', 'PRIVATE_DB_URL', 'PG_URL']);
-
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // every problem at once: a renamed setting and a bad value are reported together
   const renamed = Object.entries(RENAMED_SETTINGS)
@@ -231,14 +231,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const dataDir = resolve(c.DATA_DIR);
   // a file where the data folder should be: said at once, not as each store's mkdir failing (EEXIST) on every request
-  const kind = (() => {
-    try {
-      return statSync(dataDir).isDirectory() ? 'folder' : 'other';
-    } catch {
-      return 'absent';
-    }
-  })();
-  if (kind === 'other') throw new ConfigError(`invalid configuration:\n  DATA_DIR: ${dataDir} exists and is not a folder (a file?): give a folder, or a path where one can be made`);
+  const found = statSync(dataDir, { throwIfNoEntry: false });
+  if (found && !found.isDirectory()) throw new ConfigError(`invalid configuration:\n  DATA_DIR: ${dataDir} exists and is not a folder (a file?): give a folder, or a path where one can be made`);
   const wsUrl = c.SOLANA_WS_URL ?? c.SOLANA_RPC_URL.replace(/^http/, 'ws');
   return {
     ...c,
