@@ -31,7 +31,10 @@ export async function catchUp(deps: CollectDeps, queue: PQueue, reader: Transact
     // Start watching now: the newest signature becomes the cursor; older history is not ours to claim.
     const [newest] = await fetchLatest(rpc, opts.signal);
     store.setCursor(PROGRAM_CURSOR, newest?.signature ?? null, newest?.slot ?? null, now());
-    log.info({ cursorSlot: newest?.slot ?? null }, 'collector starts watching from the newest signature');
+    log.info(
+      { cursorSlot: newest?.slot ?? null },
+      "collector starts watching from the newest signature (COLLECT_START=latest): launches created before it are not collected; on a replayed or development chain, COLLECT_START=earliest reads the program's whole history",
+    );
     return;
   }
   const trace = memory.trace;

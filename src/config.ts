@@ -114,6 +114,8 @@ const schema = z.object({
   SEARCH_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** How long (ms) a search answer is kept in the server's memory and may be kept by a cache (`Cache-Control: max-age`, whole seconds). */
   SEARCH_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** MB of `GET /api/v1/launches` pages the server keeps in memory while the public database is unchanged (any commit forgets them; src/server/list-page-memo.ts). 0 = none. */
+  LIST_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(128),
   /** How often at most (ms) the collector rewrites the home page, the list pages and /status.html (collector/publish/lists.ts). */
   LISTS_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often (ms) the creation feed (`GET /api/v1/stream`) sends its `: heartbeat` comment on every open stream (issue 25: 15 s). */

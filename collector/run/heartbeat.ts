@@ -27,7 +27,12 @@ export function beginRun(deps: CollectDeps, reached: { slot: number; ms: number 
   const gap = gapOnStart(previous, startMs, startSlot, config.COVERAGE_GAP_MS);
   writeSiteAssets(config.siteDir); // the pages' stylesheet beside them, as in public/
   if (previous && previous.stoppedAtMs === null) {
-    // the previous run was killed: a page or document it was writing may have left its temporary file
+    // the previous run was killed (kill -9, a crash, the machine stopping): say so, and that this run goes on from what it committed
+    log.info(
+      { lastHeartbeat: new Date(previous.lastBeatMs).toISOString() },
+      'the previous run did not stop cleanly (killed or crashed); going on from its last commit: what it committed is kept, what it had not committed is read again',
+    );
+    // a page or document it was writing may have left its temporary file
     const removed = removeStaleTemporaryFiles(config.siteDir, STALE_TEMPORARY_FILE_MS, Date.now());
     if (removed > 0) log.info({ removed }, 'temporary files of an interrupted page write removed');
   }

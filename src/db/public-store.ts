@@ -240,6 +240,8 @@ export class PublicStore {
    */
   private readonly launchMemo = new Map<string, StoredLaunch<Buffer> | null>();
   private launchMemoMark: { dataVersion: number; changes: number } = { dataVersion: -1, changes: -1 };
+  /** {@link readEpoch}'s count: one more each time the marks above changed. */
+  private epoch = 0;
 
   constructor(path: string, opts: { readonly?: boolean } = {}) {
     this.db = openDatabase(path, PUBLIC_MIGRATIONS, opts);
@@ -440,20 +442,31 @@ export class PublicStore {
   }
 
   /**
-   * Whether {@link launchMemo} may be read and filled now: false inside a transaction; else true,
-   * after emptying it when another connection committed (the turn's `PRAGMA data_version`) or this
-   * one wrote (`total_changes()`) since it was filled.
+   * Whether {@link launchMemo} may be read and filled now: false inside a transaction (see {@link readEpoch}).
    */
   private launchMemoValid(): boolean {
-    if (this.db.inTransaction) return false;
+    return this.readEpoch() !== null;
+  }
+
+  /**
+   * What this connection reads now, as a number that changes whenever it may have changed: another
+   * connection committed (the turn's `PRAGMA data_version`) or this one wrote (`total_changes()`,
+   * rolled back or not). Values kept in memory with the epoch they were read under are still what
+   * the database holds while it is the same (the kept rows of {@link getLaunchBytes}, the list pages
+   * of src/server/list-page-memo.ts). Null inside a transaction, where nothing may be kept. A commit
+   * of another process is seen from the next event-loop turn.
+   */
+  readEpoch(): number | null {
+    if (this.db.inTransaction) return null;
     const dataVersion = this.dataVersionThisTurn();
     const changes = this.s.totalChanges.get() as number;
     const mark = this.launchMemoMark;
     if (mark.dataVersion !== dataVersion || mark.changes !== changes) {
       this.launchMemo.clear();
       this.launchMemoMark = { dataVersion, changes };
+      this.epoch++;
     }
-    return true;
+    return this.epoch;
   }
 
   private keepLaunch(mint: string, row: StoredLaunch<Buffer> | undefined): void {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeResponse } from 'astro/app/node';
 import type { BaseApp } from 'astro/app';
-import { bytesOf, untouchedFieldsOf } from './bytes-response.ts';
+import { bodyPartsOf, untouchedFieldsOf } from './bytes-response.ts';
 
 /**
  * Astro's app answering node:http requests: what @astrojs/node's middleware-mode `handler` does
@@ -43,14 +43,22 @@ export function astroHost(app: App, fallback: NodeHandler, port?: number): NodeH
     if (!request) return fallback(req, res);
     try {
       const response = await app.render(request, { addCookieHeader: true, clientAddress: req.socket.remoteAddress, prerenderedErrorPageFetch: noErrorPage });
-      const bytes = bytesOf(response);
+      const bytes = bodyPartsOf(response);
       if (bytes === null) {
         await writeResponse(response, res);
         return;
       }
       res.statusMessage = response.statusText;
       res.writeHead(response.status, untouchedFieldsOf(response) ?? outgoingHeaders(response.headers));
-      res.end(bytes);
+      if (bytes instanceof Uint8Array) res.end(bytes);
+      else {
+        // the parts in one writev: corked while they are written, uncorked before the end (ended while
+        // corked, an answer compressed by the `compression` library was sent empty)
+        res.cork();
+        for (const part of bytes) res.write(part);
+        res.uncork();
+        res.end();
+      }
     } catch (err) {
       // as the adapter's handler
       logger.error(`Could not render ${request.url}\n${err instanceof Error ? err.stack || err.message : String(err)}`);

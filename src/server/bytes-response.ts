@@ -133,18 +133,19 @@ function checkName(name: string): void {
 }
 
 export class BytesResponse extends Response {
-  readonly #bytes: Uint8Array;
+  readonly #bytes: Uint8Array | readonly Uint8Array[];
   readonly #headers: Headers;
   /** The same response with its body as a stream, made the first time the body is asked for. */
   #full: Response | null = null;
 
   /**
-   * `bytes`: the whole body (not copied; do not change it afterwards). `init`: as for a Response,
+   * `bytes`: the whole body, or its parts in order (not copied; do not change them afterwards: a
+   * part may be shared with other answers, as a kept list page's are). `init`: as for a Response,
    * with the header fields as a record or a Headers.
    * Errors: throws TypeError for a null-body status (204, 304, …), as `new Response(bytes, init)` does.
    * @example return new BytesResponse(Buffer.from(text), { status: 200, headers: { 'Content-Length': String(n) } })
    */
-  constructor(bytes: Uint8Array, init: { status?: number; statusText?: string; headers?: Record<string, string> | Headers } = {}) {
+  constructor(bytes: Uint8Array | readonly Uint8Array[], init: { status?: number; statusText?: string; headers?: Record<string, string> | Headers } = {}) {
     super(null, { status: init.status, statusText: init.statusText });
     if (NULL_BODY_STATUS.has(this.status)) throw new TypeError(`Response with null body status ${this.status} cannot have a body`);
     const fields = init.headers;
@@ -165,11 +166,22 @@ export class BytesResponse extends Response {
   }
 
   #withBody(): Response {
-    return (this.#full ??= new Response(this.#bytes as Uint8Array<ArrayBuffer>, { status: this.status, statusText: this.statusText, headers: this.headers }));
+    return (this.#full ??= new Response(this.#whole() as Uint8Array<ArrayBuffer>, { status: this.status, statusText: this.statusText, headers: this.headers }));
   }
 
-  /** The bytes, while nothing has asked for the body (else null). */
+  /** The body in one buffer (its parts joined when it was made of parts). */
+  #whole(): Uint8Array {
+    const b = this.#bytes;
+    return b instanceof Uint8Array ? b : Buffer.concat(b);
+  }
+
+  /** The bytes, while nothing has asked for the body (else null); a body made of parts, joined. */
   get untouchedBytes(): Uint8Array | null {
+    return this.#full === null ? this.#whole() : null;
+  }
+
+  /** The body as it was given (one buffer, or its parts in order), while nothing has asked for it (else null). */
+  get untouchedParts(): Uint8Array | readonly Uint8Array[] | null {
     return this.#full === null ? this.#bytes : null;
   }
 
@@ -209,6 +221,14 @@ export class BytesResponse extends Response {
  */
 export function bytesOf(response: Response): Uint8Array | null {
   return response instanceof BytesResponse ? response.untouchedBytes : null;
+}
+
+/**
+ * {@link bytesOf} without joining a body made of parts: the one buffer, or the parts in order
+ * (what the host writes to the socket as they are); null when the body must be read as a stream.
+ */
+export function bodyPartsOf(response: Response): Uint8Array | readonly Uint8Array[] | null {
+  return response instanceof BytesResponse ? response.untouchedParts : null;
 }
 
 /**

@@ -106,6 +106,18 @@ export function jsonTextResponse(text: string | Buffer, status: number, headers:
   return replyResponse(jsonTextReply(text, status, headers));
 }
 
+/**
+ * {@link jsonTextResponse} of a body given as its parts in order (UTF-8 bytes of one JSON value
+ * joined), written to the socket as they are (bytes-response.ts): not joined into one buffer.
+ */
+export function jsonPartsResponse(parts: readonly Buffer[], status: number, headers: Record<string, string> = {}): Response {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  if (length === 0) return jsonTextResponse('', status, headers);
+  const r = jsonTextReply('', status, headers);
+  return new BytesResponse(parts.length === 1 ? parts[0]! : parts, { status, headers: { ...r.headers, 'Content-Length': String(length) } });
+}
+
 const BASE58_ALPHABET = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 /** Values {@link addressProblem} found to be addresses (its answer depends on the value alone): not decoded again. At most 4,096, cleared when full. */

@@ -5,7 +5,8 @@ import type Database from 'better-sqlite3';
 import { lastChangeSeq, listedItemsJson, listLaunchKeys, type ListedKey, type ListFilter, type ListPosition } from '../db/launch-list.ts';
 import type { Deps } from './deps.ts';
 import { errorResponse, type ErrorCode } from './errors.ts';
-import { CACHE_NONE, addressProblem, jsonTextResponse, licenseOf } from './http.ts';
+import { CACHE_NONE, addressProblem, jsonPartsResponse, licenseOf } from './http.ts';
+import { ListPageMemo } from './list-page-memo.ts';
 import { admitKeyedRequest, rateLimitHeaders } from './quota.ts';
 
 /**
@@ -156,12 +157,36 @@ export interface LaunchListBody {
  * A page of records for a parsed query, from the public database: the UTF-8 bytes of the JSON of a
  * {@link LaunchListBody}. The page is assembled by SQLite in one value (listedItemsJson: each stored
  * canonical document copied as its bytes, not decoded, parsed or serialised again, between the
- * other members, in the interface's order).
+ * other members, in the interface's order). `key` (the request's query string, which decides the
+ * page) names it in the process's {@link ListPageMemo}: a page asked for again while the public
+ * database is unchanged is a copy of the one built, its `generatedAt` now.
  */
-export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number): Buffer {
+export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number, key?: string): Buffer {
+  const parts = launchPageParts(deps, q, nowMs, key);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/** {@link launchPage} as the parts of its body in order (a kept page's bytes around its new `generatedAt`: not copied, not to be changed). */
+export function launchPageParts(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, nowMs: number, key?: string): readonly Buffer[] {
+  const generatedAt = JSON.stringify(instant(nowMs));
+  const build = () => buildLaunchPage(deps, q, generatedAt);
+  return key === undefined ? [build().body] : memoOf(deps).page(deps.publicStore, key, generatedAt, build);
+}
+
+const memos = new WeakMap<Deps['publicStore'], ListPageMemo>();
+/** The list-page memo of a public store (a generation's store has its own, gone with it). */
+function memoOf(deps: Pick<Deps, 'publicStore' | 'config'>): ListPageMemo {
+  let memo = memos.get(deps.publicStore);
+  if (!memo) memos.set(deps.publicStore, (memo = new ListPageMemo(deps.config.LIST_CACHE_MB * 1024 * 1024)));
+  return memo;
+}
+
+/** {@link launchPage} built from the database: its body and the byte offset of its `generatedAt` value (the JSON text `generatedAt`). */
+function buildLaunchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQuery, generatedAt: string): { body: Buffer; generatedAtOffset: number } {
   const license = licenseOf(deps.config);
+  let tail = '';
   // one read transaction: the page, its records and the newest change it is measured against are one snapshot
-  return pageRead(deps.publicStore.db)(q, (keys, newest) => {
+  const body = pageRead(deps.publicStore.db)(q, (keys, newest) => {
     const hasMore = keys.length > q.limit;
     const count = Math.min(keys.length, q.limit);
     const f = { class: q.filter.class, graduated: q.filter.graduated, creator: q.filter.creator, ...(q.order === 'changes' ? { sinceSlot: q.filter.sinceSlot } : {}) };
@@ -177,12 +202,11 @@ export function launchPage(deps: Pick<Deps, 'publicStore' | 'config'>, q: ListQu
       next = encodeCursor({ v: 1, o: 'c', q: seq, ...l, f });
     }
     const s = JSON.stringify;
+    tail = `,"license":${s(license)}}`;
     // a LaunchListBody, members in its order
-    return [
-      `{"apiVersion":"v1","order":${s(q.order)},"records":[`,
-      `],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${s(instant(nowMs))},"license":${s(license)}}`,
-    ];
+    return [`{"apiVersion":"v1","order":${s(q.order)},"records":[`, `],"next":${s(next)},"hasMore":${s(hasMore)},"generatedAt":${generatedAt}${tail}`];
   });
+  return { body, generatedAtOffset: body.length - Buffer.byteLength(tail) - generatedAt.length };
 }
 
 /** The text of a page around its records, from the keys of its rows (one more than its limit) and, for a sync, the newest change sequence. */
@@ -216,9 +240,10 @@ function pageRead(db: Database.Database): (q: ListQuery, frame: PageFrame) => Bu
  */
 export async function handleLaunches(request: Request, deps: Deps): Promise<Response> {
   const nowMs = deps.now();
-  const q = parseListQuery(new URL(request.url).searchParams);
+  const url = new URL(request.url);
+  const q = parseListQuery(url.searchParams);
   if ('code' in q) return errorResponse(q.code, { nowMs, message: q.message });
   const admitted = await admitKeyedRequest(request, deps, nowMs);
   if ('refused' in admitted) return admitted.refused;
-  return jsonTextResponse(launchPage(deps, q, nowMs), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
+  return jsonPartsResponse(launchPageParts(deps, q, nowMs, url.search), 200, { 'Cache-Control': CACHE_NONE, ...rateLimitHeaders(admitted.usage) });
 }

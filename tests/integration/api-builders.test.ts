@@ -254,8 +254,26 @@ describe('GET /api/v1/launches: list and sync', () => {
     expect(idle.records).toEqual([]);
     expect(idle.next).toBe(next);
 
+    // asked again, the same page comes from the server's memory (LIST_CACHE_MB): the same bytes, but generatedAt
+    const raw = async (query: string) => {
+      // as sent (no compression): its parts written as they are, Content-Length their sum
+      const res = await get(`/api/v1/launches?${query}`, { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'identity' });
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(body.length);
+      return body.toString('utf8').replace(/"generatedAt":\{[^}]*\}/, '');
+    };
+    const fromMemory = `cursor=${next}`;
+    expect(await raw(fromMemory)).toBe(await raw(fromMemory));
+    expect(await raw('limit=9')).toBe(await raw('limit=9'));
+    // and compressed (compression wraps the parts' writes)
+    const gz = await get('/api/v1/launches?limit=9', { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'gzip' });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect((await gz.text()).replace(/"generatedAt":\{[^}]*\}/, '')).toBe(await raw('limit=9'));
+
     replay.advanceTo(lastSlot);
     await collectOnce(dataDir, replay.url, Date.now);
+    // the collector's commit is seen at once: the kept page is not answered again
+    expect((await page(fromMemory)).records.length).toBeGreaterThan(0);
     const later: { mint: string; sha256: string }[] = [];
     await sync(`cursor=${next}&limit=7`, mirror, later);
     const now = held();

@@ -101,3 +101,26 @@ describe('falling behind, in the log', () => {
     store = new PublicStore(join(dir, 'public.db')); // for afterEach
   });
 });
+
+describe('a run after one that did not stop cleanly', () => {
+  it('says so once at its start (the previous run killed: no stop written); a run after a clean stop says nothing of it', async () => {
+    const { beginRun } = await import('../../collector/run/heartbeat.ts');
+    const lines: { level: string; msg: string }[] = [];
+    const record = (level: string) => (_o: Record<string, unknown>, msg: string) => void lines.push({ level, msg });
+    const log = { info: record('info'), warn: record('warn'), error: record('error'), debug: () => {} };
+    const config = loadConfig({ DATA_DIR: dir, SOLANA_RPC_URL: 'http://127.0.0.1:9' });
+    const deps = { store, log, config } as unknown as CollectDeps;
+    const t = Date.now();
+    const killed = /^the previous run did not stop cleanly/;
+    const first = beginRun(deps, { slot: 100, ms: t });
+    expect(lines.filter((l) => killed.test(l.msg))).toHaveLength(0); // no previous run
+    // the first run is killed: its row has no stop; the next run says so
+    beginRun(deps, { slot: 110, ms: t + 1000 });
+    expect(lines.filter((l) => killed.test(l.msg)).map((l) => l.level)).toEqual(['info']);
+    expect(first).toBeGreaterThan(0);
+    lines.length = 0;
+    store.stopRun(store.lastRun()!.id, t + 2000);
+    beginRun(deps, { slot: 120, ms: t + 3000 });
+    expect(lines.filter((l) => killed.test(l.msg))).toHaveLength(0);
+  });
+});
