@@ -629,4 +629,28 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
                        AND (instr(decoded, '"multi_hop_swap"') > 0 OR instr(decoded, '"PostCompleteBuyEvent"') > 0));
     `,
   },
+  {
+    version: 29,
+    name: 'markers-v11: records whose creation slot holds a pump buy called by another program are recorded again',
+    sql: `
+      -- markers-v11 (docs/methodology.md "Changes between versions"): a pump buy called by another
+      -- program (a bundler) whose receiving account a wallet holds after the transaction is that
+      -- wallet's, where markers-v10 gave it to the payer (five wallets filled by the creator's bundler
+      -- read as the creator keeping 40 %). The bundle and the creator's share are creation-slot facts:
+      -- a record whose creation-slot transactions hold such a buy is handed to the collector's funder
+      -- sweep (cohort_unknown), which records it again. Over-marks: a router's call of a buy into its
+      -- own account changes nothing. One pass over the creation slots' rows of launch_tx.
+      UPDATE launch SET cohort_unknown = 1
+        WHERE cohort_unknown = 0
+          AND json_extract(document, '$.launch') IS NOT NULL
+          AND mint IN (SELECT lt.mint FROM launch_tx lt JOIN launch l ON l.mint = lt.mint
+                       WHERE lt.slot = l.creation_slot AND lt.failed = 0 AND (
+                             instr(lt.decoded, '"program":"pump","name":"buy","inner":true') > 0 OR
+                             instr(lt.decoded, '"program":"pump","name":"buy_v2","inner":true') > 0 OR
+                             instr(lt.decoded, '"program":"pump","name":"buy_v3","inner":true') > 0 OR
+                             instr(lt.decoded, '"program":"pump","name":"buy_exact_sol_in","inner":true') > 0 OR
+                             instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v2","inner":true') > 0 OR
+                             instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v3","inner":true') > 0));
+    `,
+  },
 ];

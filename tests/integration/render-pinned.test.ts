@@ -99,27 +99,30 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * (same version) "Markers at birth: no recorded marker at birth" without "(not an endorsement)",
  * which the NO_MARKERS verdict box said three times (an operator's review; its why and the class's
  * line still say it): a line diff showed only those lines (verdict, description, share meta).
+ * Then (version 13 released; records made again by a new method are written again whatever the
+ * template) markers-v11: a line diff showed only the method row (`markers-v10` → `markers-v11`) and
+ * the documents' sha256.
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '2646f70a5e06ab982a202b6c3bb921176e78f82426469472083b2869ea945656'],
-  ['records/FINDINGS-no-transactions', '2e08a4aa3893960851b19178b239ab0e4111085e054bd3d5fbe114c4621f1968'],
-  ['records/NOTE', '5d012eabcb941a6427fb8c97d924bbca4de8879f7d14f2c5f6a696447f46fab3'],
-  ['records/NO_MARKERS', '2f875d9b71eb820ea348c2fbb740dcdee729703b3afc7a1431a9f0cad19b39f9'],
-  ['records/UNKNOWN', 'b3878545f0ca44b1ed52801440803aaa666acb560e36a887a2e8d7953d1a72f5'],
-  ['records/UNKNOWN_NO_CREATION', '770a689b3115a58a1903f6f9a300104fe463e51cddb077477cc9b7ba99857599'],
-  ['records/graduated', 'afe6e175aced1c4f471cf7b0c324ad2879656a70f6df7bbf254e6eae01c3189f'],
-  ['records/hostile', '1424c17791b89e294c2e82a8d4aed59915d72e5cfe835bdc3e0997a159112cfa'],
-  ['records/hostile-metadata', '57b0a22a5d519596240398824f04246616c709877564fa810b5ec0d4780cabba'],
-  ['records/hostile-metadata-demo', '208bc60c4afca13a3e07cc6c5c5faf8a66f3352a89b7f6af6b56cc3171ba80c5'],
-  ['records/rebuilt', '2850bcfbb5c70e8a4cb8f79da937af5e5455c7f5796ec2bf70d380964ca3d230'],
-  ['records/v3_migration', '5ed533cb6c14aa5cdfc4ad8d6a76b69162e08d797521d75a0f9049778bcf70c9'],
-  ['bench/long-curve', '1803b6be3ba7721d394ac96ae708c0bd62f6fd0c23dfe3de1caa08e41771c246'],
-  ['bench/long-curve-hostile', 'bda353d6109f45eab283639d566f52ac49ab4ff144be95cfc6c749e15e84cfbe'],
-  ['synthetic/events-graduated', 'b5371826d9d709f0222424a98e11d1883d80966c26c61e99c39bfcdafd9d8709'],
-  ['synthetic/trades-sum', '6108e55d615ba88b3a637570f09806aee53525ec3d1988f538f358cbeb22d36a'],
-  ['synthetic/usdc-graduated', 'a6b4864bb01184b79fcc484e669be8eeef47ac72407cdddbf1fb884723e3952e'],
-  ['synthetic/short', 'e27e8a86d31bb5983a9f3f076f1348d10d841820f6ec021a29ea7dd150991a10'],
+  ['records/FINDINGS', 'ebf23cfe1b897246ab9c31e3f397b0f2f99612d44a645e40fa87b73ad7d943db'],
+  ['records/FINDINGS-no-transactions', '7db9f055f9ed796238b421ae2f6886e216c1ea43e851e401a5ba7ee44d249e9b'],
+  ['records/NOTE', '0e88b8d9f4bdcf5c51855beccd50072d90909c4d972af97c8dac2c8c3461598c'],
+  ['records/NO_MARKERS', '99d5767233d9a8b69fac9f5a2c93d18fd1b412f1eb32470afbc654fb665100c8'],
+  ['records/UNKNOWN', 'c1d52e267b29e5a87d036baefd7065057905dd01e1f3301bb7717100ed2398bf'],
+  ['records/UNKNOWN_NO_CREATION', '735426848f607589a0623737da1e79f2f299fc46a8ad3d56cee9765e45f9e999'],
+  ['records/graduated', '2b2b48c905b6e8d306d2de62c30e33b087e4510b30aff9939fbccbcf8b5bad69'],
+  ['records/hostile', 'c6f312dfd72fabcf7168e535196a865b73e429fad4ab438e9764a14d43a49e84'],
+  ['records/hostile-metadata', '804c6712ddf037366770912ed2a8d8e3714792ad8c5ecd066d19edbabe905b09'],
+  ['records/hostile-metadata-demo', '17bea4ff0d7f293e1e8d5e1eed53572067dc1bda02d583825f6cebc24f2dc6b8'],
+  ['records/rebuilt', '1ad967a1ea4639bceb842a24c258bea51aad11b6cb9ecc93df166cd90e5784c7'],
+  ['records/v3_migration', '45abac94c94630a9fa8b028cbd667dca96d52a91ce9936b18bdcfdeaba7c7bd2'],
+  ['bench/long-curve', '0004ced33aaa79f6e6d212dcd09d245f8e347bdeb0d5974c3cc35c03d402f1bf'],
+  ['bench/long-curve-hostile', '766d5545b3ad7d8d050c9257af53b6236fb0ef008b2af9aff1921aa0604c07bd'],
+  ['synthetic/events-graduated', '52f7e255d9b41fd85d33e7d8ecb3bfbb04dcd029d9afb2b7e891e0c1034284f6'],
+  ['synthetic/trades-sum', '5ca8d86c0e5c6149ffbef7e7bad14150b12b57640d5c9697ea8a66ad754e8a4a'],
+  ['synthetic/usdc-graduated', '2cacf08575c55f0b9985567b874d376952f9e4bd13ff79ea78ed502e0a1b6cf6'],
+  ['synthetic/short', '0d938e74c7ac944507beb6c6105df37fb516beaca79eadd460c539e4033f722f'],
   ['doc/no-markers', '669c25f38236ca977d442402d802861c9942dc952635996c483077391c723592'],
   ['doc/hostile', 'adbc9588e89666a8018989fbc509ab0882cbc644e7a33812ec20f90eea9224d5'],
   ['doc/unknown-no-launch', '07917290f6918871704c46db828ce62a712a7382516311cca102d21a66b5b428'],

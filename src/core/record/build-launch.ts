@@ -3,7 +3,7 @@ import { MULTI_HOP_ROUTE, PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { cohortPending, sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { TOKEN_DECIMALS, exactUnits, quoteUnit } from '../amounts.ts';
-import { big, documentQuoteMint, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef } from './launch-events.ts';
+import { big, documentQuoteMint, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef, type UnplacedTx } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
 import { unrecognisedOf } from '../decode/unrecognised.ts';
 
@@ -154,10 +154,14 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const tokenProgram = str(c.token_program) ?? createIx?.accounts.token_program ?? null;
   const mayhemMode = typeof c.is_mayhem_mode === 'boolean' ? (c.is_mayhem_mode as boolean) : null;
 
-  // pool parts of synthetic completions that follow no buy: nothing is claimed from their transactions (markers-v10)
-  const strays: string[] = [];
-  const trades = tradesOf(mint, ok, strays);
-  const driftFlags = unreadableFlags(ok, state.unreadable ?? [], strays);
+  // transactions whose trades cannot all be placed (a pool part following no buy, a wallet's routes both ending in and passing
+  // through the coin): nothing is claimed from them (markers-v10, v11)
+  const unplaced: UnplacedTx[] = [];
+  // the receiver rule where the record reads whole transactions: the creation slot, the first 30 s, the completion (markers-v11)
+  const receiversRead = (tx: DecodedTransaction) =>
+    tx.slot === creation.slot || inFirstWindow(creation, { slot: tx.slot ?? 0, blockTime: tx.blockTime }) || tx.events.some((e) => e.name === 'CompleteEvent' && str(e.fields.mint) === mint);
+  const trades = tradesOf(mint, ok, unplaced, receiversRead);
+  const driftFlags = unreadableFlags(ok, state.unreadable ?? [], unplaced);
   const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
   const inCreationSlot = (t: { slot: number }) => t.slot === creation.slot;
   const withinFirstWindow = (t: Trade) => inFirstWindow(creation, t);
@@ -187,12 +191,13 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const sharedCohort = state.funderOf ? sharedFunders(cohort, state.funderOf) : null;
   const pendingCohort = state.funderOf ? cohortPending(cohort, state.funderOf) : true;
 
-  // Completion: CompleteEvent.user took the curve.
-  let completion: { tx: TxRef; user: string } | undefined;
+  // Completion: CompleteEvent.user took the curve; `buysBefore`: the buy TradeEvents of the mint before it in its transaction
+  let completion: { tx: TxRef; user: string; buysBefore: number } | undefined;
   for (const tx of ok) {
-    const e = eventsNamed(tx, 'CompleteEvent').find((ev) => str(ev.fields.mint) === mint);
-    if (e) {
-      completion = { tx: ref(tx), user: str(e.fields.user) ?? '' };
+    const at = tx.events.findIndex((ev) => ev.name === 'CompleteEvent' && str(ev.fields.mint) === mint);
+    if (at >= 0) {
+      const buysBefore = tx.events.slice(0, at).filter((ev) => ev.name === 'TradeEvent' && ev.fields.is_buy === true && str(ev.fields.mint) === mint).length;
+      completion = { tx: ref(tx), user: str(tx.events[at]!.fields.user) ?? '', buysBefore };
       break;
     }
   }
@@ -200,7 +205,12 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   let curveBuyout: CurveBuyout | null = null;
   if (completion) {
     const inTx = trades.filter((t) => t.signature === completion.tx.signature && t.isBuy);
-    const named = inTx.filter((t) => (t.payer ?? t.wallet) === completion.user);
+    // the buy that completed the curve (the last before the CompleteEvent): a route's middle hop or a wallet's own buy, and the
+    // buys of the transaction counted with it are of the same kind (markers-v11: a wallet's own buy and its route's middle hop
+    // in one transaction were summed, and the curve said taken by the wallet when the route's hop took it)
+    const completer = completion.buysBefore > 0 ? inTx[completion.buysBefore - 1] : undefined;
+    const middle = completer !== undefined && completer.wallet === MULTI_HOP_ROUTE;
+    const named = inTx.filter((t) => (t.payer ?? t.wallet) === completion.user && (completer === undefined || (t.wallet === MULTI_HOP_ROUTE) === middle));
     // a CompleteEvent naming no buyer of the transaction (as a route's hop might): the last buy completed it, the curve taking none after (markers-v10)
     const buys = named.length > 0 || inTx.length === 0 ? named : [inTx[inTx.length - 1]!];
     const same = completion.tx.slot === creation.slot;
@@ -518,7 +528,7 @@ function bundleOf(bundled: Trade[], creationSignature: string, txs: DecodedTrans
  * signatures; so does an RPC answer without `meta` (markers-v7: its status is unknown, and it was
  * counted as a successful transaction with no events). Pure.
  */
-function unreadableFlags(ok: DecodedTransaction[], unreadable: string[], strays: readonly string[]): Flag[] {
+function unreadableFlags(ok: DecodedTransaction[], unreadable: string[], unplaced: readonly UnplacedTx[]): Flag[] {
   const sigs: string[] = [];
   const discs = new Set<string>();
   // an RPC answer without `meta` has no status, logs, inner instructions or balances: whether it
@@ -531,17 +541,19 @@ function unreadableFlags(ok: DecodedTransaction[], unreadable: string[], strays:
     sigs.push(tx.signature);
     for (const x of items) discs.add(`${x.program} ${x.kind ?? 'data'} ${x.discriminator ?? '?'}`);
   }
-  if (sigs.length === 0 && unreadable.length === 0 && noMeta.length === 0 && strays.length === 0) return [];
+  if (sigs.length === 0 && unreadable.length === 0 && noMeta.length === 0 && unplaced.length === 0) return [];
   const parts: string[] = [];
   if (sigs.length > 0) parts.push(`${sigs.length} transaction${sigs.length === 1 ? '' : 's'} of this launch hold${sigs.length === 1 ? 's' : ''} program data the archive cannot read (${[...discs].sort().join(', ')})`);
   if (noMeta.length > 0) parts.push(`${noMeta.length} transaction${noMeta.length === 1 ? '' : 's'} of this launch came without status metadata (no result, logs or balances)`);
   if (unreadable.length > 0) parts.push(`${unreadable.length} transaction${unreadable.length === 1 ? '' : 's'} of this launch could not be read from the chain`);
-  const stray = sortUnique([...strays]);
+  const stray = sortUnique(unplaced.filter((u) => u.why === 'pool_part').map((u) => u.signature));
   if (stray.length > 0) parts.push(`${stray.length} transaction${stray.length === 1 ? '' : 's'} of this launch hold${stray.length === 1 ? 's' : ''} a pool part of a completing buy (PostCompleteBuyEvent) that follows no buy of it, so who bought those tokens cannot be read`);
+  const routed = sortUnique(unplaced.filter((u) => u.why === 'routes').map((u) => u.signature));
+  if (routed.length > 0) parts.push(`${routed.length} transaction${routed.length === 1 ? '' : 's'} of this launch run${routed.length === 1 ? 's' : ''} several multi-hop routes of one wallet in one instruction, some ending in this coin and some passing through it, so which of those trades are the wallet's own cannot be read`);
   return [{
     code: 'unrecognised_program_data',
     class: 'UNKNOWN',
     summary: `${parts.join('; ')}. No fact is claimed from a transaction the archive cannot fully read.`,
-    evidence: sortUnique([...sigs, ...noMeta, ...unreadable, ...stray]),
+    evidence: sortUnique([...sigs, ...noMeta, ...unreadable, ...stray, ...routed]),
   }];
 }

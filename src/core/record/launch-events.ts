@@ -1,3 +1,4 @@
+import { address, isOffCurveAddress } from '@solana/kit';
 import type { DecodedEvent, DecodedTransaction, DecodedValue } from '../types.ts';
 import { DEFAULT_KEY, MULTI_HOP_ROUTE, WSOL_MINT, knownQuoteDecimals } from '../programs.ts';
 
@@ -36,27 +37,64 @@ export interface Trade {
   payer?: string;
 }
 
+/** Who received a pump buy: its paying wallet (`user`) and the owner of its receiving token account (absent when the balances do not say). */
+interface Receiver {
+  user: string;
+  owner: string | undefined;
+}
+
 /**
- * Who received the top-level pump buys of `mint` in a transaction, by the instruction's top-level
- * index: its paying wallet (`user`) and the owner of its receiving token account (`associated_user`,
- * or `associated_base_user` of the 2026 trades) from the transaction's token balances (absent when
- * they do not say: a closed account, an answer without them). A buy's TradeEvent names the wallet
- * that signed and paid; the instruction may deliver the tokens to another wallet's account
- * (mainnet k1LPbZ…, August 2024: the creator's second buy in its creation transaction filled an
- * account of DNfuF1L6…, which holds them after it). Only top-level instructions: a router's CPI
- * may pass its own accounts on the way.
+ * Who received the pump buys of `mint` in a transaction, by the instruction's top-level index (one
+ * entry per buy TradeEvent of `mint` under it, in order): its paying wallet (`user`) and the owner of
+ * its receiving token account (`associated_user`, or `associated_base_user` of the 2026 trades) from
+ * the transaction's token balances (absent when they do not say: a closed account, an answer without
+ * them). A buy's TradeEvent names the wallet that signed and paid; the instruction may deliver the
+ * tokens to another wallet's account (mainnet k1LPbZ…, August 2024: the creator's second buy in its
+ * creation transaction filled an account of DNfuF1L6…, which holds them after it).
+ *
+ * A buy called by another program (a bundler, a router: markers-v11) is read the same way only when
+ * its receiving account still holds the coin after the transaction and belongs to a wallet (an
+ * address on the ed25519 curve): a router's own account on the way — emptied or closed in the same
+ * transaction, or held by a program's address — leaves the buy the payer's. The buys under one
+ * top-level instruction pair with that instruction's buy TradeEvents in order (multi-hop hops, which
+ * are not `buy*` instructions, excepted); when their counts differ, none is read.
  */
-function receiversOf(mint: string, tx: DecodedTransaction): Map<number, { user: string; owner: string | undefined }> {
-  const out = new Map<number, { user: string; owner: string | undefined }>();
+function receiversOf(mint: string, tx: DecodedTransaction): Map<number, (Receiver | undefined)[]> {
+  const out = new Map<number, (Receiver | undefined)[]>();
   for (const ix of tx.instructions) {
-    if (ix.program !== 'pump' || ix.inner || !ix.name.startsWith('buy') || (ix.accounts.mint ?? ix.accounts.base_mint) !== mint) continue;
+    if (ix.program !== 'pump' || !ix.name.startsWith('buy') || (ix.accounts.mint ?? ix.accounts.base_mint) !== mint) continue;
+    const top = Number(ix.path.split('.')[0]);
+    const list = out.get(top) ?? [];
+    out.set(top, list);
     const user = ix.accounts.user;
     const account = ix.accounts.associated_user ?? ix.accounts.associated_base_user;
-    if (!user || !account) continue;
-    const owner = tx.postTokenBalances.find((b) => b.account === account && b.mint === mint)?.owner ?? undefined;
-    out.set(Number(ix.path), { user, owner });
+    if (!user || !account) {
+      list.push(undefined);
+      continue;
+    }
+    const held = tx.postTokenBalances.find((b) => b.account === account && b.mint === mint);
+    let owner = held?.owner ?? undefined;
+    if (ix.inner && owner !== undefined && owner !== user && !(BigInt(held?.amount ?? '0') > 0n && isWalletAddress(owner))) owner = undefined;
+    list.push({ user, owner });
   }
+  // each list pairs with the buy TradeEvents of its instruction: dropped when their counts differ
+  const events = new Map<number, number>();
+  for (const e of tx.events) {
+    if (e.name === 'TradeEvent' && e.outerIndex !== null && e.fields.is_buy === true && str(e.fields.mint) === mint && e.fields.ix_name !== 'multi_hop_swap') {
+      events.set(e.outerIndex, (events.get(e.outerIndex) ?? 0) + 1);
+    }
+  }
+  for (const [top, list] of out) if (events.get(top) !== list.length) out.delete(top);
   return out;
+}
+
+/** Whether an address is a wallet's (on the ed25519 curve), not a program-derived address; false for a malformed one. */
+function isWalletAddress(a: string): boolean {
+  try {
+    return !isOffCurveAddress(address(a));
+  } catch {
+    return false;
+  }
 }
 
 /** The far-end coin of a multi-hop route and who received it: see {@link hopOf}. */
@@ -100,33 +138,47 @@ function routesOf(tx: DecodedTransaction): Map<number, { buy: Route; sell: Route
 
 /**
  * Whose trade a curve hop of a multi-hop route (a TradeEvent with `ix_name` "multi_hop_swap") is
- * (markers-v10). A route trades the coin at its far end — what a buy route delivers to
+ * (markers-v10, v11). A route trades the coin at its far end — what a buy route delivers to
  * `user_out_token_account`, what a sell route takes from `user_in_token_account` — and a hop of any
  * other coin is a middle hop: "Coin A never touches the user's wallet. Each hop's output stays in
  * the pool or curve until the next hop pulls it" (MULTI_HOP_SWAP.md), so it is no wallet's buy or
  * sale ({@link MULTI_HOP_ROUTE}). The far-end hop of a buy route called at top level is the
  * wallet's that owns the account it delivered to (markers-v9's rule, here through the route's own
- * account); called by another program, the event's user's (its accounts may be that program's). When the
- * balances do not say which coin is at the far end, a coin another curve hop of the same route is
- * quoted in is a middle coin (the hops chain: B quoted in A is bought with A). Else the event's user.
+ * account); called by another program, the event's user's (its accounts may be that program's).
+ *
+ * Under one top-level instruction a wallet may run several routes (a bundler's calls). A hop of coin
+ * M is then read with the direction of its event (markers-v11):
+ * - at a far end: a route of the wallet there has M at its far end for that direction (from the balances);
+ * - in the middle: another hop of the same wallet there, in the same direction, is of a coin quoted
+ *   in M (the hops chain: B quoted in A is bought with A; sold, it gives A, which the next hop sells);
+ * - both: which of the wallet's hops of M are its own cannot be read — null (the caller claims
+ *   nothing from the transaction);
+ * - neither, every route's far end known and none M: in the middle (a hop into a pool, which emits
+ *   no curve TradeEvent); neither, a far end unknown: the event's user.
  */
-function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: DecodedTransaction, routes: Map<number, { buy: Route; sell: Route }[]>): string {
+function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: DecodedTransaction, routes: Map<number, { buy: Route; sell: Route }[]>): string | null {
   const here = e.outerIndex === null ? [] : (routes.get(e.outerIndex) ?? []).filter((r) => r.buy.user === user).map((r) => (isBuy ? r.buy : r.sell));
-  // the receiver of a far-end buy: read through a route called at top level only (a router's call may pass its own accounts, as markers-v9 says)
-  const receiverOf = (r: Route) => (isBuy && r.receiver && !r.inner ? r.receiver : user);
-  if (here.length > 0 && here.every((r) => r.farEnd !== undefined)) {
-    const farEnd = here.filter((r) => r.farEnd === mint);
-    // every route of this user here ends in another coin: this coin is in their middle
-    if (farEnd.length === 0) return MULTI_HOP_ROUTE;
-    // every route ends in this coin: the user's trade (several routes under one top-level instruction are a program's calls, whose
-    // accounts are not read as receivers: the receiver rule holds for a route called at top level, one per instruction)
-    if (farEnd.length === here.length) return farEnd.length === 1 ? receiverOf(farEnd[0]!) : user;
-    // some end here, some pass through (which hop is which is not told apart by the balances): the chain of quotes below
-  }
-  const quotedIn = tx.events.some(
-    (o) => o !== e && o.name === 'TradeEvent' && o.outerIndex === e.outerIndex && o.fields.ix_name === 'multi_hop_swap' && str(o.fields.quote_mint) === mint && str(o.fields.mint) !== mint,
+  const farEnd = here.filter((r) => r.farEnd === mint);
+  const middle = tx.events.some(
+    (o) =>
+      o !== e &&
+      o.name === 'TradeEvent' &&
+      o.outerIndex === e.outerIndex &&
+      o.fields.ix_name === 'multi_hop_swap' &&
+      str(o.fields.user) === user &&
+      (o.fields.is_buy === true) === isBuy &&
+      str(o.fields.quote_mint) === mint &&
+      str(o.fields.mint) !== mint,
   );
-  return quotedIn ? MULTI_HOP_ROUTE : user;
+  if (farEnd.length > 0 && middle) return null;
+  if (farEnd.length > 0) {
+    // the receiver of a far-end buy: read through a route called at top level only (a router's call may pass its own accounts, as
+    // markers-v9 says), one route per instruction
+    const r = farEnd[0]!;
+    return farEnd.length === 1 && here.length === 1 && isBuy && r.receiver && !r.inner ? r.receiver : user;
+  }
+  if (middle) return MULTI_HOP_ROUTE;
+  return here.length > 0 && here.every((r) => r.farEnd !== undefined) ? MULTI_HOP_ROUTE : user;
 }
 
 /** A PostCompleteBuyEvent's amounts (idl/2026-10 pump.json; FACTS §2). */
@@ -217,6 +269,17 @@ export function isSolQuote(quoteMint: string | undefined): boolean {
 const feesOf = (f: Record<string, DecodedValue>): bigint | null => (f.fee === undefined ? null : big(f.fee) + big(f.creator_fee));
 
 /**
+ * A transaction of a launch from which the record claims nothing (build-launch.ts: UNKNOWN
+ * `unrecognised_program_data`), and why: a synthetic completion's pool part that follows no buy
+ * (markers-v10), or a wallet's hops of the coin under one instruction of which some are its own and
+ * some pass through (markers-v11, {@link hopOf}).
+ */
+export interface UnplacedTx {
+  signature: string;
+  why: 'pool_part' | 'routes';
+}
+
+/**
  * The curve trades of `mint` (TradeEvents, any instruction: buy/sell v1–v3, `multi_hop_curve_swap`
  * hops) in successful transactions.
  * Quote: `sol_amount`, or `quote_amount` when the event's quote mint is not SOL (USDC- and
@@ -226,22 +289,30 @@ const feesOf = (f: Record<string, DecodedValue>): bigint | null => (f.fee === un
  * quote_in, fees of both); the parts stay apart in `curve` and `pool`. The curve takes no trade after
  * its completion, so the pool part is the last buy's, whatever `user` its event names (markers-v10:
  * one naming another user was dropped). One that follows no buy of the mint cannot be placed: its
- * transaction's signature is added to `strays` (the record claims nothing from it: build-launch.ts).
- * Multi-hop routes: {@link hopOf}.
+ * transaction is added to `unplaced` (the record claims nothing from it: build-launch.ts).
+ * Multi-hop routes: {@link hopOf}; a wallet's hops it cannot place also add their transaction to `unplaced`.
+ * The receiver rule ({@link receiversOf}, and a route's receiver) is read only in the transactions
+ * `receiversRead` accepts (all when absent): the builder reads it where the record reads whole
+ * transactions (markers-v11: the creation slot, the first 30 s and the completion), so a later trade
+ * kept in its logs form, which has no accounts, gives the same record as the same trade read whole.
  */
-export function tradesOf(mint: string, txs: DecodedTransaction[], strays?: string[]): Trade[] {
+export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: UnplacedTx[], receiversRead?: (tx: DecodedTransaction) => boolean): Trade[] {
   const out: Trade[] = [];
   for (const tx of txs) {
     let lastBuy: Trade | undefined;
     // read from the instructions only for a transaction with a buy (most of a curve's are one trade: no second walk for a sell)
     let receivers: ReturnType<typeof receiversOf> | undefined;
     let routes: ReturnType<typeof routesOf> | undefined;
+    let readsReceivers: boolean | undefined;
+    // the buy TradeEvents of the mint (not route hops) seen so far under each top-level instruction: their receivers in order
+    const buysSeen = new Map<number, number>();
+    let unplacedRoutes = false;
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
         if (str(f.mint) !== mint) continue;
         if (!lastBuy || lastBuy.pool !== null) {
-          strays?.push(tx.signature);
+          unplaced?.push({ signature: tx.signature, why: 'pool_part' });
           continue;
         }
         const pool: PoolPart = {
@@ -260,14 +331,21 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], strays?: strin
       if (e.name !== 'TradeEvent' || str(f.mint) !== mint) continue;
       const user = str(f.user);
       if (!user) continue;
+      readsReceivers ??= receiversRead ? receiversRead(tx) : true;
       let wallet: string;
       if (f.ix_name === 'multi_hop_swap') {
         // a hop of a multi-hop route: the route's far-end coin is the wallet's trade, a middle coin no wallet's (markers-v10)
-        wallet = hopOf(mint, user, f.is_buy === true, e, tx, (routes ??= routesOf(tx)));
-      } else {
-        // a buy's tokens belong to the wallet that received them (markers-v9); the user paid
-        const by = f.is_buy === true && e.outerIndex !== null ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex) : undefined;
+        const hop = hopOf(mint, user, f.is_buy === true, e, tx, (routes ??= routesOf(tx)));
+        if (hop === null) unplacedRoutes = true;
+        wallet = hop === null ? user : hop === user || hop === MULTI_HOP_ROUTE || readsReceivers ? hop : user;
+      } else if (f.is_buy === true && e.outerIndex !== null) {
+        // a buy's tokens belong to the wallet that received them (markers-v9, v11); the user paid
+        const k = buysSeen.get(e.outerIndex) ?? 0;
+        buysSeen.set(e.outerIndex, k + 1);
+        const by = readsReceivers ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex)?.[k] : undefined;
         wallet = by && by.user === user && by.owner ? by.owner : user;
+      } else {
+        wallet = user;
       }
       const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const tokens = big(f.token_amount);
@@ -288,6 +366,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], strays?: strin
       out.push(t);
       lastBuy = t.isBuy ? t : undefined;
     }
+    if (unplacedRoutes) unplaced?.push({ signature: tx.signature, why: 'routes' });
   }
   return out;
 }
