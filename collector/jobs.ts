@@ -29,9 +29,15 @@ export function collectorJobs(deps: CollectDeps, queue: PQueue, reader: Transact
   };
   const job = jobDeps(deps, queue, signal);
   let unreadableReadMs: number | null = null;
+  // a manifest that cannot be read (damaged by hand, a disk error) is none: the job runs and writes a new one (it was read
+  // outside the job's error handling and stopped the collector, at every start: a cluster review)
   const generationMs = () => {
-    const m = readGenerationManifest(config.generationsDir);
-    return m ? m.writtenAt.ms : null;
+    try {
+      const ms = readGenerationManifest(config.generationsDir)?.writtenAt?.ms;
+      return typeof ms === 'number' && Number.isFinite(ms) ? ms : null;
+    } catch {
+      return null;
+    }
   };
   const generations: Job[] =
     config.GENERATION_INTERVAL_MS === undefined

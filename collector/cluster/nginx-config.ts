@@ -179,8 +179,11 @@ ${o.nodes.map((n) => `        server ${n} max_fails=1 fail_timeout=5s;`).join('\
         proxy_set_header Host $http_host;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_set_header X-Forwarded-Proto $scheme;
-        # a GET or HEAD that fails on one node is answered by the next; POST is never retried (no non_idempotent)
-        proxy_next_upstream error timeout http_502 http_503;
+        # a GET or HEAD whose node cannot be reached (refused, reset, timed out) is answered by the next; POST is never retried (no
+        # non_idempotent). A node's own answers, 503 included, reach the client as they are: a 503 is the node's word (PostgreSQL
+        # down, no generation yet, rebuild budget spent: JSON with Retry-After), and retried on another node it would be counted
+        # twice and mark the nodes failed (max_fails), turning every proxied route into nginx's own 502 for fail_timeout
+        proxy_next_upstream error timeout;
         proxy_next_upstream_tries ${o.nodes.length};
         proxy_next_upstream_timeout 15s;
         proxy_connect_timeout 2s;

@@ -45,8 +45,9 @@ function fsyncPath(path: string): void {
  */
 export async function publishGeneration(store: PublicStore, dir: string, nowMs: number, keep = KEEP_GENERATIONS): Promise<GenerationManifest> {
   mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const previous = readGenerationManifest(dir);
-  const generation = (previous?.generation ?? 0) + 1;
+  // numbered after the manifest and after every generation file present: a lost or damaged manifest (unreadable JSON is
+  // taken as none, and the one written here replaces it) never numbers a generation at or below one the nodes may serve
+  const generation = Math.max(manifestGeneration(dir), newestGenerationFile(dir)) + 1;
   const file = generationFile(generation);
   const tmp = join(dir, `.${file}.${randomBytes(4).toString('hex')}.tmp`);
   let published = false;
@@ -78,10 +79,30 @@ export async function publishGeneration(store: PublicStore, dir: string, nowMs: 
   }
 }
 
+/** The manifest's generation number; 0 when there is none or it cannot be read (damaged JSON, no number). */
+function manifestGeneration(dir: string): number {
+  try {
+    const n = readGenerationManifest(dir)?.generation;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The highest number of a `public.<n>.db` in `dir` (0: none). */
+function newestGenerationFile(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const m = GENERATION_NAME.exec(name);
+    if (m) newest = Math.max(newest, Number(m[1]));
+  }
+  return newest;
+}
+
 /** Remove generations older than the newest `keep` (and temporary files of interrupted runs). */
 function pruneGenerations(dir: string, newest: number, keep: number): void {
   for (const name of readdirSync(dir)) {
     const m = GENERATION_NAME.exec(name);
-    if (m ? Number(m[1]) <= newest - keep : name.endsWith('.tmp') && name.startsWith('.public.')) rmSync(join(dir, name), { force: true });
+    if (m ? Number(m[1]) <= newest - keep : (name.endsWith('.tmp') || name.endsWith('.tmp-journal')) && name.startsWith('.public.')) rmSync(join(dir, name), { force: true });
   }
 }

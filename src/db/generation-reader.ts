@@ -32,7 +32,11 @@ interface Slot {
 }
 
 /** Why a refresh did not swap: for the node's log. */
-export type RefreshSkip = { reason: 'no_manifest' | 'not_newer' } | { reason: 'size_mismatch' | 'sha256_mismatch' | 'missing_file'; generation: number };
+export type RefreshSkip =
+  | { reason: 'no_manifest' | 'not_newer' }
+  | { reason: 'size_mismatch' | 'sha256_mismatch' | 'missing_file'; generation: number }
+  /** the manifest names a generation older than the one served (a folder restored from an old copy): the served one stays */
+  | { reason: 'older'; generation: number; served: number };
 
 async function sha256OfFile(path: string): Promise<string> {
   const h = createHash('sha256');
@@ -72,7 +76,8 @@ export class GenerationReader {
   private async doRefresh(): Promise<number | RefreshSkip> {
     const manifest = readGenerationManifest(this.dir);
     if (!manifest) return { reason: 'no_manifest' };
-    if (this.slot && manifest.generation <= this.slot.manifest.generation) return { reason: 'not_newer' };
+    if (this.slot && manifest.generation < this.slot.manifest.generation) return { reason: 'older', generation: manifest.generation, served: this.slot.manifest.generation };
+    if (this.slot && manifest.generation === this.slot.manifest.generation) return { reason: 'not_newer' };
     const path = join(this.dir, manifest.file);
     let bytes: number;
     try {

@@ -145,6 +145,9 @@ export const PG_MIGRATIONS: PgMigration[] = [
 /** Advisory lock key held while migrating (several nodes starting at once migrate once). */
 const MIGRATION_LOCK = 7_041_826_001;
 
+/** How long a migration's statement, or its wait for another node's migration, may take (the pool's query timeout is for requests). */
+const MIGRATION_WAIT_MS = 3_600_000;
+
 /**
  * Apply the migrations not yet recorded in `schema_migration`, each in its own transaction, under
  * a transaction-scoped advisory lock. Errors: rejects with the database's error (nothing of the
@@ -156,16 +159,16 @@ export async function migratePostgres(pool: pg.Pool, migrations: PgMigration[] =
   try {
     // under the lock too: concurrent CREATE TABLE IF NOT EXISTS can collide in PostgreSQL's catalog
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query({ text: 'SELECT pg_advisory_xact_lock($1)', values: [MIGRATION_LOCK], query_timeout: MIGRATION_WAIT_MS } as pg.QueryConfig);
     await client.query('CREATE TABLE IF NOT EXISTS schema_migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms BIGINT NOT NULL)');
     await client.query('COMMIT');
     for (const m of migrations) {
       await client.query('BEGIN');
       try {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query({ text: 'SELECT pg_advisory_xact_lock($1)', values: [MIGRATION_LOCK], query_timeout: MIGRATION_WAIT_MS } as pg.QueryConfig);
         const done = await client.query('SELECT 1 FROM schema_migration WHERE version = $1', [m.version]);
         if (done.rowCount === 0) {
-          await client.query(m.sql);
+          await client.query({ text: m.sql, query_timeout: MIGRATION_WAIT_MS } as pg.QueryConfig);
           await client.query('INSERT INTO schema_migration (version, name, applied_at_ms) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
         }
         await client.query('COMMIT');

@@ -33,7 +33,7 @@ function isUnavailable(e: unknown): boolean {
     if (['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code)) return true;
   }
   const msg = e instanceof Error ? e.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(msg);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Query read timeout/i.test(msg);
 }
 
 function classify(e: unknown): unknown {
@@ -48,6 +48,13 @@ export interface PgStateOptions {
   max?: number;
   /** Give up connecting after this long (ms, default 2000): then the request answers 503. */
   connectTimeoutMs?: number;
+  /**
+   * Give up waiting for a query's answer after this long (ms, default 10,000; node-postgres
+   * `query_timeout`): a database that accepts connections but does not answer (stopped, swapping,
+   * a network that drops packets) makes the request answer 503 `unavailable`, where it waited
+   * forever (a cluster review). Migrations wait as long as they need.
+   */
+  queryTimeoutMs?: number;
   /** Called with errors of idle pooled connections (the server restarted); they are dropped. */
   onIdleError?: (e: Error) => void;
 }
@@ -68,7 +75,13 @@ export class PgPrivateState implements PrivateState {
 
   /** Open a pool over `url` (no connection is made until the first call). */
   static open(opts: PgStateOptions): PgPrivateState {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 2000, types });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.max ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 2000,
+      query_timeout: opts.queryTimeoutMs ?? 10_000,
+      types,
+    });
     pool.on('error', (e) => opts.onIdleError?.(e));
     return new PgPrivateState(pool, pool, null);
   }

@@ -70,6 +70,9 @@ function answer(req: IncomingMessage, res: ServerResponse, clientDir: string | u
   } catch {
     return false; // the routes answer 500 internal, logged
   }
+  // a node serving public-database generations answers the home page from the generation it serves (the route, through
+  // withGeneration), not from its own database, which holds no launch (a cluster review: "0 launch records")
+  if (file.rel === 'index.html' && deps.generations) return false;
   const cache = siteFileCacheOf(deps);
   const nowMs = deps.now();
   // the home page: the written file only while the collector runs and keeps it current, else rendered (site-pages.ts homePageNow)

@@ -17,15 +17,28 @@ export const GENERATION_POLL_MS = 1000;
  */
 export function watchGenerations(reader: GenerationReader, dir: string, log: Logger, pollMs = GENERATION_POLL_MS): () => void {
   const warned = new Set<string>();
+  let served = 0;
+  /** a warning once per distinct situation (the poll sees the same one every second) */
+  const warnOnce = (key: string, fields: Record<string, unknown>, msg: string) => {
+    if (!warned.has(key)) log.warn(fields, msg);
+    warned.add(key);
+  };
   const refresh = () => {
     reader
       .refresh()
       .then((r) => {
-        if (typeof r === 'number') log.info({ generation: r }, 'serving public-database generation');
-        else if ('generation' in r) {
-          const key = `${r.generation}:${r.reason}`;
-          if (!warned.has(key)) log.warn({ generation: r.generation, reason: r.reason }, 'public-database generation not served (yet): it does not match its manifest');
-          warned.add(key);
+        if (typeof r === 'number') {
+          // the file event and the poll share one refresh: one line per swap
+          if (r > served) log.info({ generation: r }, 'serving public-database generation');
+          served = Math.max(served, r);
+          warned.clear();
+        } else if (r.reason === 'no_manifest') {
+          if (reader.generation === null) warnOnce('none', { dir }, 'no public-database generation in API_GENERATIONS_DIR yet (no manifest.json): the node answers 503 until one arrives; check the folder and that generations are shipped to it');
+        } else if (r.reason === 'older') {
+          warnOnce(`older:${r.generation}`, { generation: r.generation, served: r.served, dir }, 'the manifest names a generation older than the one served: the served one stays (a folder restored from an old copy?)');
+        } else if ('generation' in r) {
+          const why = r.reason === 'missing_file' ? 'its file is not there (yet)' : 'its file does not match its manifest (size or sha256)';
+          warnOnce(`${r.generation}:${r.reason}`, { generation: r.generation, reason: r.reason }, `public-database generation not served (yet): ${why}`);
         }
       })
       .catch((err) => log.warn({ err: String(err) }, 'reading the generations folder failed; the generation served stays'));

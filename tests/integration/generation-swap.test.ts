@@ -89,6 +89,13 @@ describe('API nodes serving generations', () => {
         await sleep(100);
       }
     }
+    // the home page is the generation's, not the node's own empty database's (a cluster review: "0 launch records")
+    const held = (store.db.prepare('SELECT count(*) FROM launch').pluck().get() as number).toLocaleString('en-US');
+    const home = await fetch(`${nodes[0]!.base}/`);
+    expect([home.status, home.headers.get('X-Archive-Generation')]).toEqual([200, String(arrived.generation)]);
+    const homeText = await home.text();
+    expect(homeText).not.toMatch(/>0 launch records|has not read the chain yet/);
+    expect(homeText).toContain(held);
     // records served as held (a placeholder would start a rebuild: a chain read this test does not make)
     const rows = store.db.prepare('SELECT mint, document FROM launch ORDER BY mint').all() as { mint: string; document: string }[];
     const mints = rows.filter((r) => !needsRebuild(JSON.parse(r.document) as LaunchDocument)).map((r) => r.mint).slice(0, 5);

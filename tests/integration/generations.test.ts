@@ -81,6 +81,19 @@ describe('publishing a generation', () => {
   });
 });
 
+describe('a lost or damaged manifest (a cluster review: numbering restarted at 1, behind what the nodes served; damaged, it stopped the collector)', () => {
+  it('numbers the next generation after every generation file present, and a damaged manifest is replaced', async () => {
+    addLaunches(5);
+    for (let i = 0; i < 3; i++) await publishGeneration(store, dir, Date.now());
+    rmSync(join(dir, 'manifest.json'));
+    expect((await publishGeneration(store, dir, Date.now())).generation).toBe(4);
+    writeFileSync(join(dir, 'manifest.json'), '{"generation": 4');
+    const m = await publishGeneration(store, dir, Date.now());
+    expect(m.generation).toBe(5);
+    expect(readGenerationManifest(dir)).toEqual(m);
+  });
+});
+
 describe('an API node reading generations', () => {
   it('serves nothing before the first generation, then the newest, and finishes leases on the one they began with', async () => {
     const reader = new GenerationReader(dir);
@@ -126,7 +139,7 @@ describe('an API node reading generations', () => {
     expect(await reader.refresh()).toEqual({ reason: 'sha256_mismatch', generation: 3 });
     // an older manifest (a folder restored from an old copy)
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...second, generation: 1, file: generationFile(1) }));
-    expect(await reader.refresh()).toEqual({ reason: 'not_newer' });
+    expect(await reader.refresh()).toEqual({ reason: 'older', generation: 1, served: 2 });
     expect(reader.generation).toBe(2);
     const lease = reader.acquire()!;
     expect(launches(lease.store)).toBe(4);
