@@ -631,26 +631,30 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
   },
   {
     version: 29,
-    name: 'markers-v11: records whose creation slot holds a pump buy called by another program are recorded again',
+    name: 'markers-v11: records whose history holds a multi-hop route, or whose first slots hold a pump buy called by another program, are recorded again',
     sql: `
-      -- markers-v11 (docs/methodology.md "Changes between versions"): a pump buy called by another
-      -- program (a bundler) whose receiving account a wallet holds after the transaction is that
-      -- wallet's, where markers-v10 gave it to the payer (five wallets filled by the creator's bundler
-      -- read as the creator keeping 40 %). The bundle and the creator's share are creation-slot facts:
-      -- a record whose creation-slot transactions hold such a buy is handed to the collector's funder
-      -- sweep (cohort_unknown), which records it again. Over-marks: a router's call of a buy into its
-      -- own account changes nothing. One pass over the creation slots' rows of launch_tx.
+      -- markers-v11 (docs/methodology.md "Routes, bundlers and logs"): a wallet's several routes under one
+      -- instruction are read with their direction, and a curve's buyout by the kind of its completing buy;
+      -- a pump buy called by another program (a bundler) whose receiving account a wallet kept is that
+      -- wallet's; a wallet paying for another's buy in the first slots joins the funding cohort. A record
+      -- made under markers-v10 from such a history may say less than that (a sale at birth, bundled or
+      -- early buyers, a shared funder): the collector's funder sweep (cohort_unknown) records it again.
+      -- Marked: a route in the history since the redeploy (slot 454,000,000, as migration 28: records made
+      -- under markers-v10 after it ran were not marked), and a buy called by a program in the creation slot
+      -- or the 100 slots after it (the first 30 s), each record's rows found by the primary key's mint and
+      -- only those slots' text read. Over-marks: a router's buy into its own account changes nothing.
       UPDATE launch SET cohort_unknown = 1
         WHERE cohort_unknown = 0
           AND json_extract(document, '$.launch') IS NOT NULL
-          AND mint IN (SELECT lt.mint FROM launch_tx lt JOIN launch l ON l.mint = lt.mint
-                       WHERE lt.slot = l.creation_slot AND lt.failed = 0 AND (
-                             instr(lt.decoded, '"program":"pump","name":"buy","inner":true') > 0 OR
-                             instr(lt.decoded, '"program":"pump","name":"buy_v2","inner":true') > 0 OR
-                             instr(lt.decoded, '"program":"pump","name":"buy_v3","inner":true') > 0 OR
-                             instr(lt.decoded, '"program":"pump","name":"buy_exact_sol_in","inner":true') > 0 OR
-                             instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v2","inner":true') > 0 OR
-                             instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v3","inner":true') > 0));
+          AND (mint IN (SELECT mint FROM launch_tx WHERE slot >= 454000000 AND failed = 0 AND instr(decoded, '"multi_hop_swap"') > 0)
+            OR EXISTS (SELECT 1 FROM launch_tx lt WHERE lt.mint = launch.mint AND lt.slot BETWEEN launch.creation_slot AND launch.creation_slot + 100
+              AND lt.failed = 0 AND (
+                 instr(lt.decoded, '"program":"pump","name":"buy","inner":true') > 0 OR
+                 instr(lt.decoded, '"program":"pump","name":"buy_v2","inner":true') > 0 OR
+                 instr(lt.decoded, '"program":"pump","name":"buy_v3","inner":true') > 0 OR
+                 instr(lt.decoded, '"program":"pump","name":"buy_exact_sol_in","inner":true') > 0 OR
+                 instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v2","inner":true') > 0 OR
+                 instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v3","inner":true') > 0)));
     `,
   },
 ];

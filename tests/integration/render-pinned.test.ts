@@ -101,12 +101,14 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * line still say it): a line diff showed only those lines (verdict, description, share meta).
  * Then (version 13 released; records made again by a new method are written again whatever the
  * template) markers-v11: a line diff showed only the method row (`markers-v10` → `markers-v11`) and
- * the documents' sha256.
+ * the documents' sha256; then its review's fifth correction: the shared-funder flag names the cohort
+ * "(creator, creation-slot and first-30-second buyers, and who paid for their buys)" (a line diff
+ * showed only that flag's lines: the flag, the why, the share meta).
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', 'ebf23cfe1b897246ab9c31e3f397b0f2f99612d44a645e40fa87b73ad7d943db'],
-  ['records/FINDINGS-no-transactions', '7db9f055f9ed796238b421ae2f6886e216c1ea43e851e401a5ba7ee44d249e9b'],
+  ['records/FINDINGS', '02e8b1a3dd68d445718c462ee474ec831b242bd8c26f2a07e7c1832ae4881f1d'],
+  ['records/FINDINGS-no-transactions', 'd941eb03669b0b483fb2d7f1c8019f4482928a5f4ca6449d970c8c5b8bfae715'],
   ['records/NOTE', '0e88b8d9f4bdcf5c51855beccd50072d90909c4d972af97c8dac2c8c3461598c'],
   ['records/NO_MARKERS', '99d5767233d9a8b69fac9f5a2c93d18fd1b412f1eb32470afbc654fb665100c8'],
   ['records/UNKNOWN', 'c1d52e267b29e5a87d036baefd7065057905dd01e1f3301bb7717100ed2398bf'],

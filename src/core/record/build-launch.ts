@@ -186,8 +186,10 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const bundle = bundleOf(bundled, creation.signature, ok);
   const early = outsideBuys.filter(withinFirstWindow);
   const buyersFirst30s = new Set(early.map((t) => t.wallet)).size;
-  // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s.
-  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet)];
+  // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s, and (markers-v11)
+  // the wallets that paid for a buy then delivered to another wallet (a payer of the creator's tokens is the strongest link)
+  const payers = trades.filter((t) => t.isBuy && t.payer !== undefined && t.wallet !== MULTI_HOP_ROUTE && (inCreationSlot(t) || withinFirstWindow(t)) && isOutside(t.payer)).map((t) => t.payer!);
+  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet), ...payers];
   const sharedCohort = state.funderOf ? sharedFunders(cohort, state.funderOf) : null;
   const pendingCohort = state.funderOf ? cohortPending(cohort, state.funderOf) : true;
 
@@ -391,8 +393,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
       class: 'FINDINGS',
       summary:
         inCohort === 0
-          ? `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers) were first funded by ${funders}.`
-          : `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers) are linked by their first funding: ${funders}, ${inCohort === sharedCohort.length ? (inCohort === 1 ? 'itself' : 'each') : `${inCohort} of them`} in the cohort, first funded the others.`,
+          ? `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers, and who paid for their buys) were first funded by ${funders}.`
+          : `${wallets} wallets of the launch cohort (creator, creation-slot and first-30-second buyers, and who paid for their buys) are linked by their first funding: ${funders}, ${inCohort === sharedCohort.length ? (inCohort === 1 ? 'itself' : 'each') : `${inCohort} of them`} in the cohort, first funded the others.`,
       evidence: sortUnique(sharedCohort.flatMap((g) => g.signatures)),
     });
   }
@@ -549,11 +551,13 @@ function unreadableFlags(ok: DecodedTransaction[], unreadable: string[], unplace
   const stray = sortUnique(unplaced.filter((u) => u.why === 'pool_part').map((u) => u.signature));
   if (stray.length > 0) parts.push(`${stray.length} transaction${stray.length === 1 ? '' : 's'} of this launch hold${stray.length === 1 ? 's' : ''} a pool part of a completing buy (PostCompleteBuyEvent) that follows no buy of it, so who bought those tokens cannot be read`);
   const routed = sortUnique(unplaced.filter((u) => u.why === 'routes').map((u) => u.signature));
+  const unpaired = sortUnique(unplaced.filter((u) => u.why === 'receivers').map((u) => u.signature));
+  if (unpaired.length > 0) parts.push(`${unpaired.length} transaction${unpaired.length === 1 ? '' : 's'} of this launch hold${unpaired.length === 1 ? 's' : ''} buys a program made whose events do not pair with them, so whose tokens those were cannot be read`);
   if (routed.length > 0) parts.push(`${routed.length} transaction${routed.length === 1 ? '' : 's'} of this launch run${routed.length === 1 ? 's' : ''} several multi-hop routes of one wallet in one instruction, some ending in this coin and some passing through it, so which of those trades are the wallet's own cannot be read`);
   return [{
     code: 'unrecognised_program_data',
     class: 'UNKNOWN',
     summary: `${parts.join('; ')}. No fact is claimed from a transaction the archive cannot fully read.`,
-    evidence: sortUnique([...sigs, ...noMeta, ...unreadable, ...stray, ...routed]),
+    evidence: sortUnique([...sigs, ...noMeta, ...unreadable, ...stray, ...routed, ...unpaired]),
   }];
 }

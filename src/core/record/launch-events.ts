@@ -53,39 +53,65 @@ interface Receiver {
  * creation transaction filled an account of DNfuF1L6…, which holds them after it).
  *
  * A buy called by another program (a bundler, a router: markers-v11) is read the same way only when
- * its receiving account still holds the coin after the transaction and belongs to a wallet (an
- * address on the ed25519 curve): a router's own account on the way — emptied or closed in the same
- * transaction, or held by a program's address — leaves the buy the payer's. The buys under one
- * top-level instruction pair with that instruction's buy TradeEvents in order (multi-hop hops, which
- * are not `buy*` instructions, excepted); when their counts differ, none is read.
+ * its receiving account kept what it received — its balance grew in the transaction by at least the
+ * tokens of every such buy into it — and belongs to a wallet (an address on the ed25519 curve): a
+ * router's account on the way — passed on, emptied or closed in the same transaction, or held by a
+ * program's address — leaves the buy the payer's. The buys under one top-level instruction pair with
+ * that instruction's buy TradeEvents in order (multi-hop hops, which are not `buy*` instructions,
+ * excepted); when their counts differ none is read, and the instruction's index is in `unpaired`
+ * when one of them was called by a program (its receivers then cannot be read).
  */
-function receiversOf(mint: string, tx: DecodedTransaction): Map<number, (Receiver | undefined)[]> {
-  const out = new Map<number, (Receiver | undefined)[]>();
+function receiversOf(mint: string, tx: DecodedTransaction): { byTop: Map<number, (Receiver | undefined)[]>; unpaired: Set<number> } {
+  type Buy = { user: string | undefined; account: string | undefined; inner: boolean };
+  const buys = new Map<number, Buy[]>();
   for (const ix of tx.instructions) {
     if (ix.program !== 'pump' || !ix.name.startsWith('buy') || (ix.accounts.mint ?? ix.accounts.base_mint) !== mint) continue;
     const top = Number(ix.path.split('.')[0]);
-    const list = out.get(top) ?? [];
-    out.set(top, list);
-    const user = ix.accounts.user;
-    const account = ix.accounts.associated_user ?? ix.accounts.associated_base_user;
-    if (!user || !account) {
-      list.push(undefined);
-      continue;
-    }
-    const held = tx.postTokenBalances.find((b) => b.account === account && b.mint === mint);
-    let owner = held?.owner ?? undefined;
-    if (ix.inner && owner !== undefined && owner !== user && !(BigInt(held?.amount ?? '0') > 0n && isWalletAddress(owner))) owner = undefined;
-    list.push({ user, owner });
+    const list = buys.get(top) ?? [];
+    buys.set(top, list);
+    list.push({ user: ix.accounts.user, account: ix.accounts.associated_user ?? ix.accounts.associated_base_user, inner: ix.inner });
   }
-  // each list pairs with the buy TradeEvents of its instruction: dropped when their counts differ
-  const events = new Map<number, number>();
+  // the buy TradeEvents' token amounts under each top-level instruction, in order
+  const events = new Map<number, bigint[]>();
   for (const e of tx.events) {
     if (e.name === 'TradeEvent' && e.outerIndex !== null && e.fields.is_buy === true && str(e.fields.mint) === mint && e.fields.ix_name !== 'multi_hop_swap') {
-      events.set(e.outerIndex, (events.get(e.outerIndex) ?? 0) + 1);
+      const list = events.get(e.outerIndex) ?? [];
+      list.push(big(e.fields.token_amount));
+      events.set(e.outerIndex, list);
     }
   }
-  for (const [top, list] of out) if (events.get(top) !== list.length) out.delete(top);
-  return out;
+  const byTop = new Map<number, (Receiver | undefined)[]>();
+  const unpaired = new Set<number>();
+  // what each account received from the program-called buys paired with it
+  const intoAccount = new Map<string, bigint>();
+  for (const [top, list] of buys) {
+    const amounts = events.get(top);
+    if (amounts?.length !== list.length) {
+      if (list.some((b) => b.inner)) unpaired.add(top);
+      continue;
+    }
+    list.forEach((b, k) => {
+      if (b.inner && b.account) intoAccount.set(b.account, (intoAccount.get(b.account) ?? 0n) + amounts[k]!);
+    });
+  }
+  const balanceOf = (list: DecodedTransaction['postTokenBalances'], account: string) => list.find((b) => b.account === account && b.mint === mint);
+  for (const [top, list] of buys) {
+    if (events.get(top)?.length !== list.length) continue;
+    byTop.set(
+      top,
+      list.map((b) => {
+        if (!b.user || !b.account) return undefined;
+        const held = balanceOf(tx.postTokenBalances, b.account);
+        let owner = held?.owner ?? undefined;
+        if (b.inner && owner !== undefined && owner !== b.user) {
+          const grew = BigInt(held?.amount ?? '0') - BigInt(balanceOf(tx.preTokenBalances, b.account)?.amount ?? '0');
+          if (!(grew > 0n && grew >= intoAccount.get(b.account)! && isWalletAddress(owner))) owner = undefined;
+        }
+        return { user: b.user, owner };
+      }),
+    );
+  }
+  return { byTop, unpaired };
 }
 
 /** Whether an address is a wallet's (on the ed25519 curve), not a program-derived address; false for a malformed one. */
@@ -271,12 +297,13 @@ const feesOf = (f: Record<string, DecodedValue>): bigint | null => (f.fee === un
 /**
  * A transaction of a launch from which the record claims nothing (build-launch.ts: UNKNOWN
  * `unrecognised_program_data`), and why: a synthetic completion's pool part that follows no buy
- * (markers-v10), or a wallet's hops of the coin under one instruction of which some are its own and
- * some pass through (markers-v11, {@link hopOf}).
+ * (markers-v10), a wallet's hops of the coin under one instruction of which some are its own and
+ * some pass through (markers-v11, {@link hopOf}), or buys a program called whose events do not pair
+ * with them (markers-v11, {@link receiversOf}).
  */
 export interface UnplacedTx {
   signature: string;
-  why: 'pool_part' | 'routes';
+  why: 'pool_part' | 'routes' | 'receivers';
 }
 
 /**
@@ -307,6 +334,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
     // the buy TradeEvents of the mint (not route hops) seen so far under each top-level instruction: their receivers in order
     const buysSeen = new Map<number, number>();
     let unplacedRoutes = false;
+    let unplacedReceivers = false;
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
@@ -342,7 +370,10 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
         // a buy's tokens belong to the wallet that received them (markers-v9, v11); the user paid
         const k = buysSeen.get(e.outerIndex) ?? 0;
         buysSeen.set(e.outerIndex, k + 1);
-        const by = readsReceivers ? (receivers ??= receiversOf(mint, tx)).get(e.outerIndex)?.[k] : undefined;
+        receivers ??= readsReceivers ? receiversOf(mint, tx) : undefined;
+        // a program's buys that cannot be paired with their events: whose tokens they were cannot be read (markers-v11)
+        if (receivers?.unpaired.has(e.outerIndex)) unplacedReceivers = true;
+        const by = receivers?.byTop.get(e.outerIndex)?.[k];
         wallet = by && by.user === user && by.owner ? by.owner : user;
       } else {
         wallet = user;
@@ -367,6 +398,7 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
       lastBuy = t.isBuy ? t : undefined;
     }
     if (unplacedRoutes) unplaced?.push({ signature: tx.signature, why: 'routes' });
+    if (unplacedReceivers) unplaced?.push({ signature: tx.signature, why: 'receivers' });
   }
   return out;
 }
