@@ -1,8 +1,8 @@
 import { createHmac, hash as digestOf, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import { PrivateStore, type ApiKeyRow } from '../db/private-store.ts';
 import type { PrivateState } from '../db/private-state.ts';
 import { SqlitePrivateState } from '../db/private-state-sqlite.ts';
@@ -50,18 +50,33 @@ export function loadKeySecret(config: Pick<Config, 'KEY_SECRET' | 'dataDir'>): s
   if (config.KEY_SECRET) return config.KEY_SECRET;
   const path = join(config.dataDir, 'key-secret');
   try {
-    return readFileSync(path, 'utf8').trim();
+    return checkedSecret(readFileSync(path, 'utf8').trim(), path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // written whole under another name, then linked into place: link never replaces a secret another process created
+  // meanwhile, and no process reads a half-written one (it was created empty, then written: a security review)
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
   try {
-    // 'wx': never overwrite a secret another process created meanwhile.
-    writeFileSync(path, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    linkSync(tmp, path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    rmSync(tmp, { force: true });
   }
-  return readFileSync(path, 'utf8').trim();
+  return checkedSecret(readFileSync(path, 'utf8').trim(), path);
+}
+
+/** A key secret of at least 32 characters, as KEY_SECRET must be; else a ConfigError naming the file (never its content). */
+function checkedSecret(secret: string, path: string): string {
+  if (secret.length < 32) {
+    throw new ConfigError(
+      `${path} holds a key secret of ${secret.length} characters; a secret has at least 32. Remove the file to have a new one made (every key made with the old one stops working), or set KEY_SECRET.`,
+    );
+  }
+  return secret;
 }
 
 /**

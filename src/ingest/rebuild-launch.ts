@@ -4,7 +4,7 @@ import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
 import type { DecodedTransaction, LaunchDocument } from '../core/types.ts';
 import type { ArchiveRpc } from '../chain/rpc.ts';
-import { pageSignatures } from '../chain/signatures.ts';
+import { pageSignatures, SIGNATURE_PAGE } from '../chain/signatures.ts';
 import { bondingCurveAddress } from '../chain/pda.ts';
 import { kitAccounts, readChainState, readChainStates } from '../chain/chain-state.ts';
 import type { ChainState } from '../core/record/build-launch.ts';
@@ -24,6 +24,18 @@ export interface RebuildProgress {
   transactions: number;
   /** true once paging reached the curve's first signature */
   signaturesComplete: boolean;
+}
+
+/**
+ * The curve's history holds more transactions than a rebuild reads (`REBUILD_MAX_TRANSACTIONS`):
+ * the rebuild fails (404 `rebuild_failed`) after reading at most that many signatures, none of its
+ * transactions.
+ */
+export class RebuildTooLongError extends Error {
+  constructor(readonly max: number) {
+    super(`the curve's history holds more than ${max} transactions (REBUILD_MAX_TRANSACTIONS): not rebuilt here`);
+    this.name = 'RebuildTooLongError';
+  }
 }
 
 /** A chain read failed after the transport's retries: the service's failure (404 `rebuild_failed`). */
@@ -98,23 +110,31 @@ export async function rebuildLaunch(deps: RebuildDeps, mint: string, opts: Rebui
   // fetched below, so a disagreement with the rebuilt history is evidence of missing trades
   // (methodology markers-v2 "History completeness").
   const curveRead = (await readChainStates(kitAccounts(rpc, { signal: opts.signal }), [{ mint, quoteMint: '', pool: false }], now())).get(mint)?.curve;
+  const maxRps = opts.maxRps ?? config.REBUILD_RPC_MAX_RPS;
+  // Paced evenly (one start per 1000/maxRps ms), so no sliding second ever holds more than maxRps: the signature pages too.
+  const queue = new PQueue({ concurrency: opts.concurrency ?? config.RPC_CONCURRENCY, ...(maxRps > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / maxRps) } : {}) });
+  // a history longer than REBUILD_MAX_TRANSACTIONS is not read (every decoded transaction is held at once: a security
+  // review's curve of 2,000,000 signatures took one server to 3.2 GB and out of memory)
+  const maxPages = Math.ceil(config.REBUILD_MAX_TRANSACTIONS / SIGNATURE_PAGE);
   const history = await read('getSignaturesForAddress', () =>
     pageSignatures(rpc, curve, {
       signal: opts.signal,
+      maxPages,
+      schedule: <T>(fn: () => Promise<T>) => queue.add(fn, { signal: opts.signal }) as Promise<T>,
       onPage: (n) => {
         progress.signatures = n;
         report();
       },
     }),
   );
+  if (history.stopped === 'page_cap' || history.signatures.length > config.REBUILD_MAX_TRANSACTIONS) {
+    throw new RebuildTooLongError(config.REBUILD_MAX_TRANSACTIONS);
+  }
   const signatures = history.signatures.map((s) => s.signature);
   if (signatures.length === 0) throw new NoCurveHistoryError(curveRead ? curveRead.read.exists ?? null : null);
   progress.signaturesComplete = true;
   report();
 
-  const maxRps = opts.maxRps ?? config.REBUILD_RPC_MAX_RPS;
-  // Paced evenly (one start per 1000/maxRps ms), so no sliding second ever holds more than maxRps.
-  const queue = new PQueue({ concurrency: opts.concurrency ?? config.RPC_CONCURRENCY, ...(maxRps > 0 ? { intervalCap: 1, interval: Math.ceil(1000 / maxRps) } : {}) });
   const listed = new Map(history.signatures.map((s) => [s.signature, s]));
   const fetched = await Promise.all(
     signatures.map((sig) =>

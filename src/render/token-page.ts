@@ -572,9 +572,14 @@ export function renderNoEarlyPage(mint: string): string {
 
 /** The HTML page for a path value that is not an address (served with 400): `kind` names what was expected. */
 export function renderBadAddressPage(value: string, kind: 'mint' | 'wallet' = 'mint'): string {
+  // the value is shown only when it could be a mistyped address (base58, at most 64 characters): any other text sent in a link
+  // would read as the archive's own words on its domain ("This token is VERIFIED SAFE…", a right-to-left override: a security review)
+  const shown = /^[1-9A-HJ-NP-Za-km-z]{1,64}$/.test(value)
+    ? html`<code>${value}</code>`
+    : html`The path value (${[...value].length.toLocaleString('en-US')} characters, not shown: it holds characters no address has)`;
   return renderMessagePage(
     'Not an address',
-    html`<p><code>${value}</code> is not an address: a ${kind === 'mint' ? 'mint' : 'wallet address'} is base58 of 32-44 characters that decodes to 32 bytes.</p>`,
+    html`<p>${shown} is not an address: a ${kind === 'mint' ? 'mint' : 'wallet address'} is base58 of 32-44 characters that decodes to 32 bytes.</p>`,
   );
 }
 

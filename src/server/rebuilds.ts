@@ -170,6 +170,13 @@ export class RebuildService {
     this.running.add(job.mint);
     const rpc = createArchiveRpc({ url: config.SOLANA_RPC_URL });
     try {
+      // a job claimed again and again is one whose process died while running it (killed, or out of memory on it): it fails
+      // rather than take every restarted server down with it (a security review: one request, a crash at every restart)
+      if (job.attempts > REBUILD_MAX_ATTEMPTS) {
+        log.warn({ mint: job.mint, attempts: job.attempts }, 'rebuild failed: its server stopped while running it on each of its attempts');
+        await this.jobs.fail(job.mint, `stopped while running on ${REBUILD_MAX_ATTEMPTS} attempts`).catch(() => {});
+        return;
+      }
       await rebuildLaunch({ config, store: publicStore, rpc, log, now: this.d.now }, job.mint, {
         onProgress: (p) =>
           !this.stopping &&
@@ -189,6 +196,9 @@ export class RebuildService {
     }
   }
 }
+
+/** How many times a rebuild job may be claimed before it fails (a claim after a lease ran out: its process died running it). */
+export const REBUILD_MAX_ATTEMPTS = 3;
 
 /**
  * The originating address of a request (spec §8 "tracked by originating address"): the socket's

@@ -81,7 +81,9 @@ export async function handleTokensBatch(request: Request, deps: Deps, params: { 
     if (one) return one;
     const headers = new Headers(request.headers);
     headers.delete('If-None-Match');
-    return (one = new Request(request.url, { headers }));
+    // the batch's own method: a HEAD batch's lookups are HEADs, which read no chain and start no rebuild (docs/api.md; a
+    // security review: the lookups were GETs, so a HEAD batch started rebuilds)
+    return (one = new Request(request.url, { method: request.method, headers }));
   };
   const fields = recordFields(deps, nowMs);
   const rows = heldRows(deps, mints.filter(isAddressShape));

@@ -173,6 +173,10 @@ describe('the rebuild lifecycle through HTTP', () => {
       }
     };
     expect(starts()).toBe(0);
+    // nor does a HEAD of a batch naming it (its lookups were GETs: a security review's `curl -I` of a batch started one)
+    const headBatch = await fetch(`${s.base}/api/v1/tokens?mints=${mint}`, { method: 'HEAD', headers: { Authorization: `Bearer ${s.key}`, 'X-Forwarded-For': '198.51.100.1' } });
+    expect(headBatch.status).toBe(200);
+    expect(starts()).toBe(0);
     const first = await token(s, mint);
     expect(first.status).toBe(202);
     // once a rebuild runs, a HEAD answers as the GET: 202

@@ -335,6 +335,26 @@ describe('revocation and rotation', () => {
     expect((await (await handleRotate(rotateReq('lpa_nope'), deps)).json()).error).toBe('invalid_key');
   });
 
+  it('POST /api/v1/keys/rotate: at most 10 rotations a minute from one address, then 429 rate_limited with Retry-After; the key sent still works (a security review rotated 3,000 times in 3 s)', async () => {
+    let { key } = await subscribe();
+    const from = (address: string) => ({ clientAddress: address });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await handleRotate(rotateReq(key), deps, from('203.0.113.77'));
+      statuses.push(res.status);
+      if (res.status === 200) key = (await res.json()).key;
+      else {
+        const body = await res.json();
+        expect([body.error, Number(res.headers.get('Retry-After'))]).toEqual(['rate_limited', expect.any(Number)]);
+        expect(body.message).toMatch(/at most 10 a minute/);
+      }
+    }
+    expect(statuses).toEqual([...Array(10).fill(200), 429]);
+    expect((await deps.keys.verify(key)).status).toBe('ok');
+    // another address is not held back
+    expect((await handleRotate(rotateReq(key), deps, from('198.51.100.9'))).status).toBe(200);
+  });
+
   it('lpa accounts list shows Stripe ids and key counts, never a key', async () => {
     const { key, subscription } = await subscribe();
     const out: string[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as crypto from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,5 +202,32 @@ describe('KEY_SECRET beside DATA_DIR/key-secret (keySecretConflict)', () => {
     // and the keys of the two do not meet
     expect(hashKey(loadKeySecret(other), 'lpa_x')).not.toBe(hashKey(fileSecret, 'lpa_x'));
     expect(keySecretConflict(loadConfig({ DATA_DIR: join(dir, 'none'), KEY_SECRET: 'another-secret-of-at-least-32-characters' }))).toBeNull();
+  });
+});
+
+describe('DATA_DIR/key-secret (a security review: an empty file was taken as the secret, and the file was created empty then written)', () => {
+  it('is made whole, 64 hex characters, with no file left beside it; one shorter than 32 characters is refused with a ConfigError naming the file, never its content', () => {
+    const d = mkdtempSync(join(tmpdir(), 'lpa-key-secret-'));
+    try {
+      const cfg = loadConfig({ DATA_DIR: d });
+      const secret = loadKeySecret(cfg);
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(readdirSync(d).filter((f) => f.startsWith('key-secret'))).toEqual(['key-secret']);
+      expect(loadKeySecret(cfg)).toBe(secret);
+      writeFileSync(join(d, 'key-secret'), 'short-secret\n');
+      let err: unknown;
+      try {
+        loadKeySecret(cfg);
+      } catch (e) {
+        err = e;
+      }
+      expect((err as Error).name).toBe('ConfigError');
+      expect((err as Error).message).toMatch(/key-secret holds a key secret of 12 characters; a secret has at least 32/);
+      expect((err as Error).message).not.toContain('short-secret');
+      writeFileSync(join(d, 'key-secret'), '');
+      expect(() => loadKeySecret(cfg)).toThrow(/of 0 characters/);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 });

@@ -177,6 +177,10 @@ describe('the bad-address page', () => {
     const wallet = renderBadAddressPage('<b>x</b>', 'wallet');
     expect(wallet).toContain('a wallet address is base58');
     expect(wallet).not.toContain('a mint is');
-    expect(wallet).toContain('&lt;b&gt;x&lt;/b&gt;');
+    expect(wallet).not.toContain('&lt;b&gt;');
+    expect(wallet).toContain('The path value (8 characters, not shown: it holds characters no address has)');
+    // a mistyped address is shown; a sentence or a right-to-left override in a link is not (a security review)
+    expect(renderBadAddressPage('GJLnyPBGcVmi6C9aSqQEgxWYhcXMJLmgGWHbsKhgpum')).toContain('<code>GJLnyPBGcVmi6C9aSqQEgxWYhcXMJLmgGWHbsKhgpum</code>');
+    for (const spoof of ['This token is VERIFIED SAFE by the archive team', '\u202eabc', 'x'.repeat(8000)]) expect(renderBadAddressPage(spoof)).not.toContain(spoof);
   });
 });

@@ -9,5 +9,5 @@ import { ROUTES } from '../../../../server/routes.ts';
  * src/server/rotate.ts. Any other method: 405 `method_not_allowed`, `Allow: POST, OPTIONS`.
  */
 export const { POST, OPTIONS, ALL } = methods<APIContext>(ROUTES.rotate, {
-  POST: ({ request }) => route(request, (deps) => handleRotate(request, deps)),
+  POST: ({ request, clientAddress }) => route(request, (deps) => handleRotate(request, deps, { clientAddress })),
 });
