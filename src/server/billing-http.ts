@@ -13,6 +13,8 @@ import { ZodError } from 'zod';
 import Stripe from 'stripe';
 import { CACHE_NONE, corsHeaders, jsonResponse, pageHeaders, readBodyLimited } from './http.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES } from './routes.ts';
+import { callerAddress } from './rebuilds.ts';
+import { SearchLimiter } from './search.ts';
 
 /**
  * The paid plan over HTTP: `GET /pricing`, `POST /billing/checkout`, `GET /billing/success`,
@@ -49,14 +51,36 @@ export function handlePricing(_request: Request, deps: Deps): Response {
   return page(renderPricingPage({ configured, priceText: deps.config.PLAN_PRICE_TEXT, contactEmail: deps.config.CONTACT_EMAIL }));
 }
 
+/** Requests one caller address may make a minute that call Stripe (a checkout, a session not yet seen): the waiting page reloads every 3 s, 20 a minute. */
+export const STRIPE_CALLS_PER_MINUTE = 30;
+
+const stripeLimiters = new WeakMap<Deps['config'], SearchLimiter>();
+
+/**
+ * A 429 page with Retry-After when the caller has made {@link STRIPE_CALLS_PER_MINUTE} requests that
+ * call Stripe this minute, else null (counted in the server process's memory, per caller address as
+ * search is). Unlimited, they let anyone spend the operator's Stripe API rate limit and create
+ * Checkout Sessions at will (a security review: 400 Stripe calls in 2.7 s).
+ */
+function stripeCallLimited(request: Request, deps: Deps, params: { clientAddress?: string }, keyPage = false): Response | null {
+  let limiter = stripeLimiters.get(deps.config);
+  if (!limiter) stripeLimiters.set(deps.config, (limiter = new SearchLimiter(STRIPE_CALLS_PER_MINUTE)));
+  const wait = limiter.take(callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES), deps.now());
+  if (wait === null) return null;
+  const body = renderBillingErrorPage('Too many requests', `Too many requests from your address this minute. Wait ${wait} s and try again; nothing was charged.`);
+  return keyPage ? page(body, 429, { ...KEY_PAGE_HEADERS, 'Retry-After': String(wait) }, false) : page(body, 429, { 'Retry-After': String(wait) });
+}
+
 /**
  * `POST /billing/checkout` (the subscribe button): create a Stripe Checkout Session in
  * subscription mode for STRIPE_PRICE_ID and redirect (303) to Stripe's hosted page. Errors (HTML):
  * 503 when not configured, 502 when Stripe cannot be reached.
  */
-export async function handleCheckout(_request: Request, deps: Deps): Promise<Response> {
+export async function handleCheckout(request: Request, deps: Deps, params: { clientAddress?: string } = {}): Promise<Response> {
   const { billing, baseUrl } = deps.config;
   if (!billing || !deps.stripe) return page(renderBillingErrorPage('Subscriptions not configured', 'Subscriptions are not configured on this archive.'), 503);
+  const limited = stripeCallLimited(request, deps, params);
+  if (limited) return limited;
   let url: string | null;
   try {
     const session = await deps.stripe.checkout.sessions.create({
@@ -80,13 +104,15 @@ export async function handleCheckout(_request: Request, deps: Deps): Promise<Res
  * and, when paid, fulfilled here (the same idempotent step). Later visits say the key was shown.
  * An unpaid session gets a self-reloading "waiting" page (202).
  */
-export async function handleSuccess(request: Request, deps: Deps): Promise<Response> {
+export async function handleSuccess(request: Request, deps: Deps, params: { clientAddress?: string } = {}): Promise<Response> {
   if (!deps.config.billing || !deps.stripe) return keyPage(renderBillingErrorPage('Subscriptions not configured', 'Subscriptions are not configured on this archive.'), 503);
   const sessionId = new URL(request.url).searchParams.get('session_id') ?? '';
   if (!SESSION_ID.test(sessionId)) return keyPage(renderBillingErrorPage('No such checkout', 'This address does not name a checkout.'), 400);
 
   let shown = await deps.billing.reveal(sessionId);
   if (shown.status === 'unknown') {
+    const limited = stripeCallLimited(request, deps, params, true);
+    if (limited) return limited;
     let facts;
     try {
       facts = checkoutFacts(await deps.stripe.checkout.sessions.retrieve(sessionId));

@@ -157,6 +157,18 @@ describe('pricing and checkout', () => {
     expect(() => loadConfig({ DATA_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID/);
   });
 
+  it('at most 30 requests a minute from one address reach Stripe (a checkout, a session not seen yet), then 429 with Retry-After (a security review: 400 Stripe calls in 2.7 s)', async () => {
+    const from = { clientAddress: '203.0.113.50' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await handleCheckout(new Request('http://x/', { method: 'POST' }), deps, from)).status);
+    expect(statuses).toEqual([...Array(30).fill(303), 429]);
+    const refused = await handleSuccess(successReq('cs_test_unknown_1234567890'), deps, from);
+    expect([refused.status, Number(refused.headers.get('Retry-After')) > 0, refused.headers.get('Referrer-Policy')]).toEqual([429, true, 'no-referrer']);
+    expect(await refused.text()).toContain('nothing was charged');
+    // another address is not held back
+    expect((await handleCheckout(new Request('http://x/', { method: 'POST' }), deps, { clientAddress: '198.51.100.20' })).status).toBe(303);
+  });
+
   it('Stripe unreachable: 502 page, nothing created', async () => {
     deps.publicStore.close();
     deps = makeDeps({ ...standin.env(), STRIPE_API_PORT: '1' });

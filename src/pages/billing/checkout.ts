@@ -6,5 +6,5 @@ import { ROUTES } from '../../server/routes.ts';
 
 /** POST /billing/checkout (the subscribe button): 303 to Stripe Checkout. Behaviour: src/server/billing-http.ts. */
 export const { POST, OPTIONS, ALL } = methods<APIContext>(ROUTES.checkout, {
-  POST: ({ request }) => route(request, (deps) => handleCheckout(request, deps)),
+  POST: ({ request, clientAddress }) => route(request, (deps) => handleCheckout(request, deps, { clientAddress })),
 });

@@ -6,5 +6,5 @@ import { ROUTES } from '../../server/routes.ts';
 
 /** GET /billing/success?session_id=… : the new key, shown once (no CORS). Behaviour: src/server/billing-http.ts. */
 export const { GET, HEAD, OPTIONS, ALL } = methods<APIContext>(ROUTES.success, {
-  GET: ({ request }) => route(request, (deps) => handleSuccess(request, deps)),
+  GET: ({ request, clientAddress }) => route(request, (deps) => handleSuccess(request, deps, { clientAddress })),
 });
