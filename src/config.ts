@@ -109,7 +109,7 @@ const schema = z.object({
   /** A running rebuild's lease (ms), renewed as it reads; a job whose lease ran out (its server stopped) is resumed. */
   REBUILD_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   /** The most transactions one rebuild reads: a curve with a longer history is not rebuilt (404 rebuild_failed) — each decoded transaction is held in memory until the record is built. */
-  REBUILD_MAX_TRANSACTIONS: z.coerce.number().int().min(1000).max(1_000_000).default(25_000),
+  REBUILD_MAX_TRANSACTIONS: z.coerce.number().int().min(10).max(1_000_000).default(25_000),
   /** Comma-separated addresses of reverse proxies whose `X-Forwarded-For` is trusted to name the caller (rebuild limits). Empty: none. */
   TRUSTED_PROXIES: z.string().default(''),
   /** Searches (`GET /search`) per caller address per minute (the caller as for rebuild limits: TRUSTED_PROXIES); beyond it 429 with Retry-After. 0 = no limit (benchmarks). */

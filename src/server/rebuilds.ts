@@ -28,7 +28,7 @@ export interface RebuildView {
 /** Outcome of a token request for a mint not held (the handler maps it to HTTP). */
 export type RebuildAnswer =
   | { kind: 'in_progress'; view: RebuildView; retryAfterS: number; started: boolean; callerStarts: number; callerResetS: number }
-  | { kind: 'failed' }
+  | { kind: 'failed'; error: string | null }
   | { kind: 'refused'; code: 'rate_limited' | 'rebuild_budget_exhausted' | 'busy'; retryAfterS: number; callerStarts: number; callerResetS: number };
 
 /**
@@ -58,7 +58,7 @@ export class RebuildService {
     if (!job) return null;
     if (job.state === 'failed') {
       await this.jobs.clearFailed(mint); // reported once; a later request may start again
-      return { kind: 'failed' };
+      return { kind: 'failed', error: job.error ?? null };
     }
     return this.inProgress(job, false, caller);
   }

@@ -149,6 +149,21 @@ function withRebuildPolicy(rate: Record<string, string>, a: { callerStarts: numb
 }
 
 /**
+ * The `rebuild_failed` message of a rebuild that ended on one of the archive's own limits (its
+ * history longer than REBUILD_MAX_TRANSACTIONS, its server stopped on every attempt), which a chain
+ * read's failure does not explain; none (the code's own message) for a chain read that failed.
+ */
+function failedMessage(error: string | null, maxTransactions: number): { message?: string } {
+  if (error?.startsWith('RebuildTooLongError')) {
+    return { message: `This launch's history holds more than ${maxTransactions.toLocaleString('en-US')} transactions, more than this archive rebuilds on request: its provenance is unknown here, not clean. Asking again starts a new rebuild, which stops at the same limit.` };
+  }
+  if (error?.startsWith('stopped while running')) {
+    return { message: 'The rebuild of this launch stopped on each of its attempts (its server was restarted or ran out of memory while running it): its provenance is unknown here, not clean. Asking again starts a new rebuild.' };
+  }
+  return {};
+}
+
+/**
  * A mint the archive does not hold (spec §3, §7): a rebuild already queued or running answers 202
  * again (polling never counts as a start); one that failed answers 404 `rebuild_failed` once. Else
  * the chain decides: no curve account and no history → 404 `not_a_curve_launch` (a finding); the
@@ -167,7 +182,7 @@ async function notHeld(request: Request, deps: Deps, mint: string, clientAddress
     if (status === 'unknown') return errorReply('rebuild_failed', { nowMs, headers: rate });
     answer = await deps.rebuilds.start(mint, caller);
   }
-  if (answer.kind === 'failed') return errorReply('rebuild_failed', { nowMs, headers: rate });
+  if (answer.kind === 'failed') return errorReply('rebuild_failed', { nowMs, headers: rate, ...failedMessage(answer.error, deps.config.REBUILD_MAX_TRANSACTIONS) });
   if (answer.kind === 'refused') {
     const headers = { ...(answer.code === 'rate_limited' ? withRebuildPolicy(rate, answer) : rate), 'Retry-After': String(answer.retryAfterS) };
     return errorReply(answer.code, { nowMs, headers });

@@ -238,6 +238,19 @@ describe('the rebuild lifecycle through HTTP', () => {
     expect((await token(s, mint)).status).toBe(200);
   });
 
+  it('a curve whose history is longer than REBUILD_MAX_TRANSACTIONS is not rebuilt: 404 rebuild_failed saying so, nothing written (a security review: one request held every transaction of 2,000,000)', async () => {
+    const s = await startArchive({ REBUILD_MAX_TRANSACTIONS: '10' });
+    const mint = bigMints[14]!;
+    const { res } = await pollUntilDone(s, mint);
+    const body = await res.json();
+    expect([res.status, body.error]).toEqual([404, 'rebuild_failed']);
+    expect(body.message).toMatch(/^This launch's history holds more than 10 transactions, more than this archive rebuilds on request: its provenance is unknown here, not clean/);
+    const pub = new Database(join(s.dataDir, 'public.db'), { readonly: true });
+    expect(pub.prepare('SELECT COUNT(*) AS n FROM launch_tx WHERE mint = ?').get(mint)).toEqual({ n: 0 });
+    pub.close();
+    s.proc.kill('SIGKILL');
+  });
+
   it('a server stopped by SIGTERM mid-rebuild gives up its lease: the restarted server takes the job at once, not after the lease', async () => {
     const s = await startArchive({ REBUILD_LEASE_MS: '120000' });
     const mint = bigMints[13]!;
