@@ -14,7 +14,7 @@ import Stripe from 'stripe';
 import { CACHE_NONE, corsHeaders, jsonResponse, pageHeaders, readBodyLimited } from './http.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES } from './routes.ts';
 import { callerAddress } from './rebuilds.ts';
-import { SearchLimiter } from './search.ts';
+import { callerLimiter } from './search.ts';
 
 /**
  * The paid plan over HTTP: `GET /pricing`, `POST /billing/checkout`, `GET /billing/success`,
@@ -54,8 +54,6 @@ export function handlePricing(_request: Request, deps: Deps): Response {
 /** Requests one caller address may make a minute that call Stripe (a checkout, a session not yet seen): the waiting page reloads every 3 s, 20 a minute. */
 export const STRIPE_CALLS_PER_MINUTE = 30;
 
-const stripeLimiters = new WeakMap<Deps['config'], SearchLimiter>();
-
 /**
  * A 429 page with Retry-After when the caller has made {@link STRIPE_CALLS_PER_MINUTE} requests that
  * call Stripe this minute, else null (counted in the server process's memory, per caller address as
@@ -63,9 +61,7 @@ const stripeLimiters = new WeakMap<Deps['config'], SearchLimiter>();
  * Checkout Sessions at will (a security review: 400 Stripe calls in 2.7 s).
  */
 function stripeCallLimited(request: Request, deps: Deps, params: { clientAddress?: string }, keyPage = false): Response | null {
-  let limiter = stripeLimiters.get(deps.config);
-  if (!limiter) stripeLimiters.set(deps.config, (limiter = new SearchLimiter(STRIPE_CALLS_PER_MINUTE)));
-  const wait = limiter.take(callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES), deps.now());
+  const wait = callerLimiter(deps.config, 'stripe', STRIPE_CALLS_PER_MINUTE).take(callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES), deps.now());
   if (wait === null) return null;
   const body = renderBillingErrorPage('Too many requests', `Too many requests from your address this minute. Wait ${wait} s and try again; nothing was charged.`);
   return keyPage ? page(body, 429, { ...KEY_PAGE_HEADERS, 'Retry-After': String(wait) }, false) : page(body, 429, { 'Retry-After': String(wait) });

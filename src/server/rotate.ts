@@ -5,7 +5,7 @@ import { CACHE_NONE, jsonResponse } from './http.ts';
 import { bearerToken } from '../access/keys.ts';
 import { DAILY_QUOTA, rateLimitHeaders } from './quota.ts';
 import { callerAddress } from './rebuilds.ts';
-import { SearchLimiter } from './search.ts';
+import { callerLimiter } from './search.ts';
 
 /** Body of a successful rotation. `key` is shown here once and exists nowhere else afterwards. */
 export interface RotateBody {
@@ -22,14 +22,6 @@ export interface RotateBody {
 /** Key rotations one caller address may ask for in a minute (counted in the server process's memory, as searches are). */
 export const ROTATIONS_PER_MINUTE = 10;
 
-const rotationLimiters = new WeakMap<Deps['config'], SearchLimiter>();
-/** The rotation limiter of a server process, by its config (parsed once per process), as search.ts keeps its own. */
-function rotationsOf(config: Deps['config']): SearchLimiter {
-  let l = rotationLimiters.get(config);
-  if (!l) rotationLimiters.set(config, (l = new SearchLimiter(ROTATIONS_PER_MINUTE)));
-  return l;
-}
-
 /**
  * `POST /api/v1/keys/rotate` with the current key as `Authorization: Bearer`: a new key with the
  * same label and account, today's request count carried over (rotation never resets the quota),
@@ -43,7 +35,7 @@ export async function handleRotate(request: Request, deps: Deps, params: { clien
   if (current === null) return errorResponse('missing_key', { nowMs });
   // each rotation adds key rows that stay, and a rotated key's streams last until the next key check: rotations are limited
   // per caller address (a security review rotated 3,000 times in 3 s: ~1.6 KB of private.db each, and held 200 feed streams)
-  const wait = rotationsOf(deps.config).take(callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES), nowMs);
+  const wait = callerLimiter(deps.config, 'rotate', ROTATIONS_PER_MINUTE).take(callerAddress(request, params.clientAddress, deps.config.TRUSTED_PROXIES), nowMs);
   if (wait !== null) {
     return errorResponse('rate_limited', {
       nowMs,

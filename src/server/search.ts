@@ -136,6 +136,22 @@ export class AnswerCache {
   }
 }
 
+const namedLimiters = new Map<string, WeakMap<Deps['config'], SearchLimiter>>();
+
+/**
+ * The per-caller limiter named `name` (key rotations, requests that reach Stripe) of a server
+ * process, by its config (parsed once per process, so every request of the process shares it; not
+ * by the deps object, which a node serving generations copies per request). `perMinute` is read
+ * when the process first asks.
+ */
+export function callerLimiter(config: Deps['config'], name: string, perMinute: number): SearchLimiter {
+  let byConfig = namedLimiters.get(name);
+  if (!byConfig) namedLimiters.set(name, (byConfig = new WeakMap()));
+  let limiter = byConfig.get(config);
+  if (!limiter) byConfig.set(config, (limiter = new SearchLimiter(perMinute)));
+  return limiter;
+}
+
 /**
  * The search limiter and answer cache of each server process, keyed by its config (parsed once per
  * process). Not by the deps object: a node serving generations answers each request with a copy of
