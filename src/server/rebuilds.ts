@@ -7,6 +7,7 @@ import { createArchiveRpc } from '../chain/rpc.ts';
 import { instant } from '../core/canonical.ts';
 import type { Instant } from '../core/types.ts';
 import { RebuildReadError, rebuildLaunch } from '../ingest/rebuild-launch.ts';
+import ipaddr from 'ipaddr.js';
 
 /** Rebuild starts per caller per hour (spec §8). */
 export const REBUILDS_PER_CALLER_HOURLY = 5;
@@ -201,15 +202,37 @@ export class RebuildService {
 export const REBUILD_MAX_ATTEMPTS = 3;
 
 /**
- * The originating address of a request (spec §8 "tracked by originating address"): the socket's
- * address, or — only when that address is a configured trusted proxy — the right-most address of
- * `X-Forwarded-For` that is not itself a trusted proxy.
+ * The originating address of a request (spec §8 "tracked by originating address"), as the caller
+ * limits count it ({@link callerGroup}): the socket's address, or — only when that address is a
+ * configured trusted proxy — the right-most address of `X-Forwarded-For` that is not itself a
+ * trusted proxy (matched as written in TRUSTED_PROXIES, before grouping).
  */
 export function callerAddress(request: Request, clientAddress: string | undefined, trustedProxies: string): string {
   const socket = clientAddress ?? 'unknown';
   const trusted = new Set(trustedProxies.split(',').map((s) => s.trim()).filter(Boolean));
-  if (!trusted.has(socket)) return socket;
+  if (!trusted.has(socket)) return callerGroup(socket);
   const hops = (request.headers.get('X-Forwarded-For') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i]!)) return hops[i]!;
-  return socket;
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i]!)) return callerGroup(hops[i]!);
+  return callerGroup(socket);
+}
+
+/**
+ * The caller an address counts as, for every per-caller limit (rebuild starts, searches, key
+ * rotations, Stripe calls) and in `/api/v1/usage`: an IPv4 address as it is (an IPv4-mapped IPv6
+ * address, `::ffff:203.0.113.7`, as its IPv4); an IPv6 address as its /64 network,
+ * `2001:db8:1:2::/64` — a subscriber's network is a /64 (RFC 6177) and one host may take any of its
+ * 2^64 addresses in turn, so counting single IPv6 addresses would be no limit (`::1` stays
+ * itself). Anything that is not a dotted IPv4 or an IPv6 address (`unknown`, a malformed `X-Forwarded-For` hop) is returned as it is. Pure; parsing
+ * by ipaddr.js.
+ * @example callerGroup('2001:db8:1:2:aaaa:bbbb:cccc:dddd') // '2001:db8:1:2::/64'
+ * @example callerGroup('::ffff:203.0.113.7') // '203.0.113.7'
+ */
+export function callerGroup(address: string): string {
+  // IPv4 only in its dotted form: ipaddr.js also reads `1.2.3` and `0x7f.1`, which no socket gives
+  if (ipaddr.IPv4.isValidFourPartDecimal(address) || !ipaddr.IPv6.isValid(address)) return address;
+  const ip = ipaddr.process(address); // IPv4-mapped IPv6 → IPv4
+  if (ip.kind() === 'ipv4') return ip.toString();
+  if (ip.range() === 'loopback') return '::1';
+  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).concat([0, 0, 0, 0]);
+  return `${new ipaddr.IPv6(parts).toString()}/64`;
 }

@@ -214,6 +214,10 @@ describe('search over the store', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(handleSearch(req('pep'), d, { clientAddress: '10.0.0.2' }).status).toBe(200);
+    // an IPv6 caller counts as its /64: a host taking a new address of its network for each search is still one caller
+    for (const a of ['2001:db8:7:7::1', '2001:db8:7:7:a:b:c:d', '2001:db8:7:7:ffff:ffff:ffff:fffe']) expect(handleSearch(req('pep'), d, { clientAddress: a }).status).toBe(200);
+    expect(handleSearch(req('pep'), d, { clientAddress: '2001:db8:7:7:1234::9' }).status).toBe(429);
+    expect(handleSearch(req('pep'), d, { clientAddress: '2001:db8:7:8::1' }).status).toBe(200); // the next /64: another caller
   });
 
   it('answers a cached search with the bytes of its first answer, encoded once', async () => {
