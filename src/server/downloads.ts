@@ -100,7 +100,8 @@ export async function openDownload(dataDir: string, name: DownloadName, openFile
  * bytes, a header range-parser cannot read (`-2`) or with a range that ends before it starts (`bytes=200-100`), or an `If-Range` that is neither `etag` nor
  * `lastModified` (§13.1.5: the file changed, so the part asked for would not continue the client's
  * bytes); 'unsatisfiable' when the range starts at or past the end (range-parser's `-1`; every range
- * of an empty file). Pure.
+ * of an empty file, and `bytes=-0`). A suffix range longer than the file (`bytes=-500` of 100 bytes)
+ * is the whole file as a range (§14.1.3: 206, `bytes 0-99/100`). Pure.
  * @example requestedRange(new Request('http://x/', { headers: { Range: 'bytes=100-' } }), 1000, '"e"', 'd') // { start: 100, end: 999 }
  */
 export function requestedRange(request: Request, size: number, etag: string, lastModified: string): { start: number; end: number } | 'unsatisfiable' | null {
@@ -110,6 +111,9 @@ export function requestedRange(request: Request, size: number, etag: string, las
   if (ifRange !== null && ifRange.trim() !== etag && ifRange.trim() !== lastModified) return null;
   // a range whose last byte comes before its first is invalid, and the header with it (§14.1.1): ignored, where range-parser says unsatisfiable
   if (/^bytes=/i.test(header) && header.slice(6).split(',').some((r) => { const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(r); return m !== null && Number(m[2]) < Number(m[1]); })) return null;
+  // a suffix longer than the file is the whole file (§14.1.3), where range-parser 1.3 says unsatisfiable
+  const suffix = /^bytes=\s*-\s*(\d+)\s*$/i.exec(header);
+  if (suffix && size > 0 && Number(suffix[1]) >= size) return { start: 0, end: size - 1 };
   const ranges = parseRange(size, header, { combine: true });
   if (ranges === -1) return 'unsatisfiable';
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return null;

@@ -351,6 +351,12 @@ describe('bulk downloads (spec §4): /data/record.db and /data/documents.ndjson.
     const last = await ranged('bytes=-10');
     expect(last.status).toBe(206);
     expect(Buffer.from(await last.arrayBuffer())).toEqual(all.subarray(size - 10));
+    // a suffix longer than the file: the whole file, as a range (RFC 9110 §14.1.3), not 416
+    const longer = await ranged(`bytes=-${size + 500}`);
+    expect(longer.status).toBe(206);
+    expect(longer.headers.get('content-range')).toBe(`bytes 0-${size - 1}/${size}`);
+    expect(Buffer.from(await longer.arrayBuffer())).toEqual(all);
+    expect((await ranged('bytes=-0')).status).toBe(416); // a suffix of no bytes
     // past the end: 416, the size in Content-Range, the one error vocabulary
     const past = await ranged(`bytes=${size}-`);
     expect(past.status).toBe(416);
