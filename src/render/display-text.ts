@@ -7,11 +7,12 @@
 
 /**
  * Bidi controls (Unicode UAX #9): LRM/RLM U+200E–U+200F, embeddings and overrides U+202A–U+202E,
- * isolates U+2066–U+2069, the Arabic letter mark U+061C; and every C0 (U+0000–U+001F, U+007F) and
- * C1 (U+0080–U+009F) control character — none is kept, not even tab or newline.
+ * isolates U+2066–U+2069, the Arabic letter mark U+061C; every C0 (U+0000–U+001F, U+007F) and
+ * C1 (U+0080–U+009F) control character — none is kept, not even tab or newline — and the line and
+ * paragraph separators U+2028–U+2029 (line breaks too).
  */
 // eslint-disable-next-line no-control-regex
-const HIDDEN = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const HIDDEN = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/gu;
 
 /** Longest text shown in a title or heading, in code points; longer text ends with "…". */
 export const DISPLAY_MAX_CHARS = 200;

@@ -13,6 +13,8 @@ describe('displayText (chain metadata in pages)', () => {
     expect(displayText('evil\u202Egnp.exe')).toBe('evil[U+202E]gnp.exe');
     expect(displayText('a\u2066b\u2069c\u200Ed\u200Fe\u061Cf\u202Ag')).toBe('a[U+2066]b[U+2069]c[U+200E]d[U+200F]e[U+061C]f[U+202A]g');
     expect(displayText('a\u0000b\tc\nd\u007Fe\u0085f\u009Fg')).toBe('a[U+0000]b[U+0009]c[U+000A]d[U+007F]e[U+0085]f[U+009F]g');
+    expect(displayText('line\u2028para\u2029end')).toBe('line[U+2028]para[U+2029]end'); // Unicode's own line breaks
+    expect(hasHiddenCharacters('pepe\u2028')).toBe(true);
     expect(displayText('Ünïcødé 🚀 ok')).toBe('Ünïcødé 🚀 ok');
     expect(hasHiddenCharacters('plain')).toBe(false);
     expect(hasHiddenCharacters('x\u202Ey')).toBe(true);
