@@ -30,11 +30,14 @@ export async function handleDownload(request: Request, deps: Deps, name: Downloa
   const current = await openDownload(deps.config.dataDir, name);
   if (!current) {
     // the path is right: the file is not written yet (a new archive) — said so, with the count's headers like every counted answer
+    // an API node serving generations holds the downloads only as shipped to it (docs/scaling.md): its own collector writes none
     const every = Math.round(deps.config.DOWNLOADS_INTERVAL_MS / 60_000);
     return errorResponse('not_found', {
       nowMs,
       headers: rateLimitHeaders(usage),
-      message: `The bulk downloads are not written yet: the collector writes ${name} after its first catch-up, then every ${every > 0 ? `${every} min` : 'pass'} (DOWNLOADS_INTERVAL_MS). Try again later; /api/v1/status says how far the collector is.`,
+      message: deps.generations
+        ? `The bulk downloads have not reached this API node yet: the collector writes ${name}, and the operator copies the downloads to each API node beside the public-database generations. Try again later; if it lasts, tell the operator.`
+        : `The bulk downloads are not written yet: the collector writes ${name} after its first catch-up, then every ${every > 0 ? `${every} min` : 'pass'} (DOWNLOADS_INTERVAL_MS). Try again later; /api/v1/status says how far the collector is.`,
     });
   }
   const { entry, file } = current;

@@ -38,3 +38,13 @@ it('a download not written yet: 404 not_found that says so and when, with RateLi
   const again = await handleDownload(new Request('http://archive.test/data/record.db', { headers: { Authorization: `Bearer ${key}` } }), deps, 'record.db');
   expect(again.headers.get('ratelimit')).toMatch(/^"daily";r=9997;/);
 });
+
+it('on an API node serving generations, a download not shipped to it says so, not that the collector is behind', async () => {
+  const { key } = await deps.keys.create('node downloads test');
+  const node = { ...deps, generations: {} as unknown as Deps['generations'] } as Deps;
+  const res = await handleDownload(new Request('http://archive.test/data/record.db', { headers: { Authorization: `Bearer ${key}` } }), node, 'record.db');
+  expect(res.status).toBe(404);
+  const body = (await res.json()) as { message: string };
+  expect(body.message).toContain('have not reached this API node yet');
+  expect(body.message).not.toContain('first catch-up');
+});
