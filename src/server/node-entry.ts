@@ -69,7 +69,7 @@ export function start(): { server: { server: Server } } {
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(`The server cannot start: ${e.message}`);
-    process.exitCode = 1;
+    process.exitCode = 2; // a bad setting, as `lpa` exits on one (2); 1 is a failure at run time
     return { server: { server } };
   }
   const { host, port, dataDir } = listenOn;
@@ -106,7 +106,7 @@ export function start(): { server: { server: Server } } {
       const where = a && typeof a === 'object' ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : `${host}:${port}`;
       // through the project's logger (JSON lines like every other line of the server); the deps are
       // opened here rather than by the first request, so a broken configuration or database is
-      // reported at start. A configuration error cannot mend itself: the server stops (exit code 1).
+      // reported at start. A configuration error cannot mend itself: the server stops (exit code 2).
       // Any other (a database not openable yet): it keeps listening, and each request tries again.
       let log;
       try {
@@ -115,7 +115,7 @@ export function start(): { server: { server: Server } } {
         const why = e instanceof Error ? e.message : String(e);
         if (e instanceof ConfigError) {
           console.error(`The server cannot start: ${why}`);
-          process.exitCode = 1;
+          process.exitCode = 2;
           server.close();
           server.closeAllConnections();
           return;

@@ -105,10 +105,10 @@ describe('server start (dist/server/entry.mjs)', () => {
   it.each([
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ PORT: 'abc' }, 'PORT'], // was a RangeError stack from listen
-  ])('stops with exit code 1 and names the bad setting when the configuration is invalid (%j)', async (bad, name) => {
+  ])('stops with exit code 2 (as lpa does) and names the bad setting when the configuration is invalid (%j)', async (bad, name) => {
     const port = String(await freePort());
     const { code, out } = await outputToExit({ PORT: port, ...bad });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(out).toContain('The server cannot start: invalid configuration');
     expect(out).toContain(name);
     expect(out).not.toMatch(/^\s+at /m); // one line, no stack
