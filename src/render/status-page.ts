@@ -49,6 +49,22 @@ function gapsList(s: StatusBody): Html {
   )}</ul>` as Html;
 }
 
+/**
+ * The collector's periodic jobs: every job its scheduler reported (`collector.jobs`: name, interval
+ * and its setting, last run), or, from a collector that wrote no report (an older version), the four
+ * whose last run status keeps apart (`collector.periodic`).
+ */
+function jobsTable(c: StatusBody['collector'], periodic: [string, { ms: number } | null][]): Html {
+  if (!c.jobs || c.jobs.length === 0) return html`<table class="facts">${periodic.map(([k, v]) => html`<tr><th scope="row">${k} last ran</th><td>${v ? utcMinute(v.ms) : 'never'}</td></tr>`)}</table>` as Html;
+  const first = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+  return html`<table class="stack jobs">
+<thead><tr><th scope="col">Periodic job</th><th scope="col">Every</th><th scope="col">Last ran</th></tr></thead>
+<tbody>${c.jobs.map(
+    (j) => html`<tr><th scope="row">${first(j.name)}</th><td data-label="Every">${j.intervalMs > 0 ? shortDuration(j.intervalMs) : 'each pass'}${j.setting ? html` <span class="muted small">(${j.setting})</span>` : ''}</td><td data-label="Last ran">${j.lastRun ? utcMinute(j.lastRun.ms) : 'not yet'}</td></tr>`,
+  )}</tbody>
+</table>` as Html;
+}
+
 /** The status page from a status body. */
 export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOptions): string {
   const c = s.collector;
@@ -71,7 +87,7 @@ export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOption
         }.`
   }</p>
 ${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not answered since ${utcMinute(c.unreachableSince.ms)}${c.lastRpcError ? html` (last error: <code>${c.lastRpcError}</code>)` : ''}.</p>` : ''}
-<table class="facts">${periodic.map(([k, v]) => html`<tr><th scope="row">${k} last ran</th><td>${v ? utcMinute(v.ms) : 'never'}</td></tr>`)}</table>
+${jobsTable(c, periodic)}
 <h2>Coverage</h2>
 <p>${coverageWords(s, nowMs)}</p>${
     o.demo

@@ -35,3 +35,25 @@ describe('status page: the collector in words', () => {
     expect(p).toContain('; the chain tip it last read is slot 1,250.');
   });
 });
+
+describe('status page: the periodic jobs', () => {
+  const page = (jobs: typeof base.collector.jobs) => renderStatusPage({ ...base, collector: { ...base.collector, state: 'live', running: true, jobs } }, NOW, { baseUrl: 'https://archive.example' });
+  it('lists every job the collector reported, with its interval, its setting and its last run', () => {
+    const jobs = [
+      { name: 'funder sweep', setting: 'FUNDER_SWEEP_MS', intervalMs: 600_000, lastRun: { ms: NOW - 60_000, iso: new Date(NOW - 60_000).toISOString() } },
+      { name: 'history check', setting: null, intervalMs: 3_600_000, lastRun: null },
+      { name: 'downloads', setting: 'DOWNLOADS_INTERVAL_MS', intervalMs: 0, lastRun: null },
+      ...['afterwards sweep', 'pool refresh', 'home and list pages', 'search index merge', 'unreadable transactions retry'].map((name) => ({ name, setting: null, intervalMs: 60_000, lastRun: null })),
+    ];
+    const p = page(jobs);
+    const rows = [...p.matchAll(/<tr><th scope="row">([^<]+)<\/th><td data-label="Every">([^]*?)<\/td><td data-label="Last ran">([^<]+)<\/td><\/tr>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, ''), m[3]]);
+    expect(rows).toHaveLength(8);
+    expect(rows[0]).toEqual(['Funder sweep', '10 min (FUNDER_SWEEP_MS)', '2026-11-27 21:59 UTC']);
+    expect(rows[1]).toEqual(['History check', '1 h', 'not yet']);
+    expect(rows[2]).toEqual(['Downloads', 'each pass (DOWNLOADS_INTERVAL_MS)', 'not yet']);
+  });
+  it('a collector that reported no jobs (an older version): the four last runs status keeps', () => {
+    const p = page(undefined);
+    for (const k of ['Funder sweep', 'Afterwards sweep', 'Pool refresh', 'Bulk downloads']) expect(p).toContain(`<th scope="row">${k} last ran</th>`);
+  });
+});
