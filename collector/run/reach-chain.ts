@@ -1,6 +1,6 @@
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from '@solana/kit';
 import { ProviderRpcError, type ArchiveRpc } from '../../src/chain/rpc.ts';
-import { redactUrl, redactUrlsIn } from '../../src/log.ts';
+import { redactUrl, redactUrlsIn, settleFolds } from '../../src/log.ts';
 import type { CollectDeps, CollectOptions } from '../context.ts';
 import { fetchLatest } from '../source/signatures.ts';
 import { noteReachable, noteUnreachable } from './reachability.ts';
@@ -61,6 +61,8 @@ export async function reachChain(deps: CollectDeps, opts: CollectOptions): Promi
     }
     if (!err && typeof slot === 'number') {
       noteReachable(store);
+      // the folded count of the "cannot reach" lines before this one, not a minute after it as if the trouble went on
+      settleFolds(deps.log);
       deps.log.info(`RPC ${redactUrl(deps.config.SOLANA_RPC_URL)}: reachable, slot ${slot}`);
       return { slot, ms };
     }
