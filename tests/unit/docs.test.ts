@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { CONFIG_KEYS } from '../../src/config.ts';
 import { ERROR_CODES } from '../../src/server/errors.ts';
+import { METHOD_VERSION } from '../../src/core/record/classify.ts';
 
 /** The docs are part of the product: every setting and every error code is documented. */
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -19,6 +20,11 @@ describe('documentation covers the code', () => {
   it.each(CONFIG_KEYS.map((k) => [k]))('setting %s has a row in README "Configuration" and a line in .env.example', (key) => {
     expect(configTable).toContain(`| \`${key}\` |`);
     expect(envExample).toMatch(new RegExp(`^#? ?${key}=`, 'm'));
+  });
+
+  it('docs/api.md and docs/methodology.md name the current method version (api.md said markers-v10 under markers-v11)', () => {
+    expect(api).toContain(`- \`methodVersion\`: \`${METHOD_VERSION}\``);
+    expect(read('docs/methodology.md').split('\n')[0]).toBe(`# Methodology — \`${METHOD_VERSION}\``);
   });
 
   it('.env.example reads the same in a shell (the cron line sources it) as its lines say, commented ones too once uncommented', () => {
