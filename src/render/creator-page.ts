@@ -223,13 +223,25 @@ ${early.length ? listed(early, t.early, buysTable('early', early, ex), 'first-30
   );
 }
 
-/** The page of a wallet the archive has never seen in a launch (served with 404). */
-export function renderUnknownWalletPage(wallet: string, opts: CreatorPageOptions): string {
+/**
+ * The page of a wallet no held launch names in a role (creator, bundled or first-30-s buyer,
+ * buyout), served with 404. `seenTrading`: the archive holds trades of this wallet on curves of
+ * launches it holds (PublicStore.walletSeen; the API's `inArchive: true` with empty lists) — the page
+ * says so rather than "not seen".
+ */
+export function renderUnknownWalletPage(wallet: string, opts: CreatorPageOptions, seenTrading = false): string {
+  const roles = html`as its creator, a bundled or first-30-s buyer, or the buyer that completed its curve`;
   return renderPage(
-    { title: `Wallet ${shortAddress(wallet)} — not seen`, description: `The archive holds no launch that names wallet ${wallet}.`, noindex: true },
-    html`<h1 id="wallet-title">Wallet not seen</h1>
-<p>No launch the archive holds names <code id="wallet">${wallet}</code> as its creator, a bundled or first-30-s buyer, or the buyer that completed its curve.</p>
-<p>That is not a statement about the wallet: the archive holds only the launches it has collected, so what this wallet did elsewhere is unknown.</p>` as Html,
+    seenTrading
+      ? { title: `Wallet ${shortAddress(wallet)} — no launch role`, description: `Wallet ${wallet} traded on launches the archive holds, but none names it as creator, bundled or early buyer, or buyout.`, noindex: true }
+      : { title: `Wallet ${shortAddress(wallet)} — not seen`, description: `The archive holds no launch that names wallet ${wallet}.`, noindex: true },
+    seenTrading
+      ? (html`<h1 id="wallet-title">No launch role</h1>
+<p>The archive holds trades of <code id="wallet">${wallet}</code> on the curves of launches it holds, but no launch names it ${roles}. Its other trades (later buys, sales) are in those launches' histories; no page lists them by wallet.</p>
+<p>That is not a statement about the wallet: the archive holds only the launches it has collected, so what this wallet did elsewhere is unknown.</p>` as Html)
+      : (html`<h1 id="wallet-title">Wallet not seen</h1>
+<p>No launch the archive holds names <code id="wallet">${wallet}</code> ${roles}.</p>
+<p>That is not a statement about the wallet: the archive holds only the launches it has collected, so what this wallet did elsewhere is unknown.</p>` as Html),
     { demo: opts.demo, contactEmail: opts.contactEmail },
   );
 }

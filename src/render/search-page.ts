@@ -61,14 +61,17 @@ function looksLikeStartOfAddress(text: string): boolean {
 
 /**
  * The answer for a valid address the archive holds no record of (as a mint) and no record names
- * as creator: provenance unknown, not clean, and how to ask for a rebuild.
+ * in a role (creator, bundled or first-30-s buyer, buyout): provenance unknown, not clean, and how
+ * to ask for a rebuild. `seenTrading`: the address is a wallet the archive holds trades of
+ * (PublicStore.walletSeen), said so.
  */
-export function renderUnheldPage(address: string, o: SearchPageOptions): string {
+export function renderUnheldPage(address: string, o: SearchPageOptions, seenTrading = false): string {
   const body = html`<h1>No record for this address</h1>
 <p class="mono">${address}</p>
 <div class="finding UNKNOWN">
 <p class="class">UNKNOWN</p>
-<p>The archive holds no launch record for this mint, and no launch it holds names this address as its creator or as a buyer. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p>
+<p>The archive holds no launch record for this mint, and no launch it holds names this address as its creator, a bundled or first-30-s buyer, or the buyer that completed its curve. Its provenance is <strong>unknown, not clean</strong>: the absence of a record is not a clean record.</p>
+${seenTrading ? html`<p>The address is a wallet the archive has seen trading on the curves of launches it holds (later buys or sales, which no page lists by wallet).</p>` : ''}
 </div>
 <h2>What you can do</h2>
 <ul class="tips">

@@ -176,7 +176,7 @@ export function answerSearch(q: string | null, deps: Pick<Deps, 'publicStore' | 
     const of = deps.publicStore.launchOfAddress(a);
     if (of) return { status: 302, body: null, location: `/t/${of.mint}.html` };
     if (hasWalletPage(deps.publicStore.db, a)) return { status: 302, body: null, location: `/w/${a}.html` };
-    return { status: 404, body: renderUnheldPage(a, o) };
+    return { status: 404, body: renderUnheldPage(a, o, deps.publicStore.walletSeen(a)) };
   }
   const rows = searchByText(deps.publicStore.db, input.terms, SEARCH_RESULTS, input.symbol);
   const text = (q ?? '').trim();

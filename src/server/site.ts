@@ -112,7 +112,8 @@ async function earlyPage(request: Request, deps: Deps, mint: string): Promise<Re
 /**
  * `GET /w/{file}` where file is `{address}.html`: a wallet's creator page. Served from the file the
  * collector writes (`w/{address}.html`); when it is missing, rendered from the database with the
- * same template; a wallet no held record names gets the "not seen" page with 404. A bare
+ * same template; a wallet no held record names in a role gets a 404 page: "not seen", or "no
+ * launch role" when the archive holds its trades (walletSeen). A bare
  * `/w/{address}` redirects. 400 for a value that is not an address.
  */
 export async function handleWalletPage(request: Request, deps: Deps, params: { file?: string }): Promise<Response> {
@@ -125,6 +126,6 @@ export async function handleWalletPage(request: Request, deps: Deps, params: { f
   const page = await readIfExists(join(deps.config.siteDir, 'w', `${address}.html`));
   if (page !== null) return serve(request, page, 'text/html; charset=utf-8', false);
   const wallet = deps.publicStore.walletPage(address, CREATOR_PAGE_ROWS);
-  if (!wallet.roles.length) return html(renderUnknownWalletPage(address, creatorPageOptions(deps.config)), 404);
+  if (!wallet.roles.length) return html(renderUnknownWalletPage(address, creatorPageOptions(deps.config), deps.publicStore.walletSeen(address)), 404);
   return serve(request, renderCreatorPage(address, wallet, creatorPageOptions(deps.config)), 'text/html; charset=utf-8', false);
 }

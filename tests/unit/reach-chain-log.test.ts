@@ -36,7 +36,7 @@ it('writes the folded "cannot reach" count before the "reachable" line, and none
     getSignaturesForAddress: () => ({ send: async () => [] }),
   };
   const config = loadConfig({ DATA_DIR: dir, SOLANA_RPC_URL: 'http://127.0.0.1:9', POLL_INTERVAL_MS: '100' });
-  const reached = await reachChain({ store, rpc, log, config } as unknown as CollectDeps, {});
+  const reached = await reachChain({ store, rpc, log, config } as unknown as CollectDeps, { once: false });
   expect(reached?.slot).toBe(1234);
   await new Promise((r) => setTimeout(r, 20));
   const msgs = lines.map((l) => l.msg);

@@ -149,6 +149,15 @@ describe('search over the store', () => {
     expect(a.body).toContain('unknown, not clean');
     expect(a.body).toContain(`/api/v1/token/${other}`);
     expect(a.body).not.toMatch(/\bclean\b(?!<)/.source.replace('clean', 'is clean'));
+    expect(a.body).not.toContain('seen trading');
+    // a wallet the archive holds trades of, in no role a page lists (the API's inArchive: true, empty lists): said so, not "names it as a buyer"
+    const trader = randomAddress();
+    store.db.prepare('INSERT INTO wallet_seen (wallet) VALUES (?)').run(trader);
+    expect(store.walletSeen(trader)).toBe(true);
+    const seen = answerSearch(trader, deps());
+    expect(seen.status).toBe(404);
+    expect(seen.body).toContain('The address is a wallet the archive has seen trading on the curves of launches it holds');
+    expect(seen.body).toContain('names this address as its creator, a bundled or first-30-s buyer, or the buyer that completed its curve');
   });
 
   it('a reader pasting a mint as chats and links carry it reaches its page; the warning about reused names comes before the matches; a shortened mint is told to paste it whole', () => {
