@@ -183,7 +183,7 @@ export function renderCreatorPage(wallet: string, data: CreatorPageData, opts: C
   const acc = ex.account(wallet);
   const byClass = (c: FindingClass) => data.createdByClass[c] ?? 0;
   const none = (what: string) => html`<p class="muted">No launch the archive holds names this wallet ${what}.</p>`;
-  const summary = `${count(t.creator, 'launch', 'launches')} created, ${count(t.buyout, 'curve')} bought out, ${count(t.bundled, 'bundled buy')}, ${count(t.early, 'first-30-s buy')} among the launches the archive holds.`;
+  const summary = `${count(t.creator, 'launch', 'launches')} created, ${count(t.buyout, 'curve')} bought out, ${count(t.bundled, 'bundled buy')}, ${count(t.early, 'other first-30-s buy')} (after the creation slot) among the launches the archive holds.`;
   // a table of the newest rows of a role, and what it leaves out
   const listed = (rows: CreatorPageRole[], total: number, table: Html, what: string) =>
     html`${table}${
@@ -208,8 +208,9 @@ ${buyouts.length ? html`<p class="muted small">Afterwards: what the wallet did w
 <h2 id="h-bundled">Bundled buys <span class="muted">(${t.bundled.toLocaleString('en')})</span></h2>
 <p class="muted small">Buys in a launch’s creation slot, the same batch of chain events as the launch.</p>
 ${bundled.length ? listed(bundled, t.bundled, buysTable('bundled', bundled, ex), 'bundled buys') : none('as a bundled buyer')}
-<h2 id="h-early">First-30-s buys <span class="muted">(${t.early.toLocaleString('en')})</span></h2>
-${early.length ? listed(early, t.early, buysTable('early', early, ex), 'first-30-s buys') : none('as a first-30-s buyer')}
+<h2 id="h-early">Other first-30-s buys <span class="muted">(${t.early.toLocaleString('en')})</span></h2>
+<p class="muted small">Buys after the creation slot, within the launch’s first 30 seconds. Bundled buys, above, are in the first 30 seconds too: a token page’s count of first-30-s buyers includes them.</p>
+${early.length ? listed(early, t.early, buysTable('early', early, ex), 'first-30-s buys') : none('as a first-30-s buyer after the creation slot')}
 ` as Html;
   return renderPage(
     {

@@ -7,10 +7,10 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 13;
+export const SITE_TEMPLATE_VERSION = 14;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
-export const SITE_TEMPLATE_PINNED = '04ba5bc6264cbc4bf9a091f834aaa54fb88c064bf80d385abca576e2610edf03';
+export const SITE_TEMPLATE_PINNED = 'bf1d7e30ca3894c08e5ec721333f938f28cddca6ccbde5ead99ab472c688d295';
 
 /** The public `meta` key holding the template version the pages on disk were written by. */
 export const SITE_TEMPLATE_META = 'site_template_version';

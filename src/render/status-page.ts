@@ -83,7 +83,10 @@ export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOption
               ? `; the chain tip it last read was slot ${n(c.tipSlot)} (the transaction was read after that)`
               : c.lagSlots === 0
                 ? `; the chain tip it last read, slot ${n(c.tipSlot)}, had nothing newer of the program`
-                : `; the chain tip it last read is slot ${n(c.tipSlot)}`
+                : c.lagSlots !== null && c.tipSlot - c.lagSlots > c.cursorSlot
+                  ? // lagSlots counts from what it read through (a listing that found nothing newer), not from its cursor
+                    `; it has read the history of the program through slot ${n(c.tipSlot - c.lagSlots)} (nothing newer of the program), ${n(c.lagSlots)} slot${c.lagSlots === 1 ? '' : 's'} behind the chain tip it last read, slot ${n(c.tipSlot)}`
+                  : `; the chain tip it last read is slot ${n(c.tipSlot)}`
         }.`
   }</p>
 ${c.state === 'unreachable' && c.unreachableSince ? html`<p>The chain has not answered since ${utcMinute(c.unreachableSince.ms)}${c.lastRpcError ? html` (last error: <code>${c.lastRpcError}</code>)` : ''}.</p>` : ''}

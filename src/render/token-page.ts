@@ -493,8 +493,12 @@ export function renderTokenPage(doc: LaunchDocument, opts: TokenPageOptions): st
   }<a href="${docPath}">Record as JSON</a></p>
 </header>
 ${verdict(doc, s)}
-<p class="asof muted">Facts as of its newest transaction, ${utc(doc.asOf.ms)}${asOfAfter}${
-  doc.history.rebuiltAt ? `; its chain history was read to the end ${utc(doc.history.rebuiltAt.ms)}` : ''
+<p class="asof muted">Facts as of ${utc(doc.asOf.ms)}${asOfAfter}, the newest transaction or account read the record reflects${
+  doc.history.rebuiltAt
+    ? doc.history.complete
+      ? `; its chain history was read to the end ${utc(doc.history.rebuiltAt.ms)}`
+      : `; its chain history was read again ${utc(doc.history.rebuiltAt.ms)} and is still incomplete`
+    : ''
 }; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
 <h2 id="flags">Flags and the transactions behind them</h2>
 ${flagsSection(doc, ex)}
@@ -562,11 +566,18 @@ export function renderNotFoundPage(mint: string): string {
   );
 }
 
-/** The HTML page for the first-30-seconds page of a held launch that has none (served with 404): its token page holds every first-30-s buyer. */
-export function renderNoEarlyPage(mint: string): string {
+/**
+ * The HTML page for the first-30-seconds page of a held launch that has none (served with 404).
+ * `known`: the launch's first 30 s are read in full and few enough for its token page, which lists
+ * every first-30-s buyer and trade; false when the record does not establish them (history held in
+ * part, no launch facts): the token page says what is unknown, and so does this page.
+ */
+export function renderNoEarlyPage(mint: string, known = true): string {
   return renderMessagePage(
     'No first-30-seconds page',
-    html`<p>The launch of <code>${mint}</code> has no separate first-30-seconds page: its <a href="${tokenPath(mint)}">token page</a> lists every first-30-s buyer and every trade of its first 30 s.</p>`,
+    known
+      ? html`<p>The launch of <code>${mint}</code> has no separate first-30-seconds page: its <a href="${tokenPath(mint)}">token page</a> lists every first-30-s buyer and every trade of its first 30 s.</p>`
+      : html`<p>The launch of <code>${mint}</code> has no first-30-seconds page: the archive does not hold its first 30 seconds in full, so its first-30-s buyers are unknown. Its <a href="${tokenPath(mint)}">token page</a> says what is held and what is not.</p>`,
   );
 }
 

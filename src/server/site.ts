@@ -104,8 +104,9 @@ async function earlyPage(request: Request, deps: Deps, mint: string): Promise<Re
   const page = await readIfExists(join(deps.config.siteDir, 't', `${mint}${EARLY_SUFFIX}`));
   if (page !== null && (!row || page.includes(row.sha256))) return serve(request, page, 'text/html; charset=utf-8', row?.settled ?? false);
   if (!row) return html(renderNotFoundPage(mint), 404);
-  const rendered = renderEarlyPage(JSON.parse(row.document) as LaunchDocument, tokenPageOptions(deps.config, row.sha256, deps.publicStore.transactionsFor(mint)));
-  if (rendered === null) return html(renderNoEarlyPage(mint), 404);
+  const doc = JSON.parse(row.document) as LaunchDocument;
+  const rendered = renderEarlyPage(doc, tokenPageOptions(deps.config, row.sha256, deps.publicStore.transactionsFor(mint)));
+  if (rendered === null) return html(renderNoEarlyPage(mint, doc.history.complete && doc.launch !== null), 404);
   return serve(request, rendered, 'text/html; charset=utf-8', row.settled);
 }
 

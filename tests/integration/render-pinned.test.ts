@@ -104,35 +104,42 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * the documents' sha256; then its review's fifth correction: the shared-funder flag names the cohort
  * "(creator, creation-slot and first-30-second buyers, and who paid for their buys)" (a line diff
  * showed only that flag's lines: the flag, the why, the share meta).
+ * Version 14: a consistency review of every surface — the line under the verdict says "Facts as of
+ * <time>, the newest transaction or account read the record reflects" (asOf is the later of the two;
+ * a graduated record's pool read showed as "its newest transaction"), and a rebuild that left the
+ * history incomplete says it was "read again … and is still incomplete", not "read to the end"; the
+ * creator page's first-30-s section is "Other first-30-s buys" (after the creation slot: the token
+ * page's count includes the bundled buyers, which this page lists apart). A line diff against
+ * version 13 showed only those lines (and the creator pages' summary in their meta).
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '02e8b1a3dd68d445718c462ee474ec831b242bd8c26f2a07e7c1832ae4881f1d'],
-  ['records/FINDINGS-no-transactions', 'd941eb03669b0b483fb2d7f1c8019f4482928a5f4ca6449d970c8c5b8bfae715'],
-  ['records/NOTE', '0e88b8d9f4bdcf5c51855beccd50072d90909c4d972af97c8dac2c8c3461598c'],
-  ['records/NO_MARKERS', '99d5767233d9a8b69fac9f5a2c93d18fd1b412f1eb32470afbc654fb665100c8'],
-  ['records/UNKNOWN', 'c1d52e267b29e5a87d036baefd7065057905dd01e1f3301bb7717100ed2398bf'],
-  ['records/UNKNOWN_NO_CREATION', '735426848f607589a0623737da1e79f2f299fc46a8ad3d56cee9765e45f9e999'],
-  ['records/graduated', '2b2b48c905b6e8d306d2de62c30e33b087e4510b30aff9939fbccbcf8b5bad69'],
-  ['records/hostile', 'c6f312dfd72fabcf7168e535196a865b73e429fad4ab438e9764a14d43a49e84'],
-  ['records/hostile-metadata', '804c6712ddf037366770912ed2a8d8e3714792ad8c5ecd066d19edbabe905b09'],
-  ['records/hostile-metadata-demo', '17bea4ff0d7f293e1e8d5e1eed53572067dc1bda02d583825f6cebc24f2dc6b8'],
-  ['records/rebuilt', '1ad967a1ea4639bceb842a24c258bea51aad11b6cb9ecc93df166cd90e5784c7'],
-  ['records/v3_migration', '45abac94c94630a9fa8b028cbd667dca96d52a91ce9936b18bdcfdeaba7c7bd2'],
-  ['bench/long-curve', '0004ced33aaa79f6e6d212dcd09d245f8e347bdeb0d5974c3cc35c03d402f1bf'],
-  ['bench/long-curve-hostile', '766d5545b3ad7d8d050c9257af53b6236fb0ef008b2af9aff1921aa0604c07bd'],
-  ['synthetic/events-graduated', '52f7e255d9b41fd85d33e7d8ecb3bfbb04dcd029d9afb2b7e891e0c1034284f6'],
-  ['synthetic/trades-sum', '5ca8d86c0e5c6149ffbef7e7bad14150b12b57640d5c9697ea8a66ad754e8a4a'],
-  ['synthetic/usdc-graduated', '2cacf08575c55f0b9985567b874d376952f9e4bd13ff79ea78ed502e0a1b6cf6'],
-  ['synthetic/short', '0d938e74c7ac944507beb6c6105df37fb516beaca79eadd460c539e4033f722f'],
-  ['doc/no-markers', '669c25f38236ca977d442402d802861c9942dc952635996c483077391c723592'],
-  ['doc/hostile', 'adbc9588e89666a8018989fbc509ab0882cbc644e7a33812ec20f90eea9224d5'],
-  ['doc/unknown-no-launch', '07917290f6918871704c46db828ce62a712a7382516311cca102d21a66b5b428'],
-  ['doc/graduated-pool', 'bd78bbd91d47af473f7c21d75825d7c5a891fd3ac9747e3fca8ed42df23e2bcf'],
-  ['creator/FINDINGS-creator', '7f1477cdaf6cf59fcf1f939c03e4474d8a79fd6ee3041023a49abbd3232fb78f'],
-  ['creator/FINDINGS-bundled-buyer', 'cf04f051f2fddb858ead787c19a74dade4d5ea12325198f5f797900ed96a6053'],
-  ['creator/FINDINGS-creator-demo', 'a72d58b38fe8ddea3cf59256cee8a3ef067a6782ff615c757d9ef27a59275713'],
-  ['creator/graduated-buyout-wallet', 'deb0ce40715859cfed0a473d2137fa4ce90fbad5d5ed1c08b6cf6214f6c4bbbb'],
+  ['records/FINDINGS', '7bcd0e7bfe51f6bb673dcb4bcc2a9abe291d0e90ca887bc8b68209830e27df8f'],
+  ['records/FINDINGS-no-transactions', '7fc912463b0f7a742c03cb90908ce2f75b01adb71d36363a87d65bcc3cbd0798'],
+  ['records/NOTE', 'caa826604e12e1e4d908b03b197c3955732e55c28f7a7c55857015269248ee05'],
+  ['records/NO_MARKERS', 'a06c6f6b43f6dea0a86912b56332524b55823dadc3d1061acb7f2fc9cebe51b3'],
+  ['records/UNKNOWN', '4bda14032b2fd200d1f8f6b98cc97d9b400b7db0818fcbd5924f2fef4c48ab5f'],
+  ['records/UNKNOWN_NO_CREATION', '4540fbcafb465c973c273e63187f790f4bf5ecd5b991aaab913052fc6d00aeae'],
+  ['records/graduated', '50939924f0fd9974c5b848937df851abe1553e82e0381b2e6375048a1a5a57ae'],
+  ['records/hostile', '5cc2b50a8fd2eae2c62cde89b140a02860f887c56c29654e27b54de458ec1cf7'],
+  ['records/hostile-metadata', '525f25763be3152da53383511722225f2273edfc7363f7e8ff790ab6c43d741a'],
+  ['records/hostile-metadata-demo', '7ee7bfc32f431bd1a9e3b17f5f925dbfaaf291b4ffc1d77eca8cfdc2971028f8'],
+  ['records/rebuilt', '4f1c2d1358c18a09b33ad6f5f566d8890618ffb949c16d3a5202456cc55ee7c3'],
+  ['records/v3_migration', '32d929da370dddeb79fc3e5accb6aee0e3bfda347ba4ca79f4e9beb5dbd809c6'],
+  ['bench/long-curve', 'b697ef5090502e1a8c26e4a76af08e34f40618f387a7b935a8a322569d63f639'],
+  ['bench/long-curve-hostile', 'a6222761df58fd28426ac921af489145bc36c1548bbcdd76f997d3578ca4bb70'],
+  ['synthetic/events-graduated', 'd525873faa86ff3d256c304d0a56c828fc69fcedff8a0726049312edd2b528ff'],
+  ['synthetic/trades-sum', '40ac4597c4660b976144fa1f2e15068da261c26ca2a24fda6a34465cb82657aa'],
+  ['synthetic/usdc-graduated', 'fa4703092c0366bceaf4f0530c44934f9d9717029fccd76377b22d955a642613'],
+  ['synthetic/short', '5a9a267456efba014c553aa9eff9b7b93dde18d51105aa89c8e317fb77a9dd8a'],
+  ['doc/no-markers', '4604c0e7b01c49d1b1ecf86a4f98bff1c5910f20c1763cede4ad49af57435af4'],
+  ['doc/hostile', '10cb9f600b3437d8ff59683cb486f48153039b4885bd548edf76c1f9aa2467f1'],
+  ['doc/unknown-no-launch', '413dc88bc6495a3152d216d3c299cbb4c59705769d472c6656035ab522011084'],
+  ['doc/graduated-pool', '6f954ab172594be2bb4dc84ee7ee3ed406604f7755f20eec00708c1713b10cdc'],
+  ['creator/FINDINGS-creator', 'a6ca271fd6a60eb190d53e20a1f49186b80fa7ba5a3ad5ddbe735a2399a2b8c8'],
+  ['creator/FINDINGS-bundled-buyer', 'fd5d71930666f938a6831d84fa726a38934622a43371101c31dc3159298ac976'],
+  ['creator/FINDINGS-creator-demo', 'dae8ae92052bfbcca9e63386c70bb1c2ed4755c8880de41e511849237c1c09dc'],
+  ['creator/graduated-buyout-wallet', '362f95c21ccfde58f626c64f6caa1090c0f57c28c9b0c5d4d4bd46c71da2a2d3'],
 ];
 
 let tmp: string;

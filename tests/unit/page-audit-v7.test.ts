@@ -76,7 +76,12 @@ describe('token pages after the markers-v7 audit', () => {
     // the figures are still on the page, in the flag
     expect(html).toContain('the bonding curve account read at slot 2000 (');
     const rebuilt = render({ ...doc, history: { ...doc.history, rebuiltAt: instant((T0 + 86_400) * 1000) } }, txs);
-    expect(rebuilt).toMatch(/Facts as of its newest transaction, [^;]*; its chain history was read to the end /);
+    // a rebuild that left the history incomplete is not "read to the end" (a consistency review read both on one page)
+    expect(doc.history.complete).toBe(false);
+    expect(rebuilt).toMatch(/Facts as of [^;]*, the newest transaction or account read the record reflects; its chain history was read again [^;]* and is still incomplete;/);
+    expect(rebuilt).not.toContain('read to the end');
+    const whole = render({ ...doc, history: { ...doc.history, complete: true, rebuiltAt: instant((T0 + 86_400) * 1000) } }, txs);
+    expect(whole).toMatch(/the newest transaction or account read the record reflects; its chain history was read to the end /);
   });
 
   it('"Creator kept" carries the partial-history caveat', () => {

@@ -29,6 +29,12 @@ describe('status page: the collector in words', () => {
     expect(p).toContain('the chain tip it last read was slot 455,777,592 (the transaction was read after that)');
   });
 
+  it('read through a quiet stretch past its cursor: the lag counts from there, and the page says so (a review read a lag of 5 beside a cursor 1,244 slots behind)', () => {
+    const p = collectorLine({ cursorSlot: 461_469_922, tipSlot: 461_471_166, lagSlots: 5 });
+    expect(p).toContain('the records trail the chain tip by 5 slots');
+    expect(p).toContain("The newest pump transaction it has read is at slot 461,469,922; it has read the history of the program through slot 461,471,161 (nothing newer of the program), 5 slots behind the chain tip it last read, slot 461,471,166.");
+  });
+
   it('behind: the lag in slots and the tip', () => {
     const p = collectorLine({ cursorSlot: 1_000, tipSlot: 1_250, lagSlots: 250, state: 'catching_up' });
     expect(p).toContain('trail the chain tip by 250 slots');

@@ -63,9 +63,9 @@ describe('a wallet page', () => {
 
     const html = renderCreatorPage(wallet, page, opts);
     expect(html.match(/<tr data-mint=/g)).toHaveLength(6 + 1 + 1 + CREATOR_PAGE_ROWS);
-    expect(html).toContain(`First-30-s buys <span class="muted">(${CREATOR_PAGE_ROWS + 37})</span>`);
+    expect(html).toContain(`Other first-30-s buys <span class="muted">(${CREATOR_PAGE_ROWS + 37})</span>`);
     expect(html).toContain(`The newest ${CREATOR_PAGE_ROWS} of ${CREATOR_PAGE_ROWS + 37} first-30-s buys are listed.`);
-    expect(html).toContain(`6 launches created, 1 curve bought out, 1 bundled buy, ${CREATOR_PAGE_ROWS + 37} first-30-s buys`);
+    expect(html).toContain(`6 launches created, 1 curve bought out, 1 bundled buy, ${CREATOR_PAGE_ROWS + 37} other first-30-s buys (after the creation slot)`);
     expect(html).toContain('Of its launches: 2 with findings, 1 with a note, 1 with no recorded marker, 1 not established.');
     // only a role with more than it lists says so
     expect(html.match(/are listed\./g)).toHaveLength(1);
