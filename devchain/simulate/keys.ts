@@ -4,7 +4,7 @@
  * also derived with @solana/kit's getProgramDerivedAddress (see {@link kitPda}); tests check that
  * both agree.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { address, getAddressEncoder, getBase58Decoder, getBase58Encoder, getProgramDerivedAddress, isOffCurveAddress } from '@solana/kit';
 import type { Rng } from './prng.ts';
 
@@ -84,13 +84,29 @@ export const PROTOCOL_WALLETS: ReadonlySet<string> = new Set<string>([...PUMP_FE
 
 const B58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
+/** PKCS #8 DER of an Ed25519 private key (RFC 8410), before its 32-byte seed. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * The address of the Ed25519 key pair of a 32-byte seed: its public key, in base58. A wallet's
+ * address on Solana is such a key, on the ed25519 curve — unlike a program-derived address, and
+ * unlike 32 random bytes, half of which are off the curve and would read as a program's address
+ * (the record builder tells them apart since markers-v11: launch-events.ts isWalletAddress,
+ * isProgramAddress). Deterministic: the same seed, the same address.
+ */
+export function walletAddressOfSeed(seed: Uint8Array): string {
+  const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
+  return toBase58(new Uint8Array(spki.subarray(spki.length - 32)));
+}
+
 /** Draws fake keys from a seeded stream. */
 export class KeyFactory {
   constructor(private readonly rng: Rng) {}
 
-  /** A fresh 32-byte address (base58). */
+  /** A fresh wallet address (base58): the public key of a key pair seeded from the stream, on the ed25519 curve as a wallet's is. */
   address(): string {
-    return toBase58(this.rng.bytes(32));
+    return walletAddressOfSeed(this.rng.bytes(32));
   }
 
   /** A fresh 64-byte transaction signature (base58). */

@@ -9,7 +9,7 @@ import { toPlainJson, type ArchiveRpc } from '../chain/rpc.ts';
 import { inScheduledRequests, TRANSACTION_CONFIG, type TransactionReader } from '../chain/transaction-reader.ts';
 import { SIGNATURE_PAGE, signaturePage, type SignatureInfo } from '../chain/signatures.ts';
 import { inFirstWindow } from '../core/record/build-launch.ts';
-import { tradesOf } from '../core/record/launch-events.ts';
+import { chainTimeOf, isProgramAddress, tradesOf } from '../core/record/launch-events.ts';
 import type { CreationAt } from '../core/types.ts';
 
 
@@ -210,7 +210,7 @@ export function funderLookupDue(store: PublicStore, wallet: string, config: Pick
  * Wallets whose first funder the cohort rule may need, from one batch of a launch's transactions:
  * the creator of a CreateEvent, and the buyers whose buy came within the first 30 s of the creation
  * (`createdAt` in unix seconds, from the batch or the held record). A superset is harmless; the
- * builder picks the cohort. Protocol wallets are never looked up.
+ * builder picks the cohort. Protocol wallets and programs' addresses are never looked up.
  */
 export function cohortCandidates(mint: string, txs: DecodedTransaction[], created: CreationAt | null): string[] {
   const out = new Set<string>();
@@ -221,14 +221,16 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
       if (e.name === 'CreateEvent' && e.fields.mint === mint) {
         const creator = (e.fields.creator ?? e.fields.user) as string | undefined;
         if (typeof creator === 'string') out.add(creator);
-        c = { blockTime: tx.blockTime, slot: tx.slot ?? 0 };
+        c = { blockTime: chainTimeOf(tx), slot: tx.slot ?? 0 };
       }
     }
   }
-  if (!c) return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));
+  // a program's address is in no cohort (markers-v12: build-launch.ts)
+  const lookedUp = (w: string) => !PROTOCOL_WALLETS.has(w) && !isProgramAddress(w);
+  if (!c) return [...out].filter(lookedUp);
   for (const tx of txs) {
     if (tx.err !== null) continue;
-    if (!inFirstWindow(c, { slot: tx.slot ?? 0, blockTime: tx.blockTime })) continue;
+    if (!inFirstWindow(c, { slot: tx.slot ?? 0, blockTime: chainTimeOf(tx) })) continue;
     // the buys as the builder counts them: the wallet that received each (markers-v9), and its payer
     for (const t of tradesOf(mint, [tx])) {
       // a multi-hop route's middle hop is no wallet's buy (markers-v10): its payer is not in the cohort
@@ -237,7 +239,7 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
       if (t.payer) out.add(t.payer);
     }
   }
-  return [...out].filter((w) => !PROTOCOL_WALLETS.has(w));
+  return [...out].filter(lookedUp);
 }
 
 /** Why a first funder was not established, in a log line's words. */

@@ -11,7 +11,7 @@
 import type { DecodedTransaction, LaunchDocument } from '../core/types.ts';
 import { PROTOCOL_WALLETS } from '../core/programs.ts';
 import { inFirstWindow, migratesMint } from '../core/record/build-launch.ts';
-import { big, isSolQuote, str, successful, tradesOf, type Trade } from '../core/record/launch-events.ts';
+import { big, chainTimeOf, isSolQuote, str, successful, tradesOf, type Trade } from '../core/record/launch-events.ts';
 
 /** Net tokens held per group at one moment (raw units, decimal strings); `curve` = supply not yet bought. */
 export interface SupplySplit {
@@ -195,7 +195,8 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
     if (slot < prevSlot) return false;
     prevSlot = slot;
     if (!held && tx.signature === creation.signature) held = true;
-    const blockTime = tx.blockTime;
+    // the events' clock where the answer has no blockTime, as the record reads it (launch-events.ts chainTimeOf, markers-v12)
+    const blockTime = tx.blockTime ?? chainTimeOf(tx);
     if (tx.slot === creation.slot || inFirstWindow(creation, { slot, blockTime })) windowTxs.push(tx);
     const timed = cbt !== null && blockTime !== null;
     if (!timed) estimated = true;

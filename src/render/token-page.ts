@@ -416,9 +416,19 @@ function flagsSection(doc: LaunchDocument, ex: Explorer): Html {
             folded ? html`<details class="evidence-more"><summary>show the other ${count(ev.length - EVIDENCE_SHOWN, 'transaction')}</summary><span class="evidence">${links(ev.slice(EVIDENCE_SHOWN))}</span></details>` : ''
           }`
         : ''
-    }</li>`;
+    }${f.code === 'shared_funder' ? SHARED_FUNDER_NOTE : ''}</li>`;
   })}</ul>` as Html;
 }
+
+/** The methodology's section on the shared-funder marker (docs/methodology.md "Shared funder (`funder.sharedCohort`)"). */
+export const SHARED_FUNDER_ANCHOR = 'shared-funder-fundersharedcohort';
+
+/**
+ * Said under the shared-funder flag (a facts audit found no page saying it): a first funder may be
+ * an exchange's or a service's wallet, which the archive cannot tell apart (methodology "Exchange and
+ * hot wallets are not told apart").
+ */
+const SHARED_FUNDER_NOTE = html`<br><span class="muted small">A shared first funder may be an exchange’s or a service’s wallet, which pays out to many unrelated wallets: the archive cannot tell them apart, so look at the funder’s address and transactions before reading a link into it (<a href="/methodology.html#${SHARED_FUNDER_ANCHOR}">methodology</a>).</span>`;
 
 /** A flag's evidence transactions listed before the rest are folded (the flags section stands right under the verdict). */
 export const EVIDENCE_SHOWN = 6;

@@ -3,6 +3,7 @@ import { getBase58Decoder } from '@solana/kit';
 import { canonicalJson, instant, sha256Hex } from '../../src/core/canonical.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import type { PublicStore } from '../../src/db/public-store.ts';
+import { walletAddressOfSeed } from '../../devchain/simulate/keys.ts';
 
 /**
  * A launch document stated by the test (not built from chain), for tests of what reads the launch
@@ -11,9 +12,9 @@ import type { PublicStore } from '../../src/db/public-store.ts';
 
 const b58 = getBase58Decoder();
 
-/** A fresh random address (32 random bytes in base58). */
+/** A fresh random wallet address: an Ed25519 public key (on the curve, as a wallet's is; 32 random bytes are off it half the time). */
 export function randomAddress(): string {
-  return b58.decode(randomBytes(32));
+  return walletAddressOfSeed(randomBytes(32));
 }
 
 /** A fresh random transaction signature (64 random bytes in base58: 87–88 characters, as on chain). */

@@ -340,7 +340,7 @@ describe('one spelling of SOL (markers-v3)', () => {
     expect(quoteMints.length).toBeGreaterThan(docs.length);
     expect(quoteMints).not.toContain('11111111111111111111111111111111');
     expect(quoteMints).toContain(WSOL);
-    expect(docs.every((d) => d.methodVersion === 'markers-v11')).toBe(true);
+    expect(docs.every((d) => d.methodVersion === 'markers-v12')).toBe(true);
     const buyout = docs.find((d) => d.curveBuyout)!;
     const wallet = await (await keyed(`/api/v1/wallet/${buyout.curveBuyout.wallet}`)).json();
     expect(wallet.buyouts.find((b: { mint: string }) => b.mint === buyout.mint).quoteMint).toBe(buyout.curveBuyout.quoteMint);

@@ -120,7 +120,7 @@ describe('lpa collect --once over the real mainnet fixtures', () => {
       // not flagged on this partial history (curveBuyers 0 is the held history's count, said as such)
       expect(d.flags.map((f: { code: string }) => f.code)).toEqual(['history_incomplete']);
       expect(d.launch.curveBuyers).toBe(0);
-      expect(d.methodVersion).toBe('markers-v11');
+      expect(d.methodVersion).toBe('markers-v12');
     };
     expectIncomplete(doc);
     // an incomplete record is rebuilt on request like a mint not held (issue 20 (d))

@@ -110,36 +110,41 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * history incomplete says it was "read again … and is still incomplete", not "read to the end"; the
  * creator page's first-30-s section is "Other first-30-s buys" (after the creation slot: the token
  * page's count includes the bundled buyers, which this page lists apart). A line diff against
- * version 13 showed only those lines (and the creator pages' summary in their meta).
+ * version 13 showed only those lines (and the creator pages' summary in their meta). Then (same
+ * version, not yet released) markers-v12: the method row (`markers-v11` → `markers-v12`), under the
+ * shared-funder flag a line saying a shared first funder may be an exchange's or a service's wallet,
+ * with a link to the methodology; and the simulated chains' wallet addresses, now Ed25519 public keys
+ * (keys.ts walletAddressOfSeed): a line diff with every address and hash masked showed only those
+ * lines and the bundled-buyer rows in another order (they are sorted by wallet).
  */
 
 const PINNED: [string, string][] = [
-  ['records/FINDINGS', '7bcd0e7bfe51f6bb673dcb4bcc2a9abe291d0e90ca887bc8b68209830e27df8f'],
-  ['records/FINDINGS-no-transactions', '7fc912463b0f7a742c03cb90908ce2f75b01adb71d36363a87d65bcc3cbd0798'],
-  ['records/NOTE', 'caa826604e12e1e4d908b03b197c3955732e55c28f7a7c55857015269248ee05'],
-  ['records/NO_MARKERS', 'a06c6f6b43f6dea0a86912b56332524b55823dadc3d1061acb7f2fc9cebe51b3'],
-  ['records/UNKNOWN', '4bda14032b2fd200d1f8f6b98cc97d9b400b7db0818fcbd5924f2fef4c48ab5f'],
-  ['records/UNKNOWN_NO_CREATION', '4540fbcafb465c973c273e63187f790f4bf5ecd5b991aaab913052fc6d00aeae'],
-  ['records/graduated', '50939924f0fd9974c5b848937df851abe1553e82e0381b2e6375048a1a5a57ae'],
-  ['records/hostile', '5cc2b50a8fd2eae2c62cde89b140a02860f887c56c29654e27b54de458ec1cf7'],
-  ['records/hostile-metadata', '525f25763be3152da53383511722225f2273edfc7363f7e8ff790ab6c43d741a'],
-  ['records/hostile-metadata-demo', '7ee7bfc32f431bd1a9e3b17f5f925dbfaaf291b4ffc1d77eca8cfdc2971028f8'],
-  ['records/rebuilt', '4f1c2d1358c18a09b33ad6f5f566d8890618ffb949c16d3a5202456cc55ee7c3'],
-  ['records/v3_migration', '32d929da370dddeb79fc3e5accb6aee0e3bfda347ba4ca79f4e9beb5dbd809c6'],
-  ['bench/long-curve', 'b697ef5090502e1a8c26e4a76af08e34f40618f387a7b935a8a322569d63f639'],
-  ['bench/long-curve-hostile', 'a6222761df58fd28426ac921af489145bc36c1548bbcdd76f997d3578ca4bb70'],
-  ['synthetic/events-graduated', 'd525873faa86ff3d256c304d0a56c828fc69fcedff8a0726049312edd2b528ff'],
-  ['synthetic/trades-sum', '40ac4597c4660b976144fa1f2e15068da261c26ca2a24fda6a34465cb82657aa'],
-  ['synthetic/usdc-graduated', 'fa4703092c0366bceaf4f0530c44934f9d9717029fccd76377b22d955a642613'],
-  ['synthetic/short', '5a9a267456efba014c553aa9eff9b7b93dde18d51105aa89c8e317fb77a9dd8a'],
+  ['records/FINDINGS', 'd8cc4f384775300c39f0ab13f488c70198f5b4fffe2a4914a2a2d091e101bc45'],
+  ['records/FINDINGS-no-transactions', '6630099be0447d4269c2a6e6674f6408e5d493b83cc6321e3c77978f07285299'],
+  ['records/NOTE', '8a280ee39aaba843c22b22d86e099d961d87f1722d3f921c61e11cc555070044'],
+  ['records/NO_MARKERS', 'd35776f41b58dd88c3acbed78fff32a25cce4358b24e246f8898d1294c8d4d42'],
+  ['records/UNKNOWN', '70c1c3ebef80355b62eb1db01a2e319db224ebbb46b028ec0d84e4abbc20833a'],
+  ['records/UNKNOWN_NO_CREATION', '829018c514a3569c9610c4a3dee79f976f8fe5a80c014b0c92b40d3d937c1447'],
+  ['records/graduated', '49b96b13a2be5d7304aacb55b249a5a166b2c3113f7fc943745d5e7fb222267b'],
+  ['records/hostile', '1e347191641dc02f8704996a4179c198349bcdd2fb149d49c496353374faf00f'],
+  ['records/hostile-metadata', 'e432b2e5977fba4da34d0ee6a9695604e11072f340d5c91d2b742ed373939ec3'],
+  ['records/hostile-metadata-demo', 'd8974ac66e7015d39b22821bd3f46b2f14e57ab5796697b17ef8ccb8aceb83f5'],
+  ['records/rebuilt', '22d20f0b8f8875a9aa230cb8ffba667f47e3bbdda9dc33b54e1ee9206b962d07'],
+  ['records/v3_migration', '25e409740fe3cdb9584df02e26c682b20991de9cb1d752310aa1be1bd1cb4aa7'],
+  ['bench/long-curve', '5e39ebfd8a0e5b007201971f2c66cbeda63ae1e2189e8f200624593930e24a95'],
+  ['bench/long-curve-hostile', '7cacb069e73099336d0bd30fbb5c544957dc86f4a92c6a3caa04ee0a5ea88180'],
+  ['synthetic/events-graduated', '33f1fb60164a1785dae7f9a0a998da4d5b3dcdd991c70c0887d59c75f9ba0eb8'],
+  ['synthetic/trades-sum', '648e9eda8ed00f74d59935bdea3e81f3c05ca33200f27bcff0469632f0694fd6'],
+  ['synthetic/usdc-graduated', '46d420a1f56bd846fa9d8bee8d4fcb7784b1098523e58db7975bfdbdc864da11'],
+  ['synthetic/short', 'f51096132b4a5b939a52e68ae378520d16b53c6be0009ef06a4f8c1527ec8656'],
   ['doc/no-markers', '4604c0e7b01c49d1b1ecf86a4f98bff1c5910f20c1763cede4ad49af57435af4'],
   ['doc/hostile', '10cb9f600b3437d8ff59683cb486f48153039b4885bd548edf76c1f9aa2467f1'],
   ['doc/unknown-no-launch', '413dc88bc6495a3152d216d3c299cbb4c59705769d472c6656035ab522011084'],
   ['doc/graduated-pool', '6f954ab172594be2bb4dc84ee7ee3ed406604f7755f20eec00708c1713b10cdc'],
-  ['creator/FINDINGS-creator', 'a6ca271fd6a60eb190d53e20a1f49186b80fa7ba5a3ad5ddbe735a2399a2b8c8'],
-  ['creator/FINDINGS-bundled-buyer', 'fd5d71930666f938a6831d84fa726a38934622a43371101c31dc3159298ac976'],
-  ['creator/FINDINGS-creator-demo', 'dae8ae92052bfbcca9e63386c70bb1c2ed4755c8880de41e511849237c1c09dc'],
-  ['creator/graduated-buyout-wallet', '362f95c21ccfde58f626c64f6caa1090c0f57c28c9b0c5d4d4bd46c71da2a2d3'],
+  ['creator/FINDINGS-creator', '48fc4eb98a2237c4b8ec8beeaa5781d573ebeb362a3a4824b37b0905ed3573dd'],
+  ['creator/FINDINGS-bundled-buyer', '866a6acb9c572e61730f942add7ddb4f7141afed19f91dd38eef7e26a55b34ab'],
+  ['creator/FINDINGS-creator-demo', 'b3de9066711f365ccdf280ea384b2415c3f7f67bc1bc42f8627d51ea760fcbc7'],
+  ['creator/graduated-buyout-wallet', 'e842b844a813cf236ef0e0477d0a873397aaee7dd59a3ad2a7405d406adc43c9'],
 ];
 
 let tmp: string;

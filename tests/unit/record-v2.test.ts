@@ -70,7 +70,7 @@ describe('curve buyout with a synthetic migration (pump 2026-10: PostCompleteBuy
       ],
     });
     const d = doc([c, taker]);
-    expect(d.methodVersion).toBe('markers-v11');
+    expect(d.methodVersion).toBe('markers-v12');
     expect(d.curveBuyout).toMatchObject({
       wallet: A,
       signature: taker.signature,

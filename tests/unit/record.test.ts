@@ -33,7 +33,7 @@ describe('record builder (markers-v2) on simulated launches with known truth', (
     expect(d.launch!.creatorSupplyPct).toBeCloseTo(3, 10);
     expect(d.launch!.transaction).toEqual({ signature: create.signature, slot: 100 });
     expect(d.launch!.createdAt).toEqual({ ms: T0 * 1000, iso: new Date(T0 * 1000).toISOString() });
-    expect(d.methodVersion).toBe('markers-v11');
+    expect(d.methodVersion).toBe('markers-v12');
   });
 
   it('creator kept more than 50% at the end of the creation slot → FINDINGS creator_kept_majority with the creation-slot trades as evidence', () => {

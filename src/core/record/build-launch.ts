@@ -3,7 +3,7 @@ import { MULTI_HOP_ROUTE, PROTOCOL_WALLETS } from '../programs.ts';
 import { instant } from '../canonical.ts';
 import { cohortPending, sharedFunders, type FunderFact, type SharedFunder } from '../funding.ts';
 import { TOKEN_DECIMALS, exactUnits, quoteUnit } from '../amounts.ts';
-import { big, documentQuoteMint, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef, type UnplacedTx } from './launch-events.ts';
+import { big, chainTimeOf, documentQuoteMint, isProgramAddress, eventsNamed, quoteDecimalsOf, ref, str, successful, tradesOf, type Trade, type TxRef, type UnplacedTx } from './launch-events.ts';
 import { compareCurveHistory, type CurveHistoryComparison, type CurveRead } from './curve-history.ts';
 import { unrecognisedOf } from '../decode/unrecognised.ts';
 
@@ -159,7 +159,7 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   const unplaced: UnplacedTx[] = [];
   // the receiver rule where the record reads whole transactions: the creation slot, the first 30 s, the completion (markers-v11)
   const receiversRead = (tx: DecodedTransaction) =>
-    tx.slot === creation.slot || inFirstWindow(creation, { slot: tx.slot ?? 0, blockTime: tx.blockTime }) || tx.events.some((e) => e.name === 'CompleteEvent' && str(e.fields.mint) === mint);
+    tx.slot === creation.slot || inFirstWindow(creation, { slot: tx.slot ?? 0, blockTime: chainTimeOf(tx) }) || tx.events.some((e) => e.name === 'CompleteEvent' && str(e.fields.mint) === mint);
   const trades = tradesOf(mint, ok, unplaced, receiversRead);
   const driftFlags = unreadableFlags(ok, state.unreadable ?? [], unplaced);
   const isOutside = (w: string) => w !== creator && !PROTOCOL_WALLETS.has(w);
@@ -189,7 +189,9 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s, and (markers-v11)
   // the wallets that paid for a buy then delivered to another wallet (a payer of the creator's tokens is the strongest link)
   const payers = trades.filter((t) => t.isBuy && t.payer !== undefined && t.wallet !== MULTI_HOP_ROUTE && (inCreationSlot(t) || withinFirstWindow(t)) && isOutside(t.payer)).map((t) => t.payer!);
-  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet), ...payers];
+  // markers-v12: a program's address (a router's authority, a vault) is no cohort wallet: its funding is its program's doing, and
+  // the lookup of a router's long history could never end
+  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet), ...payers].filter((w) => !isProgramAddress(w));
   const sharedCohort = state.funderOf ? sharedFunders(cohort, state.funderOf) : null;
   const pendingCohort = state.funderOf ? cohortPending(cohort, state.funderOf) : true;
 

@@ -3,7 +3,7 @@ import { instant } from '../canonical.ts';
 import type { LaunchAnalysis } from './build-launch.ts';
 
 /** Version of the marker definitions (docs/methodology.md). Every record carries it. */
-export const METHOD_VERSION = 'markers-v11';
+export const METHOD_VERSION = 'markers-v12';
 
 export interface ClassifyContext {
   origin: Origin;

@@ -1,6 +1,6 @@
 import { address, isOffCurveAddress } from '@solana/kit';
 import type { DecodedEvent, DecodedTransaction, DecodedValue } from '../types.ts';
-import { DEFAULT_KEY, MULTI_HOP_ROUTE, WSOL_MINT, knownQuoteDecimals } from '../programs.ts';
+import { DEFAULT_KEY, MULTI_HOP_ROUTE, PROTOCOL_WALLETS, WSOL_MINT, knownQuoteDecimals } from '../programs.ts';
 
 /**
  * Typed views over a launch's decoded transactions: the pump events and instructions the builder
@@ -52,6 +52,9 @@ interface Receiver {
  * tokens to another wallet's account (mainnet k1LPbZ…, August 2024: the creator's second buy in its
  * creation transaction filled an account of DNfuF1L6…, which holds them after it).
  *
+ * A top-level buy's receiving account counts only when a wallet holds it (markers-v12: an account of
+ * a program's address — a multisig vault, a lock escrow — leaves the buy the payer's, as it does for
+ * a buy a program called).
  * A buy called by another program (a bundler, a router: markers-v11) is read the same way only when
  * its receiving account kept what it received — its balance grew in the transaction by at least the
  * tokens of every such buy into it — and belongs to a wallet (an address on the ed25519 curve): a
@@ -106,6 +109,9 @@ function receiversOf(mint: string, tx: DecodedTransaction): { byTop: Map<number,
         if (b.inner && owner !== undefined && owner !== b.user) {
           const grew = BigInt(held?.amount ?? '0') - BigInt(balanceOf(tx.preTokenBalances, b.account)?.amount ?? '0');
           if (!(grew > 0n && grew >= intoAccount.get(b.account)! && isWalletAddress(owner))) owner = undefined;
+        } else if (owner !== undefined && owner !== b.user && isProgramAddress(owner)) {
+          // markers-v12: at top level too, an account held by a program's address (a vault, an escrow) leaves the buy the payer's
+          owner = undefined;
         }
         return { user: b.user, owner };
       }),
@@ -121,6 +127,67 @@ function isWalletAddress(a: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether an address is a program's (off the ed25519 curve: a program-derived address, which no key
+ * signs for); false for a wallet's and for a malformed one (not read as a program's).
+ */
+export function isProgramAddress(a: string): boolean {
+  try {
+    return isOffCurveAddress(address(a));
+  } catch {
+    return false;
+  }
+}
+
+/** How the holdings of `mint` changed in a transaction, by owner (post − pre over the owner's accounts of it; a closed account counts 0 after). */
+function holdingsChange(mint: string, tx: DecodedTransaction): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const [list, sign] of [[tx.preTokenBalances, -1n], [tx.postTokenBalances, 1n]] as const) {
+    for (const b of list) if (b.mint === mint && b.owner) out.set(b.owner, (out.get(b.owner) ?? 0n) + sign * BigInt(b.amount));
+  }
+  return out;
+}
+
+/**
+ * Whose trade is a curve trade whose TradeEvent names a program's address as its `user` (markers-v12):
+ * a router that trades with its own authority (OKX's router passes its PDA as the `user` of the
+ * trades it routes: mainnet 3vg7eD…, a PumpSwap sell whose wallet, the signer, is 7kKfrMDn…) buys
+ * into its own account and passes the tokens on to the wallet, or takes them from the wallet and
+ * sells them. Read from the transaction's token balances of the mint, by owner:
+ * - the program address's own holdings moved by the trade's tokens (grew by at least them for a buy,
+ *   fell by at least them for a sale): it traded for itself (a multisig vault) — the `user`;
+ * - else exactly one wallet (on the ed25519 curve) whose holdings moved so: that wallet;
+ * - else (none, or several that could be it): null — whose trade it was cannot be read, and the
+ *   record claims nothing from the transaction.
+ * A transaction whose answer holds no balance of the mint (a test's fake, never a real answer with a
+ * curve trade) leaves the `user`.
+ */
+function holderOf(mint: string, tx: DecodedTransaction, user: string, isBuy: boolean, tokens: bigint, changes: Map<string, bigint>): string | null {
+  if (changes.size === 0) return user;
+  const moved = (d: bigint | undefined) => d !== undefined && (isBuy ? d >= tokens : -d >= tokens) && d !== 0n;
+  if (moved(changes.get(user))) return user;
+  const wallets = [...changes].filter(([owner, d]) => owner !== user && moved(d) && isWalletAddress(owner));
+  return wallets.length === 1 ? wallets[0]![0] : null;
+}
+
+/**
+ * The chain's time of a transaction, in unix seconds: its blockTime, or, when the answer has none,
+ * the `timestamp` its pump events carry — the Clock sysvar's unix time, the value the RPC reports as
+ * blockTime (methodology "Transactions taken from their logs"; markers-v12: the builder fell back to
+ * a slot estimate although the events gave the time). Null when neither is there.
+ */
+export function chainTimeOf(tx: Pick<DecodedTransaction, 'blockTime' | 'events'>): number | null {
+  if (tx.blockTime !== null) return tx.blockTime;
+  for (const e of tx.events) {
+    const t = e.fields.timestamp;
+    if (e.program === 'pump' && (typeof t === 'string' || typeof t === 'number')) {
+      const n = Number(t);
+      if (Number.isSafeInteger(n) && n > 0) return n;
+    }
+  }
+  return null;
 }
 
 /** The far-end coin of a multi-hop route and who received it: see {@link hopOf}. */
@@ -201,7 +268,7 @@ function hopOf(mint: string, user: string, isBuy: boolean, e: DecodedEvent, tx: 
     // the receiver of a far-end buy: read through a route called at top level only (a router's call may pass its own accounts, as
     // markers-v9 says), one route per instruction
     const r = farEnd[0]!;
-    return farEnd.length === 1 && here.length === 1 && isBuy && r.receiver && !r.inner ? r.receiver : user;
+    return farEnd.length === 1 && here.length === 1 && isBuy && r.receiver && !r.inner && !isProgramAddress(r.receiver) ? r.receiver : user;
   }
   if (middle) return MULTI_HOP_ROUTE;
   return here.length > 0 && here.every((r) => r.farEnd !== undefined) ? MULTI_HOP_ROUTE : user;
@@ -335,6 +402,8 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
     const buysSeen = new Map<number, number>();
     let unplacedRoutes = false;
     let unplacedReceivers = false;
+    let unplacedHolders = false;
+    let changes: Map<string, bigint> | undefined;
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
@@ -378,13 +447,19 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
       } else {
         wallet = user;
       }
-      const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const tokens = big(f.token_amount);
+      // a program's address as the trader: the wallet whose holdings the trade moved (markers-v12), where the record reads whole transactions
+      if (readsReceivers && wallet !== MULTI_HOP_ROUTE && !PROTOCOL_WALLETS.has(wallet) && isProgramAddress(wallet)) {
+        const holder = holderOf(mint, tx, wallet, f.is_buy === true, tokens, (changes ??= holdingsChange(mint, tx)));
+        if (holder === null) unplacedHolders = true;
+        else wallet = holder;
+      }
+      const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const fees = feesOf(f);
       const t: Trade = {
         signature: tx.signature,
         slot: tx.slot ?? 0,
-        blockTime: tx.blockTime,
+        blockTime: chainTimeOf(tx),
         wallet,
         isBuy: f.is_buy === true,
         tokens,
@@ -398,11 +473,11 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
       lastBuy = t.isBuy ? t : undefined;
     }
     if (unplacedRoutes) unplaced?.push({ signature: tx.signature, why: 'routes' });
-    if (unplacedReceivers) unplaced?.push({ signature: tx.signature, why: 'receivers' });
+    if (unplacedReceivers || unplacedHolders) unplaced?.push({ signature: tx.signature, why: 'receivers' });
   }
   return out;
 }
 
 export function ref(tx: DecodedTransaction): TxRef {
-  return { signature: tx.signature, slot: tx.slot ?? 0, blockTime: tx.blockTime };
+  return { signature: tx.signature, slot: tx.slot ?? 0, blockTime: chainTimeOf(tx) };
 }
