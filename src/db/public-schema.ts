@@ -659,23 +659,25 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
   },
   {
     version: 30,
-    name: 'markers-v12: records whose first slots hold a pump trade called by another program or a multi-hop route, and records without a creation time, are recorded again',
+    name: 'markers-v12: records whose first slots or completing transaction hold a pump trade called by another program or a multi-hop route, or a transaction without a blockTime, are recorded again',
     sql: `
       -- markers-v12 (docs/methodology.md "Routers' own addresses, vaults and the events' clock"): a trade whose
-      -- user is a program's address (a router's authority) is the wallet's whose holdings it moved; a route's
-      -- delivery to a program's account is its payer's; a transaction's time is its events' clock when the
-      -- answer has no blockTime. A program-derived address signs no top-level instruction, so such a trader is
-      -- in a trade another program called (or a route's hop). Marked for the collector's funder sweep, which
-      -- records it again: a pump buy or sell called by another program, or a multi-hop route, in the creation
-      -- slot or the 100 slots after it (each record's rows found by the primary key's mint, only those slots'
-      -- text read); and every record without a creation time. Over-marks (a router trading with the
-      -- wallet's own address changes nothing).
+      -- user is a program's address (a router's authority) is the wallet's whose holdings it moved; a route's or a
+      -- top-level buy's delivery to a program's account is its payer's; a transaction's time is its events' clock when
+      -- the answer has no blockTime. A program-derived address signs no top-level instruction, so such a trader is in a
+      -- trade another program called (or a route's hop). Marked for the collector's funder sweep, which records them
+      -- again: such a trade in the creation slot or the 100 slots after it (each record's rows found by the primary
+      -- key's mint, only those slots' text read) or in its completing transaction (the buyout's signature, one row by
+      -- the primary key); a transaction without a blockTime in those slots; a record without a creation time, or
+      -- graduated without a graduation time (its graduating transaction may have had none). Over-marks (a router
+      -- trading with the wallet's own address changes nothing; a graduation confirmed by account reads has no time).
       UPDATE launch SET cohort_unknown = 1
         WHERE cohort_unknown = 0
           AND json_extract(document, '$.launch') IS NOT NULL
-          AND (created_at_ms IS NULL
+          AND (created_at_ms IS NULL OR created_at_ms = 0
+            OR (graduated = 1 AND graduated_at_ms IS NULL)
             OR EXISTS (SELECT 1 FROM launch_tx lt WHERE lt.mint = launch.mint AND lt.slot BETWEEN launch.creation_slot AND launch.creation_slot + 100
-              AND lt.failed = 0 AND (
+              AND lt.failed = 0 AND (lt.block_time IS NULL OR
                  instr(lt.decoded, '"multi_hop_swap"') > 0 OR
                  instr(lt.decoded, '"program":"pump","name":"buy","inner":true') > 0 OR
                  instr(lt.decoded, '"program":"pump","name":"sell","inner":true') > 0 OR
@@ -685,7 +687,19 @@ export const PUBLIC_MIGRATIONS: Migration[] = [
                  instr(lt.decoded, '"program":"pump","name":"sell_v3","inner":true') > 0 OR
                  instr(lt.decoded, '"program":"pump","name":"buy_exact_sol_in","inner":true') > 0 OR
                  instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v2","inner":true') > 0 OR
-                 instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v3","inner":true') > 0)));
+                 instr(lt.decoded, '"program":"pump","name":"buy_exact_quote_in_v3","inner":true') > 0))
+            OR EXISTS (SELECT 1 FROM launch_tx ct WHERE ct.mint = launch.mint AND ct.signature = json_extract(launch.document, '$.curveBuyout.signature')
+              AND ct.failed = 0 AND (
+                 instr(ct.decoded, '"multi_hop_swap"') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"buy","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"sell","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"buy_v2","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"sell_v2","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"buy_v3","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"sell_v3","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"buy_exact_sol_in","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"buy_exact_quote_in_v2","inner":true') > 0 OR
+                 instr(ct.decoded, '"program":"pump","name":"buy_exact_quote_in_v3","inner":true') > 0)));
     `,
   },
 ];

@@ -210,7 +210,7 @@ export function funderLookupDue(store: PublicStore, wallet: string, config: Pick
  * Wallets whose first funder the cohort rule may need, from one batch of a launch's transactions:
  * the creator of a CreateEvent, and the buyers whose buy came within the first 30 s of the creation
  * (`createdAt` in unix seconds, from the batch or the held record). A superset is harmless; the
- * builder picks the cohort. Protocol wallets and programs' addresses are never looked up.
+ * builder picks the cohort. Protocol wallets, and a program's address that paid for a wallet's buy, are never looked up.
  */
 export function cohortCandidates(mint: string, txs: DecodedTransaction[], created: CreationAt | null): string[] {
   const out = new Set<string>();
@@ -225,8 +225,7 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
       }
     }
   }
-  // a program's address is in no cohort (markers-v12: build-launch.ts)
-  const lookedUp = (w: string) => !PROTOCOL_WALLETS.has(w) && !isProgramAddress(w);
+  const lookedUp = (w: string) => !PROTOCOL_WALLETS.has(w);
   if (!c) return [...out].filter(lookedUp);
   for (const tx of txs) {
     if (tx.err !== null) continue;
@@ -236,7 +235,8 @@ export function cohortCandidates(mint: string, txs: DecodedTransaction[], create
       // a multi-hop route's middle hop is no wallet's buy (markers-v10): its payer is not in the cohort
       if (!t.isBuy || PROTOCOL_WALLETS.has(t.wallet)) continue;
       out.add(t.wallet);
-      if (t.payer) out.add(t.payer);
+      // a router's authority that paid is in no cohort (markers-v12: build-launch.ts)
+      if (t.payer && !isProgramAddress(t.payer)) out.add(t.payer);
     }
   }
   return [...out].filter(lookedUp);

@@ -101,7 +101,8 @@ describe('markers-v12: a router trading with its own authority', () => {
     const d = record([creation, viaRouter, direct, later], { funderOf });
     expect([d.finding.class, d.launch!.buyersFirst30s]).toEqual(['NO_MARKERS', 2]);
     const trades = tradesOf(A, [viaRouter]);
-    expect(trades.map((t) => [t.wallet, t.payer])).toEqual([[U, OKX]]);
+    // the wallet holds and signed: no other payer (the router's authority is the `via`, in no cohort)
+    expect(trades.map((t) => [t.wallet, t.payer, t.via])).toEqual([[U, undefined, OKX]]);
     expect(cohortCandidates(A, [creation, viaRouter, direct], null).sort()).toEqual([CA, U, W2].sort());
   });
 
@@ -141,7 +142,8 @@ describe('markers-v12: a router trading with its own authority', () => {
     expect(tradesOf(A, [vaultBuy]).map((t) => t.wallet)).toEqual([VAULT]);
     const d = record([creation, vaultBuy, later]);
     expect(d.launch!.buyersFirst30s).toBe(1);
-    expect(cohortCandidates(A, [creation, vaultBuy], null)).toEqual([CA]); // a program's address is not looked up
+    // it kept what it bought: a buyer like any, whose funding is read (a review found a vault created with the creator's lamports left out)
+    expect(cohortCandidates(A, [creation, vaultBuy], null).sort()).toEqual([CA, VAULT].sort());
     // read only where the record reads whole transactions: a later routed buy stays the event's user's
     expect(tradesOf(A, [routerTrade('r5', 9000, T0 + 3600, U, true, 10n ** 12n)], undefined, () => false).map((t) => t.wallet)).toEqual([OKX]);
   });

@@ -189,9 +189,9 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
   // Funding cohort: the creator and the outside wallets that bought in the creation slot or the first 30 s, and (markers-v11)
   // the wallets that paid for a buy then delivered to another wallet (a payer of the creator's tokens is the strongest link)
   const payers = trades.filter((t) => t.isBuy && t.payer !== undefined && t.wallet !== MULTI_HOP_ROUTE && (inCreationSlot(t) || withinFirstWindow(t)) && isOutside(t.payer)).map((t) => t.payer!);
-  // markers-v12: a program's address (a router's authority, a vault) is no cohort wallet: its funding is its program's doing, and
-  // the lookup of a router's long history could never end
-  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet), ...payers].filter((w) => !isProgramAddress(w));
+  // markers-v12: a router's authority that paid for a wallet's buy is no cohort wallet (the wallet that signed is: launch-events.ts
+  // holdersOf); a program's address that kept what it bought (a vault) or created the coin stays in it
+  const cohort = [creator, ...bundled.map((t) => t.wallet), ...early.map((t) => t.wallet), ...payers.filter((w) => !isProgramAddress(w))];
   const sharedCohort = state.funderOf ? sharedFunders(cohort, state.funderOf) : null;
   const pendingCohort = state.funderOf ? cohortPending(cohort, state.funderOf) : true;
 
@@ -214,7 +214,8 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     // in one transaction were summed, and the curve said taken by the wallet when the route's hop took it)
     const completer = completion.buysBefore > 0 ? inTx[completion.buysBefore - 1] : undefined;
     const middle = completer !== undefined && completer.wallet === MULTI_HOP_ROUTE;
-    const named = inTx.filter((t) => (t.payer ?? t.wallet) === completion.user && (completer === undefined || (t.wallet === MULTI_HOP_ROUTE) === middle));
+    // named by the CompleteEvent: its user paid or bought, or (markers-v12) traded as a router for the wallet that holds the tokens
+    const named = inTx.filter((t) => (t.via ?? t.payer ?? t.wallet) === completion.user && (completer === undefined || (t.wallet === MULTI_HOP_ROUTE) === middle));
     // a CompleteEvent naming no buyer of the transaction (as a route's hop might): the last buy completed it, the curve taking none after (markers-v10)
     const buys = named.length > 0 || inTx.length === 0 ? named : [inTx[inTx.length - 1]!];
     const same = completion.tx.slot === creation.slot;
@@ -232,7 +233,14 @@ export function analyzeLaunch(mint: string, txs: DecodedTransaction[], historyCo
     const pool = buys.find((t) => t.pool !== null)?.pool ?? null;
     curveBuyout = {
       // a multi-hop route's middle hop completed it: the tokens went to the route's next curve or pool, no wallet (markers-v10)
-      wallet: buys.length > 0 && buys.every((t) => t.wallet === MULTI_HOP_ROUTE) ? MULTI_HOP_ROUTE : named.length > 0 || buys.length === 0 ? completion.user : (buys[0]!.payer ?? buys[0]!.wallet),
+      wallet:
+        buys.length > 0 && buys.every((t) => t.wallet === MULTI_HOP_ROUTE)
+          ? MULTI_HOP_ROUTE
+          : named.length > 0 && named[0]!.via === completion.user
+            ? named[0]!.wallet // a router's authority took it for this wallet (markers-v12)
+            : named.length > 0 || buys.length === 0
+              ? completion.user
+              : (buys[0]!.payer ?? buys[0]!.wallet),
       signature: completion.tx.signature,
       slot: completion.tx.slot,
       sameBatchAsLaunch: same,

@@ -1,7 +1,7 @@
 import type { CreationAt, DecodedTransaction } from '../types.ts';
 import { decodeLogsNotification } from '../decode/logs-notification.ts';
 import { inFirstWindow } from './build-launch.ts';
-import { str } from './launch-events.ts';
+import { chainTimeOf, str } from './launch-events.ts';
 
 /**
  * When the live watch's logs are enough (issue 3 "Live watch": "decodes events from the logs,
@@ -123,8 +123,8 @@ export function creationsIn(tx: DecodedTransaction): [string, CreationAt][] {
   for (const e of tx.events) {
     if (e.name !== 'CreateEvent' || e.program !== 'pump') continue;
     const mint = str(e.fields.mint);
-    const t = Number(e.fields.timestamp);
-    if (mint) out.push([mint, { slot: tx.slot, blockTime: tx.blockTime ?? (Number.isSafeInteger(t) ? t : null) }]);
+    // the builder's clock (markers-v12: launch-events.ts chainTimeOf): blockTime, else any pump event's timestamp (a 2024 CreateEvent has none; its dev buy's TradeEvent has)
+    if (mint) out.push([mint, { slot: tx.slot, blockTime: chainTimeOf(tx) }]);
   }
   return out;
 }

@@ -35,6 +35,12 @@ export interface Trade {
    * (`wallet` = {@link MULTI_HOP_ROUTE}), the wallet that ran the route.
    */
   payer?: string;
+  /**
+   * The program's address the TradeEvent named as its `user` when the trade is another wallet's
+   * (markers-v12: a router's authority, {@link holdersOf}); `wallet` is then the wallet whose holdings
+   * it moved, and `payer` the wallet that signed, when another.
+   */
+  via?: string;
 }
 
 /** Who received a pump buy: its paying wallet (`user`) and the owner of its receiving token account (absent when the balances do not say). */
@@ -151,25 +157,53 @@ function holdingsChange(mint: string, tx: DecodedTransaction): Map<string, bigin
 }
 
 /**
- * Whose trade is a curve trade whose TradeEvent names a program's address as its `user` (markers-v12):
- * a router that trades with its own authority (OKX's router passes its PDA as the `user` of the
- * trades it routes: mainnet 3vg7eD…, a PumpSwap sell whose wallet, the signer, is 7kKfrMDn…) buys
- * into its own account and passes the tokens on to the wallet, or takes them from the wallet and
- * sells them. Read from the transaction's token balances of the mint, by owner:
- * - the program address's own holdings moved by the trade's tokens (grew by at least them for a buy,
- *   fell by at least them for a sale): it traded for itself (a multisig vault) — the `user`;
- * - else exactly one wallet (on the ed25519 curve) whose holdings moved so: that wallet;
- * - else (none, or several that could be it): null — whose trade it was cannot be read, and the
- *   record claims nothing from the transaction.
- * A transaction whose answer holds no balance of the mint (a test's fake, never a real answer with a
- * curve trade) leaves the `user`.
+ * Whose trades are the curve trades of a transaction whose TradeEvents name a program's address as
+ * their `user` (markers-v12): a router that trades with its own authority (OKX's router passes its
+ * PDA as the `user` of the trades it routes: mainnet 3vg7eD…, a PumpSwap sell whose wallet, the
+ * signer, is 7kKfrMDn…) buys into its own account and passes the tokens on to the wallet, or takes
+ * them from the wallet and sells them. Read from the transaction's token balances of the mint by
+ * owner, less what its other trades explain (`residual`: each owner's change in holdings minus the
+ * tokens of the trades already credited to it), so a creator's own buy beside a bundler's never
+ * explains the bundler's. In order, for each such trade (`pending`, in event order):
+ * - a program's address whose trades here net to its own residual change while no wallet's residual
+ *   moved (a volume bot buying and selling the same amount): all its trades are its own;
+ * - its own residual moved by the trade's tokens (grew by at least them for a buy, fell by at least
+ *   them for a sale): it traded for itself (a vault);
+ * - else the one wallet (on the ed25519 curve) whose residual moved by at least the tokens, or, when
+ *   none did, the one that moved by more than half of them (a router may keep a fee in the coin);
+ * - else null: whose trade it was cannot be read, and the record claims nothing from the transaction.
+ * A matched trade is taken off its holder's residual. Returns the holder of each pending trade. A
+ * transaction whose answer holds no balance of the mint (a test's fake, never a real answer with a
+ * curve trade) leaves every trade its `user`'s.
  */
-function holderOf(mint: string, tx: DecodedTransaction, user: string, isBuy: boolean, tokens: bigint, changes: Map<string, bigint>): string | null {
-  if (changes.size === 0) return user;
-  const moved = (d: bigint | undefined) => d !== undefined && (isBuy ? d >= tokens : -d >= tokens) && d !== 0n;
-  if (moved(changes.get(user))) return user;
-  const wallets = [...changes].filter(([owner, d]) => owner !== user && moved(d) && isWalletAddress(owner));
-  return wallets.length === 1 ? wallets[0]![0] : null;
+function holdersOf(mint: string, tx: DecodedTransaction, credited: readonly Trade[], pending: readonly Trade[]): (string | null)[] {
+  const residual = holdingsChange(mint, tx);
+  if (residual.size === 0) return pending.map((t) => t.wallet);
+  const signed = (t: Trade) => (t.isBuy ? t.tokens : -t.tokens);
+  for (const t of credited) if (residual.has(t.wallet)) residual.set(t.wallet, residual.get(t.wallet)! - signed(t));
+  const walletsMoved = [...residual].some(([owner, d]) => d !== 0n && isWalletAddress(owner));
+  const selfTraders = new Set<string>();
+  if (!walletsMoved) {
+    const net = new Map<string, bigint>();
+    for (const t of pending) net.set(t.wallet, (net.get(t.wallet) ?? 0n) + signed(t));
+    for (const [p, n] of net) if (n === (residual.get(p) ?? 0n)) selfTraders.add(p);
+  }
+  return pending.map((t) => {
+    const program = t.wallet;
+    if (selfTraders.has(program)) return program;
+    const towards = (d: bigint | undefined) => (d === undefined ? 0n : t.isBuy ? d : -d);
+    const take = (owner: string) => {
+      residual.set(owner, (residual.get(owner) ?? 0n) - signed(t));
+      return owner;
+    };
+    if (t.tokens > 0n && towards(residual.get(program)) >= t.tokens) return take(program);
+    const wallets = [...residual].filter(([owner]) => owner !== program && isWalletAddress(owner));
+    const whole = wallets.filter(([, d]) => t.tokens > 0n && towards(d) >= t.tokens);
+    if (whole.length === 1) return take(whole[0]![0]);
+    if (whole.length > 1) return null;
+    const most = wallets.filter(([, d]) => towards(d) * 2n > t.tokens);
+    return most.length === 1 ? take(most[0]![0]) : null;
+  });
 }
 
 /**
@@ -403,7 +437,9 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
     let unplacedRoutes = false;
     let unplacedReceivers = false;
     let unplacedHolders = false;
-    let changes: Map<string, bigint> | undefined;
+    // the transaction's trades of the mint, and those a program's address made (markers-v12)
+    const inTx: Trade[] = [];
+    const pending: Trade[] = [];
     for (const e of tx.events) {
       const f = e.fields;
       if (e.name === 'PostCompleteBuyEvent') {
@@ -448,12 +484,6 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
         wallet = user;
       }
       const tokens = big(f.token_amount);
-      // a program's address as the trader: the wallet whose holdings the trade moved (markers-v12), where the record reads whole transactions
-      if (readsReceivers && wallet !== MULTI_HOP_ROUTE && !PROTOCOL_WALLETS.has(wallet) && isProgramAddress(wallet)) {
-        const holder = holderOf(mint, tx, wallet, f.is_buy === true, tokens, (changes ??= holdingsChange(mint, tx)));
-        if (holder === null) unplacedHolders = true;
-        else wallet = holder;
-      }
       const quote = isSolQuote(str(f.quote_mint)) ? big(f.sol_amount) : big(f.quote_amount);
       const fees = feesOf(f);
       const t: Trade = {
@@ -470,7 +500,24 @@ export function tradesOf(mint: string, txs: DecodedTransaction[], unplaced?: Unp
         ...(wallet !== user ? { payer: user } : {}),
       };
       out.push(t);
+      inTx.push(t);
+      // a program's address as the trader: read once the transaction's trades are all known (markers-v12, holdersOf), where the record reads whole transactions
+      if (readsReceivers && wallet !== MULTI_HOP_ROUTE && !PROTOCOL_WALLETS.has(wallet) && isProgramAddress(wallet)) pending.push(t);
       lastBuy = t.isBuy ? t : undefined;
+    }
+    if (pending.length > 0) {
+      const holders = holdersOf(mint, tx, inTx.filter((t) => !pending.includes(t) && t.wallet !== MULTI_HOP_ROUTE), pending);
+      // the wallet that signed, when it is not the holder: it paid (a wallet paying through a router for another's account is in the cohort, markers-v11)
+      const signer = tx.signers.find((x) => isWalletAddress(x));
+      pending.forEach((t, k) => {
+        const holder = holders[k]!;
+        if (holder === null) unplacedHolders = true;
+        if (holder === null || holder === t.wallet) return;
+        t.via = t.wallet;
+        t.wallet = holder;
+        if (signer !== undefined && signer !== holder) t.payer = signer;
+        else delete t.payer;
+      });
     }
     if (unplacedRoutes) unplaced?.push({ signature: tx.signature, why: 'routes' });
     if (unplacedReceivers || unplacedHolders) unplaced?.push({ signature: tx.signature, why: 'receivers' });
