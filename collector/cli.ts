@@ -216,5 +216,6 @@ try {
   const format = process.env.LOG_FORMAT;
   if (format === 'pretty' || (format !== 'json' && process.stderr.isTTY)) console.error(`lpa: ${message}`);
   else createLogger('error', 'lpa', { format: 'json' }).error({ err: message }, 'command failed');
-  process.exitCode = 1;
+  // a setting or a DATA_DIR this release cannot use (a database a newer release migrated: src/db/open.ts) is 2, as a bad setting is
+  process.exitCode = e instanceof ConfigError ? 2 : 1;
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { configureWal, keepWalSmall } from './checkpoint.ts';
+import { ConfigError } from '../config.ts';
 
 /** One numbered schema migration. Versions are permanent: never renumber or edit one that shipped. */
 export interface Migration {
@@ -45,7 +46,9 @@ function restrictFiles(path: string): void {
  * (0600). A writable connection keeps its WAL small (checkpoint.ts). A new parent folder is 0700.
  * Statements wait up to `busyTimeoutMs` (default {@link BUSY_TIMEOUT_MS}) for another connection's
  * lock; the migrations up to {@link MIGRATION_WAIT_MS} (another process may be migrating).
- * Errors: throws if a migration fails (the database is left at the last good version).
+ * Errors: throws if a migration fails (the database is left at the last good version);
+ * {@link DatabaseTooNewError} when a writable connection finds a migration newer than any this
+ * release knows (a read-only one opens it: a generation only ever gains columns and tables).
  */
 export function openDatabase(path: string, migrations: Migration[], opts: { readonly?: boolean; private?: boolean; busyTimeoutMs?: number } = {}): Database.Database {
   if (path !== ':memory:' && !opts.readonly) {
@@ -85,6 +88,9 @@ function prepareDatabase(db: Database.Database, path: string, migrations: Migrat
   const applied = new Set(
     (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
   );
+  const known = migrations.reduce((n, m) => Math.max(n, m.version), 0);
+  const newest = Math.max(0, ...applied);
+  if (newest > known) throw new DatabaseTooNewError(path, newest, known);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)');
   const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
   const pending = [...migrations].sort((a, b) => a.version - b.version).filter((m) => !applied.has(m.version));
@@ -102,6 +108,21 @@ function prepareDatabase(db: Database.Database, path: string, migrations: Migrat
   }
   if (pending.length > 0) db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return db;
+}
+
+/**
+ * A database a newer release has migrated (a migration above every one this release knows): an
+ * older release writing to it would undo part of that upgrade for good — records made again under
+ * the old method, pages under the old template, while the newer migrations stay "applied" and never
+ * run again (an operator's review of a downgrade found 80 records left so, with no line in the log).
+ * A configuration error: the server and `lpa` stop, saying what to do.
+ */
+export class DatabaseTooNewError extends ConfigError {
+  constructor(path: string, newest: number, known: number) {
+    super(
+      `${path} was migrated by a newer release of the archive (its migration ${newest}; this release knows up to ${known}). Running this release on it would undo part of that upgrade: run the newer release, or restore the backup taken before the upgrade (docs/operations.md "Rolling back an upgrade").`,
+    );
+  }
 }
 
 /** How long (ms) a statement waits for another connection's lock before SQLITE_BUSY (`opts.busyTimeoutMs` of {@link openDatabase}). */

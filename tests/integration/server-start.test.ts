@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, sleep } from '../helpers/net.ts';
 import { SERVER_ENTRY, startServerProcess } from '../helpers/processes.ts';
+import { PublicStore } from '../../src/db/public-store.ts';
 
 /**
  * The built server's start (src/server/node-entry.ts): its first line is the project logger's
@@ -113,5 +114,23 @@ describe('server start (dist/server/entry.mjs)', () => {
     expect(out).toContain(name);
     expect(out).not.toMatch(/^\s+at /m); // one line, no stack
     await expect(fetch(`http://127.0.0.1:${port}/api/v1/status`)).rejects.toThrow();
+  });
+
+  it('a DATA_DIR a newer release migrated: exit 2 naming the migration and what to do (an older release wrote to it and undid part of the upgrade)', async () => {
+    const port = String(await freePort());
+    const dataDir = mkdtempSync(join(tmpdir(), 'lpa-newer-'));
+    try {
+      const store = new PublicStore(join(dataDir, 'public.db'));
+      store.db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)').run(9999, 'from a newer release', Date.now());
+      store.close();
+      const { code, out } = await outputToExit({ PORT: port, DATA_DIR: dataDir });
+      expect(code).toBe(2);
+      expect(out).toContain('The server cannot start: ');
+      expect(out).toContain('was migrated by a newer release of the archive (its migration 9999; this release knows up to ');
+      expect(out).toContain('restore the backup taken before the upgrade');
+      expect(out).not.toMatch(/^\s+at /m);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -113,3 +113,36 @@ describe('the route table', () => {
     expect(ROUTE_LIST.filter((r) => !r.cors).map((r) => r.name)).toEqual(['success']);
   });
 });
+
+describe('a database a newer release migrated', () => {
+  it('a writable opening refuses it (DatabaseTooNewError, a configuration error); a read-only one opens it', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openDatabase, DatabaseTooNewError } = await import('../../src/db/open.ts');
+    const { PUBLIC_MIGRATIONS } = await import('../../src/db/public-schema.ts');
+    const { ConfigError } = await import('../../src/config.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'lpa-too-new-'));
+    try {
+      const path = join(dir, 'public.db');
+      const db = openDatabase(path, PUBLIC_MIGRATIONS);
+      const known = Math.max(...PUBLIC_MIGRATIONS.map((m) => m.version));
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)').run(known + 1, 'newer', 0);
+      db.close();
+      let err: unknown;
+      try {
+        openDatabase(path, PUBLIC_MIGRATIONS).close();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(DatabaseTooNewError);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toContain(`its migration ${known + 1}; this release knows up to ${known}`);
+      const ro = openDatabase(path, PUBLIC_MIGRATIONS, { readonly: true });
+      expect(ro.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(known + 1);
+      ro.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
