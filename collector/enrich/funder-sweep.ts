@@ -4,6 +4,7 @@ import { ensureFunders } from '../../src/ingest/funding.ts';
 import { recordLaunch } from '../../src/ingest/record-launch.ts';
 import { funderDeps, type CollectDeps, type CollectorMemory } from '../context.ts';
 import { launchStates } from './launch-states.ts';
+import { METHOD_VERSION } from '../../src/core/record/classify.ts';
 
 /** Records the funder sweep takes up per run. */
 export const SWEEP_RECORDS = 100;
@@ -39,6 +40,17 @@ export async function sweepUnknownCohorts(deps: CollectDeps, queue: PQueue, read
     store.setMeta('funder_sweep_after', mints[mints.length - 1]!);
     return n;
   });
-  log.info({ records: mints.length, walletsLooked: funders.looked, stillUnknown: funders.unknown, recordsChanged: changed }, 'funder sweep');
+  // what is left, so an operator can tell an upgrade's re-recording from a few cohorts waiting (an operator's review found no count, no end)
+  const left = store.sweepQueue(METHOD_VERSION);
+  const everyMin = Math.max(1, Math.round(config.FUNDER_SWEEP_MS / 60_000));
+  const hours = Math.ceil(left.records / SWEEP_RECORDS) * (config.FUNDER_SWEEP_MS / 3_600_000);
+  log.info(
+    { records: mints.length, walletsLooked: funders.looked, stillUnknown: funders.unknown, recordsChanged: changed, left: left.records, leftUnderOlderMethod: left.olderMethod },
+    left.olderMethod > 0
+      ? `funder sweep: ${left.records} records left, ${left.olderMethod} of them made under a method older than ${METHOD_VERSION} (queued by an upgrade's migration; served as made until then): about ${hours < 1 ? `${Math.max(1, Math.round(hours * 60))} min` : `${Math.round(hours)} h`} at ${SWEEP_RECORDS} every ${everyMin} min (FUNDER_SWEEP_MS)`
+      : left.records > 0
+        ? `funder sweep: ${left.records} records left whose funding cohort is not read yet`
+        : 'funder sweep: no record left',
+  );
   return changed;
 }

@@ -1,6 +1,6 @@
 import { redactUrl, settleFolds } from '../../src/log.ts';
 import { CATCHING_UP_LAG_SLOTS, gapOnStart, parseUnreachable, UNREACHABLE_META } from '../../src/core/coverage.ts';
-import { fallingBehind, LAG_SAMPLES_META, parseLagSamples } from '../../src/core/falling-behind.ts';
+import { fallingBehind, lagAMinuteBefore, LAG_SAMPLES_META, parseLagSamples } from '../../src/core/falling-behind.ts';
 import { removeStaleTemporaryFiles, writeSiteAssets } from '../../src/ingest/write-site.ts';
 import type { CollectDeps } from '../context.ts';
 import { noteReachable } from './reachability.ts';
@@ -113,7 +113,7 @@ export class Heartbeat {
     const level = (lagSlots ?? 0) >= CATCHING_UP_LAG_SLOTS ? 'warned' : 'noted';
     if (this.behind === 'warned' || this.behind === level) return;
     this.behind = level;
-    const minuteAgo = samples.find((x) => (samples.at(-1)?.atMs ?? 0) - x.atMs <= 60_000)?.lagSlots ?? null;
+    const minuteAgo = lagAMinuteBefore(samples);
     const msg = 'collector falling behind the chain: the lag has grown for over a minute (the RPC provider or this machine does not keep up with the chain; see RPC_MAX_RPS, RPC_CONCURRENCY)';
     if (level === 'warned') this.deps.log.warn({ lagSlots, lagSlotsAMinuteAgo: minuteAgo }, msg);
     else this.deps.log.info({ lagSlots, lagSlotsAMinuteAgo: minuteAgo }, msg);

@@ -49,18 +49,31 @@ export function keepLagSample(samples: readonly LagSample[], s: LagSample): LagS
  */
 export function fallingBehind(samples: readonly LagSample[]): boolean {
   const newest = samples.at(-1);
-  if (!newest) return false;
-  let i = -1;
-  for (let k = samples.length - 1; k >= 0; k--) {
-    if (newest.atMs - samples[k]!.atMs >= FALLING_BEHIND_MS) {
-      i = k;
-      break;
-    }
-  }
-  if (i < 0) return false;
+  const i = baseIndex(samples);
+  if (!newest || i < 0) return false;
   const start = samples[i]!.lagSlots;
   if (newest.lagSlots - start < FALLING_BEHIND_GROWTH_SLOTS) return false;
   return samples.slice(i + 1).every((s) => s.lagSlots >= start);
+}
+
+/** The index of the newest sample taken at least {@link FALLING_BEHIND_MS} before the newest (-1: none). */
+function baseIndex(samples: readonly LagSample[]): number {
+  const newest = samples.at(-1);
+  if (!newest) return -1;
+  for (let k = samples.length - 1; k >= 0; k--) if (newest.atMs - samples[k]!.atMs >= FALLING_BEHIND_MS) return k;
+  return -1;
+}
+
+/**
+ * The lag {@link fallingBehind} compares the newest with: the newest sample taken at least a minute
+ * before it (null: less than a minute of samples). What a log line about falling behind names as
+ * "a minute ago", so its numbers are the rule's (an operator read `lagSlots` 6 beside
+ * `lagSlotsAMinuteAgo` 11 under "the lag has grown": the line took another sample).
+ * @example lagAMinuteBefore([{ atMs: 0, lagSlots: 10 }, { atMs: 30_000, lagSlots: 40 }, { atMs: 60_000, lagSlots: 80 }]) // 10
+ */
+export function lagAMinuteBefore(samples: readonly LagSample[]): number | null {
+  const i = baseIndex(samples);
+  return i < 0 ? null : samples[i]!.lagSlots;
 }
 
 /** The kept samples from their meta text; [] when absent or unreadable. */

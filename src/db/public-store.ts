@@ -933,6 +933,19 @@ export class PublicStore {
   }
 
   /**
+   * How many records wait for the funder sweep (launch.cohort_unknown = 1: a cohort not yet read, or
+   * queued by a migration to be recorded again under a new method), and how many of those a method
+   * other than `methodVersion` made. Counted on the partial index launch_cohort_unknown (the
+   * second count reads those rows): for the sweep's log line, not for every request.
+   */
+  sweepQueue(methodVersion: string): { records: number; olderMethod: number } {
+    const row = this.db
+      .prepare('SELECT count(*) AS records, coalesce(sum(method_version IS NOT ?), 0) AS olderMethod FROM launch WHERE cohort_unknown = 1')
+      .get(methodVersion) as { records: number; olderMethod: number };
+    return row;
+  }
+
+  /**
    * Replace the wallet roles of one launch (inside the caller's transaction). The rows are rewritten
    * only when the roles differ from those held (after a launch's first 30 s they rarely do, while
    * every trade rewrites its record). The creator pages of the wallets named before and after are

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   fallingBehind,
   formatLagSamples,
+  lagAMinuteBefore,
   keepLagSample,
   LAG_SAMPLE_SPACING_MS,
   LAG_SAMPLES_KEPT_MS,
@@ -35,6 +36,13 @@ describe('fallingBehind (the pure rule)', () => {
 
   it('false when the lag went back below its level of a minute ago (caught up part of the way)', () => {
     expect(fallingBehind(every5s(50, 60, 70, 40, 80, 90, 100, 110, 120, 130, 140, 150, 160))).toBe(false);
+  });
+
+  it('the lag "a minute ago" a log line names is the sample the rule compares with', () => {
+    const s = every5s(0, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 120);
+    expect(lagAMinuteBefore(s)).toBe(100); // t = 5 s, not t = 0 (the oldest within reach) nor t = 10 s
+    expect(fallingBehind(s)).toBe(true);
+    expect(lagAMinuteBefore(every5s(1, 2, 3))).toBeNull();
   });
 
   it('compares with the newest sample at least a minute before the newest', () => {

@@ -250,6 +250,10 @@ describe('public migration 30: records markers-v12 may read otherwise are record
       store.close();
       store = new PublicStore(join(dir, 'public.db'));
       expect(store.cohortUnknownMints('', 10).sort()).toEqual([routed, timeless].sort());
+      // what the sweep's log line counts: the queue, and those made by an older method (an upgrade's to record again)
+      expect(store.sweepQueue(METHOD_VERSION)).toEqual({ records: 2, olderMethod: 0 });
+      store.db.prepare("UPDATE launch SET method_version = 'markers-v11' WHERE mint = ?").run(routed);
+      expect(store.sweepQueue(METHOD_VERSION)).toEqual({ records: 2, olderMethod: 1 });
     } finally {
       store.close();
       rmSync(dir, { recursive: true, force: true });
