@@ -9,6 +9,7 @@ import { esc } from './escape.ts';
 import { USDC_MINT, after, count, duration, pct, pctBeside, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, tokenAmount, utc, type Shown } from './units.ts';
 import type { CurveBuyout, DecodedTransaction, FindingClass, Flag, LaunchDocument, LaunchFacts, PoolNow } from '../core/types.ts';
 import { CREATOR_MAJORITY_PCT } from '../core/record/build-launch.ts';
+import { METHOD_VERSION } from '../core/record/classify.ts';
 import { methodAtLeast, notCompletedKnown, notMigratedKnown } from '../core/record/known-graduation.ts';
 import { ORIGIN_WORDS } from './origin-words.ts';
 
@@ -509,7 +510,12 @@ ${verdict(doc, s)}
       ? `; its chain history was read to the end ${utc(doc.history.rebuiltAt.ms)}`
       : `; its chain history was read again ${utc(doc.history.rebuiltAt.ms)} and is still incomplete`
     : ''
-}; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>
+}; ${doc.settled ? 'settled: the launch facts are final' : 'not settled: the facts may still change'}.</p>${
+  doc.methodVersion !== METHOD_VERSION
+    ? html`
+<p class="asof muted" id="older-method">Recorded under <code>${doc.methodVersion}</code>, an earlier method than the archive’s current <code>${METHOD_VERSION}</code> (<a href="/methodology.html#changes-between-versions">what changed</a>): its facts are as that method read them, until the archive records the launch again.</p>`
+    : ''
+}
 <h2 id="flags">Flags and the transactions behind them</h2>
 ${flagsSection(doc, ex)}
 <h2 id="charts">At launch</h2>${series.timesEstimated ? html`

@@ -115,7 +115,11 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * shared-funder flag a line saying a shared first funder may be an exchange's or a service's wallet,
  * with a link to the methodology; and the simulated chains' wallet addresses, now Ed25519 public keys
  * (keys.ts walletAddressOfSeed): a line diff with every address and hash masked showed only those
- * lines and the bundled-buyer rows in another order (they are sorted by wallet).
+ * lines and the bundled-buyer rows in another order (they are sorted by wallet). Then (same version)
+ * a record made under an earlier method says so under the verdict, naming the current one, with a
+ * link to what changed (an operator's upgrade review: a record queued to be recorded again looked
+ * final): a diff showed only that paragraph, on the four `doc/` pages (their documents say
+ * markers-v2).
  */
 
 const PINNED: [string, string][] = [
@@ -137,10 +141,10 @@ const PINNED: [string, string][] = [
   ['synthetic/trades-sum', '648e9eda8ed00f74d59935bdea3e81f3c05ca33200f27bcff0469632f0694fd6'],
   ['synthetic/usdc-graduated', '46d420a1f56bd846fa9d8bee8d4fcb7784b1098523e58db7975bfdbdc864da11'],
   ['synthetic/short', 'f51096132b4a5b939a52e68ae378520d16b53c6be0009ef06a4f8c1527ec8656'],
-  ['doc/no-markers', '4604c0e7b01c49d1b1ecf86a4f98bff1c5910f20c1763cede4ad49af57435af4'],
-  ['doc/hostile', '10cb9f600b3437d8ff59683cb486f48153039b4885bd548edf76c1f9aa2467f1'],
-  ['doc/unknown-no-launch', '413dc88bc6495a3152d216d3c299cbb4c59705769d472c6656035ab522011084'],
-  ['doc/graduated-pool', '6f954ab172594be2bb4dc84ee7ee3ed406604f7755f20eec00708c1713b10cdc'],
+  ['doc/no-markers', 'fa4d1e6ad4463cb206a4db1cd38d765e89f6d35cdbba0022be5d0a432d152dbe'],
+  ['doc/hostile', 'fc1585b5228442747a3f8a92722b708f9464334cf33f9b52a6ff33998c73167c'],
+  ['doc/unknown-no-launch', 'f2014194e992c030af7f424b6789740320b58bbf854e0547dd9272eaaaad7dd9'],
+  ['doc/graduated-pool', 'd37faa5cd06f9b98c2c74eef78325c6a535fec8fbecc630dc3e3e1e9e2d97ee6'],
   ['creator/FINDINGS-creator', '48fc4eb98a2237c4b8ec8beeaa5781d573ebeb362a3a4824b37b0905ed3573dd'],
   ['creator/FINDINGS-bundled-buyer', '866a6acb9c572e61730f942add7ddb4f7141afed19f91dd38eef7e26a55b34ab'],
   ['creator/FINDINGS-creator-demo', 'b3de9066711f365ccdf280ea384b2415c3f7f67bc1bc42f8627d51ea760fcbc7'],

@@ -260,3 +260,15 @@ describe('public migration 30: records markers-v12 may read otherwise are record
     }
   });
 });
+
+describe('a record made under an earlier method, on its token page', () => {
+  it('says so under the verdict, with the current method and a link to what changed; a current record does not', () => {
+    const creation = tx('c1', 100, T0, [create(CA), trade(CA, true, 10n ** 13n, 0)]);
+    const doc = record([creation, later]);
+    const opts = { transactions: [creation, later], explorerTxUrl: 'https://solscan.io/tx/', baseUrl: 'https://archive.example', sha256: 'ab'.repeat(32) };
+    expect(renderTokenPage(doc, opts)).not.toContain('id="older-method"');
+    const older = renderTokenPage({ ...doc, methodVersion: 'markers-v11' }, opts);
+    expect(older).toContain(`Recorded under <code>markers-v11</code>, an earlier method than the archive’s current <code>${METHOD_VERSION}</code>`);
+    expect(older).toContain('href="/methodology.html#changes-between-versions"');
+  });
+});
