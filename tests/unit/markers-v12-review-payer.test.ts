@@ -1,46 +1,16 @@
 /**
  * A review of markers-v12's first cut (62ff8e8), whose cases failed on it: who paid for a buy the
  * holder rule gives to another wallet (the signer, now), and a program's round trip (its own, now).
- * Self-contained, so it runs against markers-v11 too.
+ * The shapes: tests/helpers/router-shapes.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { address, getProgramDerivedAddress, getBase58Decoder } from '@solana/kit';
-import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
-import { analyzeLaunch } from '../../src/core/record/build-launch.ts';
-import { classifyLaunch } from '../../src/core/record/classify.ts';
-import type { DecodedEvent, DecodedTransaction, LaunchDocument } from '../../src/core/types.ts';
+import { address, getProgramDerivedAddress } from '@solana/kit';
+import { A, OKX, T0, bal, codes, create, createIx, ix, laterBuy, own, record, trade, tx, wallet } from '../helpers/router-shapes.ts';
 
-const b58 = getBase58Decoder();
-const PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex');
-const wallet = () => {
-  const spki = createPublicKey(createPrivateKey({ key: Buffer.concat([PKCS8, randomBytes(32)]), format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
-  return b58.decode(new Uint8Array(spki.subarray(spki.length - 32)));
-};
-const A = 'AAAAcoinAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAApump';
 const CA = wallet();
 const W = wallet();
-const SOL = '11111111111111111111111111111111';
-const T0 = 1_792_000_000;
-const OKX = 'ARu4n5mFdZogZAravu7CcizaojWnS6oqka37gdLT5SZn';
 const [BOT] = await getProgramDerivedAddress({ programAddress: address('SQDS4ep65T869zMMBKyuUq6aD6EgTu8psMjkvj52pCf'), seeds: ['volume-bot'] });
-const own = (w: string) => ({ state: 'found' as const, funder: `funder-of-${w}`, signature: `funding-of-${w}`, slot: 1 });
-
-const ev = (name: string, fields: Record<string, unknown>, outerIndex = 0): DecodedEvent => ({ program: 'pump', name, fields: fields as DecodedEvent['fields'], outerIndex, source: 'cpi' });
-const tx = (signature: string, slot: number, blockTime: number | null, events: DecodedEvent[], extra: Partial<DecodedTransaction> = {}): DecodedTransaction => ({
-  signature, slot, blockTime, err: null, accountKeys: [], signers: [], instructions: [], events, preTokenBalances: [], postTokenBalances: [],
-  logsTruncated: false, fromLogsOnly: false, jitoTipLamports: '0', skipped: [], ...extra,
-});
-const create = (creator: string) =>
-  ev('CreateEvent', { name: 'T', symbol: 'T', uri: 'u', mint: A, bonding_curve: 'c', user: creator, creator, token_total_supply: '1000000000000000', quote_mint: SOL, timestamp: String(T0) });
-const trade = (user: string, isBuy: boolean, tokens: bigint, outerIndex: number) =>
-  ev('TradeEvent', { mint: A, user, is_buy: isBuy, token_amount: String(tokens), sol_amount: '100000000', quote_amount: '100000000', quote_mint: SOL, fee: '0', creator_fee: '0', ix_name: isBuy ? 'buy_v3' : 'sell_v3' }, outerIndex);
-const bal = (account: string, owner: string, amount: bigint) => ({ accountIndex: 1, account, mint: A, owner, amount: String(amount), decimals: 6 });
-const ix = (name: string, inner: boolean, path: string, user: string, ata: string): DecodedTransaction['instructions'][number] => ({ program: 'pump', name, inner, path, accounts: { base_mint: A, user, associated_base_user: ata }, args: {} });
-const createIx = (creator: string): DecodedTransaction['instructions'][number] => ({ program: 'pump', name: 'create_v2', inner: false, path: '0', accounts: { mint: A, user: creator }, args: {} });
-const later = tx('later', 9000, T0 + 3600, [trade(W, true, 10n ** 12n, 0)], { signers: [W] });
-const record = (txs: DecodedTransaction[], funderOf: (w: string) => ReturnType<typeof own> | undefined = own): LaunchDocument =>
-  classifyLaunch(analyzeLaunch(A, txs, true, { funderOf }), { origin: 'observed', observedAtLaunch: true, asOfMs: (T0 + 3600) * 1000 });
-const codes = (d: LaunchDocument) => d.flags.map((f) => f.code);
+const later = laterBuy(W);
 
 describe('review v12: the wallet that paid a routed buy the holder rule gives to the creator', () => {
   const dev = 10n ** 13n;

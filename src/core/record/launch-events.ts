@@ -126,13 +126,31 @@ function receiversOf(mint: string, tx: DecodedTransaction): { byTop: Map<number,
   return { byTop, unpaired };
 }
 
+/**
+ * Where an address lies: 'wallet' (on the ed25519 curve), 'program' (off it: a program-derived
+ * address) or 'malformed'. Kept per address: the curve check decompresses a point (~80 µs here), and
+ * a busy launch's record is built again at every batch with the same window's trades, each asked
+ * about; the map is emptied when it reaches {@link CURVE_KEPT} addresses.
+ */
+function curveSideOf(a: string): 'wallet' | 'program' | 'malformed' {
+  let side = curveSides.get(a);
+  if (side === undefined) {
+    try {
+      side = isOffCurveAddress(address(a)) ? 'program' : 'wallet';
+    } catch {
+      side = 'malformed';
+    }
+    if (curveSides.size >= CURVE_KEPT) curveSides.clear();
+    curveSides.set(a, side);
+  }
+  return side;
+}
+const CURVE_KEPT = 65_536;
+const curveSides = new Map<string, 'wallet' | 'program' | 'malformed'>();
+
 /** Whether an address is a wallet's (on the ed25519 curve), not a program-derived address; false for a malformed one. */
 function isWalletAddress(a: string): boolean {
-  try {
-    return !isOffCurveAddress(address(a));
-  } catch {
-    return false;
-  }
+  return curveSideOf(a) === 'wallet';
 }
 
 /**
@@ -140,11 +158,7 @@ function isWalletAddress(a: string): boolean {
  * signs for); false for a wallet's and for a malformed one (not read as a program's).
  */
 export function isProgramAddress(a: string): boolean {
-  try {
-    return isOffCurveAddress(address(a));
-  } catch {
-    return false;
-  }
+  return curveSideOf(a) === 'program';
 }
 
 /** How the holdings of `mint` changed in a transaction, by owner (post − pre over the owner's accounts of it; a closed account counts 0 after). */
