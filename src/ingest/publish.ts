@@ -116,7 +116,7 @@ export function writeTokenFiles(store: PublicStore, config: Config, batch: SiteW
   // the first-30-seconds page, for a launch with too many first-30-s buyers or trades for its token page (the series is the one just drawn)
   const early = renderEarlyPage(doc, opts);
   if (early !== null) batch.write(paths.early, early);
-  else rmSync(paths.early, { force: true });
+  else batch.remove(paths.early);
   return { sha256: row.sha256, settled: row.settled };
 }
 
@@ -127,7 +127,7 @@ export function writeTokenFiles(store: PublicStore, config: Config, batch: SiteW
 export function writeCreatorFiles(store: PublicStore, config: Config, batch: SiteWriteBatch, wallet: string, opts = creatorPageOptions(config)): boolean {
   const page = store.walletPage(wallet, CREATOR_PAGE_ROWS);
   if (!page.roles.length) {
-    rmSync(walletPagePath(config.siteDir, wallet), { force: true });
+    batch.remove(walletPagePath(config.siteDir, wallet));
     return false;
   }
   batch.write(walletPagePath(config.siteDir, wallet), renderCreatorPage(wallet, page, opts));

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { newBatchId, siteWriters } from './site-writers.ts';
 
 /** Temporary file names of this process: `.{pid}-{random}-{counter}.tmp`, unique across processes sharing the folder. */
 const TMP_PREFIX = `.${process.pid.toString(36)}-${randomBytes(4).toString('hex')}-`;
@@ -55,62 +55,64 @@ function replaceFile(path: string, content: string | Uint8Array, fsync: boolean)
 }
 
 /**
- * Up to this many files a commit fsyncs each (and their folders) rather than run `sync -f`: starting
- * that program from a large process costs ~20-25 ms here (fork and exec), more than a few fsyncs —
+ * Up to this many files a commit fsyncs each (and their folders) rather than ask for a syncfs:
  * the long-running collector's passes often write one or two records.
  */
 export const FSYNC_EACH_UP_TO = 8;
 
 /**
  * Files written atomically whose durability is paid once for the lot, for the collector's pages and
- * documents (src/ingest/publish.ts). {@link write} puts a file in place as writeFileAtomic does — a
- * temporary file in the same folder renamed over the target, so a reader (the server, nginx, a CDN)
- * sees the old file or the new one, never part of one — but without an fsync per file;
- * {@link commit} then makes every file written since the last commit durable with one `syncfs(2)`
- * of their file system (`sync -f`, GNU coreutils), or — for a few files ({@link FSYNC_EACH_UP_TO}),
- * or where that cannot run — an fsync of each file and of each folder. Record the files as written (clear the marks that ask for them) only after
+ * documents (src/ingest/publish.ts). {@link write} queues a file to be put in place as
+ * writeFileAtomic does — a temporary file in the same folder renamed over the target, so a reader
+ * (the server, nginx, a CDN) sees the old file or the new one, never part of one — without an fsync
+ * per file, by the writer threads (site-writers.ts), so the caller renders the next page meanwhile;
+ * {@link commit} waits until every queued file is in place, then makes them durable with one
+ * `syncfs(2)` of their file system (`sync -f`, GNU coreutils, run by the writers' helper), or — for
+ * a few files ({@link FSYNC_EACH_UP_TO}), or where that cannot run — an fsync of each file and of
+ * each folder. A file is in place by the time commit returns (not before: readers may see the old
+ * one until then). Record the files as written (clear the marks that ask for them) only after
  * commit returns: a power loss before it may leave a file old, new or empty, and the marks still
- * set then have the next run write it again. One syncfs instead of an fsync per file is what lets
- * the disk take several times more files a second (docs/benchmarks.md "Token pages").
- * Errors: write throws the file system's error (ENOSPC, EACCES, …) after removing its temporary
- * file; commit throws when neither syncfs nor the fsyncs succeed.
+ * set then have the next run write it again. One syncfs instead of an fsync per file, and the
+ * writes on other cores, are what let the collector write several times more pages a second
+ * (docs/benchmarks.md "Token pages").
+ * Errors: commit throws the first failed write's file system error (ENOSPC, EACCES, …; `code` kept),
+ * after every queued file was tried and each failed one's temporary file removed, and throws when
+ * neither syncfs nor the fsyncs succeed.
  * @example const b = new SiteWriteBatch(); b.write(page, html); b.write(doc, json); b.commit(); store.clearPending(…)
  */
 export class SiteWriteBatch {
   private files: string[] = [];
+  private readonly id = newBatchId();
 
-  /** Files written since the last commit. */
+  /** Files queued since the last commit. */
   get pending(): number {
     return this.files.length;
   }
 
-  /** Put `content` (UTF-8) at `path` atomically (folders created as needed); durable at the next {@link commit}. */
+  /** Queue `content` (UTF-8) to be put at `path` atomically (folders created as needed); in place and durable at the next {@link commit}. */
   write(path: string, content: string): void {
-    replaceFile(path, content, false);
+    siteWriters().write(this.id, path, content);
     this.files.push(path);
   }
 
-  /** Make every file written since the last commit durable (see the class); nothing to do when none was. */
+  /** Queue the removal of `path` (gone already is fine), after any write of it queued before; done by the next {@link commit}. */
+  remove(path: string): void {
+    siteWriters().remove(this.id, path);
+  }
+
+  /** Wait for every queued file, then make those written durable (see the class); nothing to sync when none was. */
   commit(): void {
-    if (this.files.length === 0) return;
     const files = this.files;
     this.files = [];
-    if (files.length > FSYNC_EACH_UP_TO && syncFileSystemOf(files[0]!)) return;
+    const failures = siteWriters().drain(this.id);
+    if (failures.length) {
+      const first = failures[0]!;
+      throw Object.assign(new Error(`${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more failed writes)` : ''}`), { code: first.code, path: first.path });
+    }
+    if (files.length === 0) return;
+    if (files.length > FSYNC_EACH_UP_TO && siteWriters().syncFileSystem(files[0]!)) return;
     for (const path of files) syncPath(path);
     for (const dir of new Set(files.map((f) => dirname(f)))) syncPath(dir, true);
-  }
-}
-
-/**
- * `syncfs(2)` of the file system holding `path` (`sync -f`: GNU coreutils ≥ 8.24), so everything
- * written to it so far is on disk. False when it could not run (no such program or option).
- */
-function syncFileSystemOf(path: string): boolean {
-  try {
-    execFileSync('sync', ['-f', path], { stdio: 'ignore', timeout: 120_000 });
-    return true;
-  } catch {
-    return false;
   }
 }
 

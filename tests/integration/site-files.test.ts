@@ -7,6 +7,7 @@
  * After a killed run, the next start removes the temporary files its page writes left.
  * A simulated chain served live by the replay RPC; the test lands its slots.
  */
+import { closeSiteWriters } from '../../src/ingest/site-writers.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -166,16 +167,18 @@ fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.sl
     );
     const path = process.env.PATH;
     process.env.PATH = `${bin}:${path}`;
+    await closeSiteWriters(); // the writers' helper reads PATH when it starts
     try {
       expect(writeSiteFiles(store, config, createLogger('silent'))).toBe(mints.length);
     } finally {
       process.env.PATH = path;
+      await closeSiteWriters();
     }
     const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { args: string[]; pages: number; markers: number; marks: number });
     // one chunk: its pages and documents made durable, then its markers, each while every mark is still set
     expect(calls.slice(0, 2)).toEqual([
-      { args: ['-f', expect.stringContaining(config.siteDir)], pages: mints.length, markers: 0, marks: mints.length },
-      { args: ['-f', settledMarkerPath(config.siteDir, settled[0]!)], pages: mints.length, markers: settled.length, marks: mints.length },
+      { args: ['-f', '--', expect.stringContaining(config.siteDir)], pages: mints.length, markers: 0, marks: mints.length },
+      { args: ['-f', '--', settledMarkerPath(config.siteDir, settled[0]!)], pages: mints.length, markers: settled.length, marks: mints.length },
     ]);
     expect(store.pendingPages()).toEqual([]);
     for (const m of settled) expect(existsSync(settledMarkerPath(config.siteDir, m))).toBe(true);

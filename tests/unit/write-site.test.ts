@@ -1,13 +1,15 @@
 /**
  * writeFileAtomic (src/ingest/write-site.ts): the folder is made when missing, a file is replaced
  * whole, and a failed write leaves neither a half file nor its temporary file behind.
- * SiteWriteBatch: the same atomic writes, made durable by one `sync -f` per commit (or fsyncs).
+ * SiteWriteBatch: the same atomic writes, by the writer threads (site-writers.ts), in place and made
+ * durable by one `sync -f` per commit (or fsyncs); a write's failure is thrown by its batch's commit.
  * removeStaleTemporaryFiles: a killed writer's temporary files go, a running writer's stay.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closeSiteWriters } from '../../src/ingest/site-writers.ts';
 import { FSYNC_EACH_UP_TO, SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
@@ -46,14 +48,18 @@ describe('writeFileAtomic', () => {
   });
 });
 
-/** A `sync` program first on PATH that notes its arguments (and fails when `fails`), for the length of `fn`. */
-function withFakeSync<T>(fails: boolean, fn: (calls: () => string[][]) => T): T {
+/**
+ * A `sync` program first on PATH that notes its arguments (and fails when `fails`), for the length
+ * of `fn`; the writer threads are started again on each side, as their helper reads PATH when it starts.
+ */
+async function withFakeSync<T>(fails: boolean, fn: (calls: () => string[][]) => T): Promise<T> {
   const bin = join(dir, 'bin');
   const log = join(dir, 'sync.log');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'sync'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexit ${fails ? 1 : 0}\n`, { mode: 0o755 });
   const path = process.env.PATH;
   process.env.PATH = `${bin}:${path}`;
+  await closeSiteWriters();
   try {
     return fn(() => {
       try {
@@ -64,21 +70,22 @@ function withFakeSync<T>(fails: boolean, fn: (calls: () => string[][]) => T): T 
     });
   } finally {
     process.env.PATH = path;
+    await closeSiteWriters();
   }
 }
 
 describe('SiteWriteBatch', () => {
-  it('puts each file whole in place at once (folders made), and makes them durable with one sync -f of their file system per commit', () => {
-    withFakeSync(false, (calls) => {
+  it('puts each file whole in place at once (folders made), and makes them durable with one sync -f of their file system per commit', async () => {
+    await withFakeSync(false, (calls) => {
       const b = new SiteWriteBatch();
       const page = join(dir, 'site', 't', 'MINT.html');
       b.write(page, '<p>é</p>'.repeat(10_000));
       for (let i = 0; i < FSYNC_EACH_UP_TO; i++) b.write(join(dir, 'site', 'd', `${i}.json`), `{"a":${i}}`);
-      expect(readFileSync(page, 'utf8')).toBe('<p>é</p>'.repeat(10_000)); // readers see it before the commit
       expect(b.pending).toBe(FSYNC_EACH_UP_TO + 1);
       expect(calls()).toEqual([]);
       b.commit();
-      expect(calls()).toEqual([['-f', page]]);
+      expect(readFileSync(page, 'utf8')).toBe('<p>é</p>'.repeat(10_000)); // in place once committed
+      expect(calls()).toEqual([['-f', '--', page]]);
       expect(b.pending).toBe(0);
       b.commit(); // nothing written since: no sync
       expect(calls()).toHaveLength(1);
@@ -86,8 +93,8 @@ describe('SiteWriteBatch', () => {
     });
   });
 
-  it('a few files are fsynced each, without starting sync', () => {
-    withFakeSync(false, (calls) => {
+  it('a few files are fsynced each, without starting sync', async () => {
+    await withFakeSync(false, (calls) => {
       const b = new SiteWriteBatch();
       for (let i = 0; i < FSYNC_EACH_UP_TO; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
       b.commit();
@@ -96,8 +103,8 @@ describe('SiteWriteBatch', () => {
     });
   });
 
-  it('where sync -f cannot run, commit fsyncs each file and folder instead', () => {
-    withFakeSync(true, (calls) => {
+  it('where sync -f cannot run, commit fsyncs each file and folder instead', async () => {
+    await withFakeSync(true, (calls) => {
       const b = new SiteWriteBatch();
       const n = FSYNC_EACH_UP_TO + 2;
       for (let i = 0; i < n; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
@@ -108,13 +115,36 @@ describe('SiteWriteBatch', () => {
     });
   });
 
-  it('a failed write throws, keeps what was there, removes its temporary file and is not counted', () => {
+  it("a failed write is thrown by its batch's commit (code kept), after the others are in place; what was there stays, no temporary file is left", () => {
     const target = join(dir, 'd', 'taken');
-    mkdirSync(join(target, 'inside'), { recursive: true });
+    mkdirSync(join(target, 'inside'), { recursive: true }); // a non-empty folder cannot be renamed over
     const b = new SiteWriteBatch();
-    expect(() => b.write(target, 'new')).toThrow();
-    expect(readdirSync(join(dir, 'd'))).toEqual(['taken']);
+    b.write(join(dir, 'd', 'a'), 'a');
+    b.write(target, 'new');
+    b.write(join(dir, 'd', 'b'), 'b');
+    const other = new SiteWriteBatch();
+    other.write(join(dir, 'd', 'c'), 'c');
+    expect(() => other.commit()).not.toThrow(); // another batch's failure is not this one's
+    expect(() => b.commit()).toThrow(expect.objectContaining({ code: 'EISDIR', path: target }));
+    expect(readdirSync(join(dir, 'd')).sort()).toEqual(['a', 'b', 'c', 'taken']);
+    expect(readdirSync(target)).toEqual(['inside']);
     expect(b.pending).toBe(0);
+    expect(() => b.commit()).not.toThrow(); // reported once
+  });
+
+  it('writes and removals of one path land in the order they were asked, across many paths and both threads', () => {
+    const b = new SiteWriteBatch();
+    const paths = Array.from({ length: 64 }, (_, i) => join(dir, 't', `${i}.html`));
+    for (let round = 0; round < 5; round++) for (const [i, p] of paths.entries()) b.write(p, `${round}:${i}`);
+    for (const [i, p] of paths.entries()) if (i % 3 === 0) b.remove(p);
+    for (const [i, p] of paths.entries()) if (i % 6 === 0) b.write(p, `again:${i}`);
+    b.commit();
+    for (const [i, p] of paths.entries()) {
+      if (i % 6 === 0) expect(readFileSync(p, 'utf8')).toBe(`again:${i}`);
+      else if (i % 3 === 0) expect(existsSync(p)).toBe(false);
+      else expect(readFileSync(p, 'utf8')).toBe(`4:${i}`);
+    }
+    expect(readdirSync(join(dir, 't')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });
 
