@@ -8,11 +8,17 @@
 /**
  * Bidi controls (Unicode UAX #9): LRM/RLM U+200E–U+200F, embeddings and overrides U+202A–U+202E,
  * isolates U+2066–U+2069, the Arabic letter mark U+061C; every C0 (U+0000–U+001F, U+007F) and
- * C1 (U+0080–U+009F) control character — none is kept, not even tab or newline — and the line and
- * paragraph separators U+2028–U+2029 (line breaks too).
+ * C1 (U+0080–U+009F) control character — none is kept, not even tab or newline — the line and
+ * paragraph separators U+2028–U+2029 (line breaks too), and the characters that draw nothing, with
+ * which a name can pass for another ("BO\u200BNK" reads "BONK"): the soft hyphen U+00AD, the
+ * combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the
+ * Mongolian vowel separator U+180E, the zero-width space U+200B, the word joiner and invisible
+ * operators U+2060–U+2064, and the zero-width no-break space (byte order mark) U+FEFF. The
+ * zero-width joiner and non-joiner (U+200D, U+200C), variation selectors and tag characters are
+ * kept: emoji sequences and several scripts are written with them.
  */
-// eslint-disable-next-line no-control-regex
-const HIDDEN = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/gu;
+// eslint-disable-next-line no-control-regex, no-misleading-character-class
+const HIDDEN = /[\u0000-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]/gu;
 
 /** Longest text shown in a title or heading, in code points; longer text ends with "…". */
 export const DISPLAY_MAX_CHARS = 200;

@@ -92,7 +92,7 @@ export type NotASearch = 'empty' | 'too_long' | 'control' | 'no_words';
 const NOT_A_SEARCH: Record<NotASearch, { title: string; text: string }> = {
   empty: { title: 'Search the archive', text: 'Type a mint address, a creator wallet, a name or a symbol.' },
   too_long: { title: 'Search text too long', text: 'The search text is longer than 200 characters. A mint or wallet address has at most 44; a name search needs only its first words.' },
-  control: { title: 'Search text not readable', text: 'The search text holds control characters (such as a line break or a tab), which no address, name or symbol search uses. Paste the address or name again on its own.' },
+  control: { title: 'Search text not readable', text: 'The search text holds control or invisible characters (such as a line break, a tab or a zero-width space), which no address, name or symbol search uses. Paste the address or name again on its own.' },
   no_words: { title: 'Nothing to search for', text: 'The search text has no letters or digits to search for. Quotes, stars, brackets and other signs are not search operators here: type the address, or the words of a name or symbol.' },
 };
 

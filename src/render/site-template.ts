@@ -7,7 +7,7 @@
  * were written by (public `meta` key {@link SITE_TEMPLATE_META}) and, when it differs, lists every
  * record's page and every creator page to be written again (src/ingest/page-backlog.ts).
  */
-export const SITE_TEMPLATE_VERSION = 14;
+export const SITE_TEMPLATE_VERSION = 15;
 
 /** The sha256 of the pinned pages' table (render-pinned.test.ts `PINNED`, `name sha256` lines) this version renders. */
 export const SITE_TEMPLATE_PINNED = 'd41bfa5e581ac3e8e4a06ef5cf89a535d1e2d6d1946bc6eae87fe01ae1746621';

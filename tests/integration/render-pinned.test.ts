@@ -120,6 +120,10 @@ import { SITE_TEMPLATE_PINNED, SITE_TEMPLATE_VERSION } from '../../src/render/si
  * link to what changed (an operator's upgrade review: a record queued to be recorded again looked
  * final): a diff showed only that paragraph, on the four `doc/` pages (their documents say
  * markers-v2).
+ * Version 15 (version 14 released): characters that draw nothing (the zero-width space, the word
+ * joiner, the byte order mark, the soft hyphen, the Hangul fillers: display-text.ts) are shown as
+ * `[U+XXXX]` in chain text, as bidi controls were; no pinned page holds one, so the table stayed,
+ * and the version rises so the pages on disk of names that do are written again.
  */
 
 const PINNED: [string, string][] = [

@@ -15,6 +15,14 @@ describe('displayText (chain metadata in pages)', () => {
     expect(displayText('a\u0000b\tc\nd\u007Fe\u0085f\u009Fg')).toBe('a[U+0000]b[U+0009]c[U+000A]d[U+007F]e[U+0085]f[U+009F]g');
     expect(displayText('line\u2028para\u2029end')).toBe('line[U+2028]para[U+2029]end'); // Unicode's own line breaks
     expect(hasHiddenCharacters('pepe\u2028')).toBe(true);
+    // characters that draw nothing, with which a name passes for another
+    expect(displayText('BO\u200BNK')).toBe('BO[U+200B]NK');
+    expect(displayText('a\u00ADb\u034Fc\u115Fd\u1160e\u180Ef\u2060g\u2064h\u3164i\uFEFFj\uFFA0k')).toBe('a[U+00AD]b[U+034F]c[U+115F]d[U+1160]e[U+180E]f[U+2060]g[U+2064]h[U+3164]i[U+FEFF]j[U+FFA0]k');
+    expect(hasHiddenCharacters('\uFEFFPEPE')).toBe(true);
+    // kept: the joiners and selectors emoji sequences and scripts are written with
+    const kept = '👨\u200D🚀 ❤\uFE0F می\u200Cخواهم'; // an emoji sequence, an emoji's presentation selector, Persian's non-joiner
+    expect(displayText(kept)).toBe(kept);
+    expect(hasHiddenCharacters(kept)).toBe(false);
     expect(displayText('Ünïcødé 🚀 ok')).toBe('Ünïcødé 🚀 ok');
     expect(hasHiddenCharacters('plain')).toBe(false);
     expect(hasHiddenCharacters('x\u202Ey')).toBe(true);

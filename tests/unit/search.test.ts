@@ -52,6 +52,7 @@ describe('parseSearch', () => {
     expect(parseSearch('pepe\u0000')).toEqual({ kind: 'invalid', why: 'control' });
     expect(parseSearch('evil\u202Eexe')).toEqual({ kind: 'invalid', why: 'control' });
     expect(parseSearch('pepe\nfrog')).toEqual({ kind: 'invalid', why: 'control' }); // inside the text, not around it
+    expect(parseSearch('BO\u200BNK')).toEqual({ kind: 'invalid', why: 'control' }); // a zero-width space: no name search matches it as typed
     expect(parseSearch('"*()^:')).toEqual({ kind: 'invalid', why: 'no_words' });
     expect(parseSearch('" *')).toEqual({ kind: 'invalid', why: 'no_words' });
     expect(parseSearch(' 🐸 ')).toEqual({ kind: 'text', terms: [], symbol: '🐸' }); // a symbol of one emoji: looked up exactly
