@@ -460,6 +460,10 @@ export type Status = {
     queued: number;
     running: number;
   } | null;
+  fundingChecks: {
+    waiting: number;
+    olderMethod: number;
+  };
   generatedAt: Instant;
 };
 

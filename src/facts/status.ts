@@ -9,6 +9,7 @@ import type { Instant } from '../core/types.ts';
 import type { ArchiveCounts, UnreadableCounts } from '../db/public-store.ts';
 import type { Config } from '../config.ts';
 import type { PublicStore } from '../db/public-store.ts';
+import { METHOD_VERSION } from '../core/record/classify.ts';
 import { collectorStateOf, coverageOf, gapsOf, type CollectorState, type Coverage } from './coverage.ts';
 
 const DAY_MS = 86_400_000;
@@ -34,6 +35,13 @@ export interface StatusBody {
   unreadable: UnreadableCounts;
   /** On-demand rebuilds (spec §3) waiting and running now; null where the status is built without the rebuild queue. */
   rebuilds: { queued: number; running: number } | null;
+  /**
+   * Records whose funding cohort is not established yet (public.db `launch.cohort_unknown`: UNKNOWN
+   * "Funding not checked" until then, docs/methodology.md "Shared funder"), which the collector's
+   * funder sweep takes 100 at a time every `FUNDER_SWEEP_MS`; `olderMethod`: those of them made under
+   * an earlier method than this release's (queued by an upgrade's migration to be recorded again).
+   */
+  fundingChecks: { waiting: number; olderMethod: number };
   generatedAt: Instant;
 }
 
@@ -55,7 +63,14 @@ export function statusBody(deps: StatusSources, nowMs: number): StatusBody {
     unrecognisedProgramData: deps.publicStore.unrecognisedSince(nowMs - DAY_MS).map(({ firstSeenMs, lastSeenMs, ...r }) => ({ ...r, firstSeen: instant(firstSeenMs), lastSeen: instant(lastSeenMs) })),
     unreadable: deps.publicStore.unreadableCounts(),
     rebuilds: deps.rebuildCounts ?? null,
+    fundingChecks: fundingChecksOf(deps.publicStore),
     generatedAt: instant(nowMs),
   };
 }
 
+
+/** {@link StatusBody.fundingChecks} from the public database (PublicStore.sweepQueue under this release's method). */
+function fundingChecksOf(store: PublicStore): StatusBody['fundingChecks'] {
+  const q = store.sweepQueue(METHOD_VERSION);
+  return { waiting: q.records, olderMethod: q.olderMethod };
+}

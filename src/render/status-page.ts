@@ -65,6 +65,20 @@ function jobsTable(c: StatusBody['collector'], periodic: [string, { ms: number }
 </table>` as Html;
 }
 
+/**
+ * The records waiting for the funder sweep (status `fundingChecks`; `sweepMs`: the sweep's interval
+ * from the collector's report): nothing when none waits, or from a body without the field (a
+ * status an older release wrote).
+ */
+function fundingWords(f: StatusBody['fundingChecks'] | undefined, sweepMs: number | undefined): Html | '' {
+  if (!f || f.waiting === 0) return '';
+  const records = `${n(f.waiting)} record${f.waiting === 1 ? '' : 's'}`;
+  return html`
+<p id="funding-checks">${records} wait${f.waiting === 1 ? 's' : ''} for the first funders of ${f.waiting === 1 ? 'its' : 'their'} early buyers to be looked up (UNKNOWN “Funding not checked” until then, unless a shared funder was found already): the collector’s funder sweep takes 100 ${sweepMs === undefined ? 'at each sweep' : sweepMs > 0 ? `every ${shortDuration(sweepMs)}` : 'on each pass'} (FUNDER_SWEEP_MS).${
+    f.olderMethod > 0 ? ` ${n(f.olderMethod)} of them ${f.olderMethod === 1 ? 'was' : 'were'} made under an earlier method and ${f.olderMethod === 1 ? 'is' : 'are'} being recorded again under the current one.` : ''
+  }</p>` as Html;
+}
+
 /** The status page from a status body. */
 export function renderStatusPage(s: StatusBody, nowMs: number, o: SitePageOptions): string {
   const c = s.collector;
@@ -103,7 +117,7 @@ ${gapsList(s)}
 <p class="muted small">Watched launches are those whose creation the collector read while it ran. The others it holds were found later from chain: created while it was down (scanned over the gap’s complete history) or rebuilt on request. The downtime counts the minutes the collector was not running, not launches missed.</p>
 <h2>Records</h2>
 <p>${countsWords(s)}</p>
-${countsTable(s)}
+${countsTable(s)}${fundingWords(s.fundingChecks, c.jobs?.find((j) => j.name === 'funder sweep')?.intervalMs)}
 <h2>What could not be read</h2>
 <p>${unreadable === 0 ? 'Every transaction of the program history read so far could be read.' : `${n(unreadable)} transaction${unreadable === 1 ? '' : 's'} could not be read yet; the launches they may belong to stay incomplete (UNKNOWN) until they are.`}
 ${s.unrecognisedProgramData.length === 0 ? ' No unrecognised program data was seen in the last 24 hours.' : ` ${s.unrecognisedProgramData.length} kind${s.unrecognisedProgramData.length === 1 ? '' : 's'} of program data the decoder does not know were seen in the last 24 hours; records that hold them are UNKNOWN.`}</p>

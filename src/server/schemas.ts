@@ -297,6 +297,7 @@ export const Status = named(
     ),
     unreadable: z.object({ transactions: count, byReason: z.partialRecord(z.enum(['unsupported_version', 'malformed', 'rpc_error', 'request_failed', 'not_found']), count) }),
     rebuilds: z.object({ queued: count, running: count }).nullable(),
+    fundingChecks: z.object({ waiting: count, olderMethod: count }),
     generatedAt: Instant,
   }),
 );

@@ -13,6 +13,7 @@ import type { ReplayRpc } from '../../devchain/replay/server.ts';
 import { collectOnce } from '../helpers/collect-once.ts';
 import { funderLookupDue } from '../../src/ingest/funding.ts';
 import { PublicStore } from '../../src/db/public-store.ts';
+import { statusBody } from '../../src/facts/status.ts';
 import type { LaunchDocument } from '../../src/core/types.ts';
 import { compareWithTruth, formatReport } from '../helpers/truth-compare.ts';
 
@@ -39,8 +40,9 @@ describe('funder sweep', () => {
       const unknownRows = store.db.prepare('SELECT count(*) FROM launch WHERE cohort_unknown = 1').pluck().get() as number;
       const attempts = store.db.prepare('SELECT reason, count(*) AS n FROM wallet_funder_attempt GROUP BY reason').all();
       const attemptWallets = store.db.prepare('SELECT wallet FROM wallet_funder_attempt').pluck().all() as string[];
+      const status = statusBody({ publicStore: store, config: { DEMO: false, COVERAGE_GAP_MS: 120_000 } }, clock);
       store.close();
-      return { docs, unknownRows, attempts, attemptWallets };
+      return { docs, unknownRows, attempts, attemptWallets, fundingChecks: status.fundingChecks };
     };
     const launches = Object.keys(chain.truth.records).length;
 
@@ -60,6 +62,7 @@ describe('funder sweep', () => {
     }
     expect(unknownClass).toBeGreaterThan(0);
     expect(s.unknownRows).toBe(launches - alone.size);
+    expect(s.fundingChecks).toEqual({ waiting: launches - alone.size, olderMethod: 0 }); // what /api/v1/status says waits
     expect(s.attempts).toEqual([{ reason: 'budget', n: expect.any(Number) }]);
 
     // A minute later with budget: the sweep is not due yet (FUNDER_SWEEP_MS 10 min), nothing changes.
@@ -73,6 +76,7 @@ describe('funder sweep', () => {
     await run({});
     s = read();
     expect(s.unknownRows).toBe(0);
+    expect(s.fundingChecks).toEqual({ waiting: 0, olderMethod: 0 });
     // every lookup was made again but those of creators alone in their cohort, whose records the sweep has no need to take up
     const aloneCreators = new Set([...alone].map((m) => s.docs.get(m)!.launch!.creator));
     expect(s.attemptWallets.filter((w) => !aloneCreators.has(w))).toEqual([]);

@@ -63,3 +63,17 @@ describe('status page: the periodic jobs', () => {
     for (const k of ['Funder sweep', 'Afterwards sweep', 'Pool refresh', 'Bulk downloads']) expect(p).toContain(`<th scope="row">${k} last ran</th>`);
   });
 });
+
+describe('status page: records waiting for the funder sweep', () => {
+  const page = (fundingChecks: typeof base.fundingChecks, intervalMs = 600_000) =>
+    renderStatusPage({ ...base, fundingChecks, collector: { ...base.collector, jobs: [{ name: 'funder sweep', setting: 'FUNDER_SWEEP_MS', intervalMs, lastRun: null }] } }, NOW, { baseUrl: 'https://archive.example' });
+  const line = (p: string) => /<p id="funding-checks">([^]*?)<\/p>/.exec(p)?.[1] ?? null;
+  it('none waiting: no line', () => {
+    expect(base.fundingChecks).toEqual({ waiting: 0, olderMethod: 0 });
+    expect(line(page({ waiting: 0, olderMethod: 0 }))).toBeNull();
+  });
+  it('says how many wait, why they are UNKNOWN meanwhile, the sweep\'s pace, and those an upgrade queued', () => {
+    expect(line(page({ waiting: 1234, olderMethod: 0 }))).toBe('1,234 records wait for the first funders of their early buyers to be looked up (UNKNOWN “Funding not checked” until then, unless a shared funder was found already): the collector’s funder sweep takes 100 every 10 min (FUNDER_SWEEP_MS).');
+    expect(line(page({ waiting: 1, olderMethod: 1 }, 0))).toBe('1 record waits for the first funders of its early buyers to be looked up (UNKNOWN “Funding not checked” until then, unless a shared funder was found already): the collector’s funder sweep takes 100 on each pass (FUNDER_SWEEP_MS). 1 of them was made under an earlier method and is being recorded again under the current one.');
+  });
+});
