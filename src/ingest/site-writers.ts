@@ -15,9 +15,16 @@ import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from '
  * removal of one path land in the order they were asked. The main thread waits for the threads
  * with `Atomics.wait` (SiteWriteBatch's methods stay synchronous, as its callers — SQLite
  * transactions and mark clearing — need), and reads their errors with `receiveMessageOnPort`.
- * The threads and the helper are unref'd: they never keep a process alive; a process that exits
- * with writes still queued leaves their marks set, and at most temporary files that
- * removeStaleTemporaryFiles clears (their names carry the process id).
+ * The threads are unref'd: they never keep a process alive (the helper ends when its input closes
+ * with them); a process that exits with writes still queued leaves their marks set, and at most
+ * temporary files that removeStaleTemporaryFiles clears (their names carry the process id).
+ * A write is waited for as long as it takes, as the main thread waited in its own system call
+ * before the threads: a commit never returns, and no later removal runs, while a write it queued
+ * may still land. A thread that stops (it should not: its errors are caught) is an error of the
+ * commit, and the next write starts new threads. A syncfs is waited for at most
+ * {@link SYNC_ANSWER_MS}: then the helper is killed (a new one answers the next request, each
+ * answer matched to its request by number) and the commit fsyncs each file instead, as it does
+ * where `sync -f` cannot run.
  */
 
 /** Writer threads: two (one per core of these machines), one where a single core is all there is. */
@@ -26,8 +33,17 @@ export const SITE_WRITER_THREADS = Math.min(2, Math.max(1, availableParallelism(
 /** Files a thread may have queued before SiteWriteBatch.write waits (bounds memory and keeps a pass's time budget honest). */
 export const SITE_WRITER_QUEUE = 32;
 
-/** How long (ms) the main thread waits for a thread's answer before it gives up with an error. */
-const ANSWER_MS = 120_000;
+/** How long (ms) a commit waits for `sync -f` before it kills the helper and fsyncs each file instead. */
+export const SYNC_ANSWER_MS = 120_000;
+
+/** How long (ms) a new thread may take to start before a wait for it is an error. */
+const START_MS = 30_000;
+
+/** How often (ms) a waiting main thread looks whether the thread it waits for has stopped. */
+const ALIVE_CHECK_MS = 1_000;
+
+/** Failures kept for batches not committed yet; past this the oldest batch's are forgotten (a batch given up without a commit). */
+const FAILURES_KEPT = 64;
 
 /** A failure of a queued write or removal, as the thread reported it. */
 export interface SiteWriteFailure {
@@ -40,10 +56,12 @@ export interface SiteWriteFailure {
 /**
  * The thread's code (CommonJS, run with `eval`, so it needs no file of its own in the built server).
  * Messages: `{ op: 'write', batch, path, content }` (temporary file + rename, its folder made when
- * missing), `{ op: 'remove', batch, path }` (gone already is not an error), `{ op: 'sync', path }`
- * (thread 0 only: syncfs of the file system holding `path` through the helper; the answer — the
- * exit status of `sync -f`, -1 when the helper cannot run — in `sync[1]`, then `sync[0]` bumped).
- * After each write or removal the thread bumps `done[index]`; a failure is posted on `port` first.
+ * missing), `{ op: 'remove', batch, path }` (gone already is not an error), `{ op: 'sync', seq, path }`
+ * (thread 0 only: syncfs of the file system holding `path` through the helper; answered only while
+ * `sync[0]` still asks for `seq`: the exit status of `sync -f`, -1 when the helper cannot run, in
+ * `sync[2]`, then `seq` in `sync[1]`), `{ op: 'reset' }` (kill the helper: the next request starts
+ * another). After each write or removal the thread adds one to `done[index]` (modulo 2³²); a failure
+ * is posted on `port` first. A thread that stops sets `done[threads + index]`; one that started, `done[2 × threads + index]`.
  */
 const WORKER_CODE = `
 const { workerData } = require('node:worker_threads');
@@ -53,6 +71,12 @@ const { spawn } = require('node:child_process');
 const { index, prefix, port } = workerData;
 const done = new Int32Array(workerData.done);
 const sync = new Int32Array(workerData.sync);
+Atomics.store(done, 2 * workerData.threads + index, 1);
+process.on('exit', () => {
+  Atomics.store(done, workerData.threads + index, 1);
+  Atomics.notify(done, index);
+  Atomics.notify(sync, 0);
+});
 let counter = 0;
 function replace(target, content) {
   const dir = path.dirname(target);
@@ -78,45 +102,53 @@ function replace(target, content) {
   }
 }
 let helper = null;
-const answers = [];
-let buffered = '';
+let unavailable = false;
+function answer(seq, status) {
+  if (Atomics.load(sync, 0) !== seq) return;
+  Atomics.store(sync, 2, status);
+  Atomics.store(sync, 1, seq);
+  Atomics.notify(sync, 1);
+}
 function startHelper() {
-  const child = spawn('sh', ['-c', 'while IFS= read -r p; do sync -f -- "$p" >/dev/null 2>&1; echo $?; done'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn('sh', ['-c', 'while IFS=" " read -r n p; do sync -f -- "$p" >/dev/null 2>&1; echo "$n $?"; done'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  let buffered = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (s) => {
     buffered += s;
     let i;
     while ((i = buffered.indexOf('\\n')) >= 0) {
-      const line = buffered.slice(0, i);
+      const [seq, status] = buffered.slice(0, i).split(' ').map(Number);
       buffered = buffered.slice(i + 1);
-      const answer = answers.shift();
-      if (answer) answer(Number(line));
+      answer(seq, status);
     }
   });
-  const fail = () => {
-    if (helper === child) helper = null;
-    while (answers.length) answers.shift()(-1);
+  const fail = (err) => {
+    if (helper !== child) return;
+    helper = null;
+    if (err && err.code === 'ENOENT') unavailable = true;
+    answer(Atomics.load(sync, 0), -1);
   };
   child.on('error', fail);
-  child.on('exit', fail);
-  child.stdin.on('error', fail);
+  child.on('exit', () => fail(null));
+  child.stdin.on('error', () => fail(null));
   return child;
-}
-function answerSync(status) {
-  Atomics.store(sync, 1, status);
-  Atomics.add(sync, 0, 1);
-  Atomics.notify(sync, 0);
 }
 port.on('message', (m) => {
   if (m.op === 'sync') {
-    if (m.path.includes('\\n')) return answerSync(-1);
+    // a path read cannot give back whole (a line break, white space at either end): fsyncs instead
+    if (unavailable || /^\\s|\\s$|\\n/.test(m.path)) return answer(m.seq, -1);
     try {
       helper ??= startHelper();
-      answers.push(answerSync);
-      helper.stdin.write(m.path + '\\n');
+      helper.stdin.write(m.seq + ' ' + m.path + '\\n');
     } catch {
-      answerSync(-1);
+      answer(m.seq, -1);
     }
+    return;
+  }
+  if (m.op === 'reset') {
+    const child = helper;
+    helper = null;
+    if (child) child.kill('SIGKILL');
     return;
   }
   try {
@@ -136,37 +168,53 @@ interface Thread {
   port: MessagePort;
 }
 
+/**
+ * Whether `done` (a thread's count of requests, kept modulo 2³² in an Int32Array) has reached
+ * `target` (modulo 2³²), the two less than 2³¹ apart: a long-running collector passes 2³¹ requests
+ * in weeks, past which a plain `>=` would never hold again.
+ * @example countReached(-2147483647, 2147483649 | 0) // true: 2³¹ + 1 done of 2³¹ + 1 asked
+ */
+export const countReached = (done: number, target: number): boolean => ((done - target) | 0) >= 0;
+
 /** The process's writer threads (made at first use). */
 class SiteWriters {
   private readonly threads: Thread[];
+  /** each thread's requests done (modulo 2³²), then each thread's stopped flag, then its started flag */
   private readonly done: Int32Array;
+  private readonly createdMs: number;
+  /** the sync request asked for, the one answered, its status */
   private readonly sync: Int32Array;
-  /** requests sent to each thread */
+  /** requests sent to each thread (modulo 2³²) */
   private readonly sent: number[];
-  /** failures read from the threads, by batch, not yet claimed */
+  /** failures read from the threads, by batch, not yet claimed (the {@link FAILURES_KEPT} newest batches') */
   private readonly failures = new Map<number, SiteWriteFailure[]>();
+  private syncSeq = 0;
+  /** set once a thread stopped: these threads take no more work */
+  broken = false;
 
   constructor(count: number) {
-    this.done = new Int32Array(new SharedArrayBuffer(4 * count));
-    this.sync = new Int32Array(new SharedArrayBuffer(8));
+    this.done = new Int32Array(new SharedArrayBuffer(4 * 3 * count));
+    this.createdMs = performance.now();
+    this.sync = new Int32Array(new SharedArrayBuffer(4 * 3));
     this.sent = new Array<number>(count).fill(0);
     const pid = process.pid.toString(36);
     this.threads = Array.from({ length: count }, (_, index) => {
       const { port1, port2 } = new MessageChannel();
       // temporary names as writeFileAtomic's (`.{pid}-{8 hex}-{counter}.tmp`), each thread its own random part
       const prefix = `.${pid}-${randomBytes(4).toString('hex')}-`;
-      const worker = new Worker(WORKER_CODE, { eval: true, workerData: { index, prefix, port: port2, done: this.done.buffer, sync: this.sync.buffer }, transferList: [port2] });
+      const worker = new Worker(WORKER_CODE, { eval: true, workerData: { index, threads: count, prefix, port: port2, done: this.done.buffer, sync: this.sync.buffer }, transferList: [port2] });
       worker.unref();
       port1.unref();
       return { worker, port: port1 };
     });
   }
 
-  /** The thread that takes `path`: always the same one for one path (FNV-1a of its characters). */
+  /** The thread that takes `path`: always the same one for one path (FNV-1a of its characters, high bits folded in). */
   private threadOf(path: string): number {
     if (this.threads.length === 1) return 0;
     let h = 0x811c9dc5;
     for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+    h ^= h >>> 16; // FNV's low bits alone follow the characters' parity
     return (h >>> 0) % this.threads.length;
   }
 
@@ -182,19 +230,25 @@ class SiteWriters {
 
   private send(message: object, path: string): void {
     const t = this.threadOf(path);
-    this.waitFor(t, this.sent[t]! - SITE_WRITER_QUEUE);
+    this.waitFor(t, (this.sent[t]! - SITE_WRITER_QUEUE) | 0);
     this.threads[t]!.port.postMessage(message);
-    this.sent[t]!++;
+    this.sent[t] = (this.sent[t]! + 1) | 0;
   }
 
-  /** Wait until thread `t` has done at least `count` requests. Throws after {@link ANSWER_MS} without progress. */
+  /**
+   * Wait until thread `t` has done `count` requests (modulo 2³²), however long its file system
+   * takes. Throws when the thread stopped (and marks these threads broken: the next write starts others).
+   */
   private waitFor(t: number, count: number): void {
     for (;;) {
       const seen = Atomics.load(this.done, t);
-      if (seen >= count) return;
-      if (Atomics.wait(this.done, t, seen, ANSWER_MS) === 'timed-out' && Atomics.load(this.done, t) === seen) {
-        throw new Error(`a site writer thread did not answer in ${ANSWER_MS / 1000} s (${count - seen} files queued)`);
+      if (countReached(seen, count)) return;
+      const n = this.threads.length;
+      if (Atomics.load(this.done, n + t) !== 0 || (Atomics.load(this.done, 2 * n + t) === 0 && performance.now() - this.createdMs > START_MS)) {
+        this.broken = true;
+        throw new Error('a site writer thread stopped (or never started) with files queued: they may not be written; the next write starts new threads');
       }
+      Atomics.wait(this.done, t, seen, ALIVE_CHECK_MS);
     }
   }
 
@@ -210,6 +264,7 @@ class SiteWriters {
         const list = this.failures.get(failure.batch) ?? [];
         list.push(failure);
         this.failures.set(failure.batch, list);
+        if (this.failures.size > FAILURES_KEPT) this.failures.delete(this.failures.keys().next().value!);
       }
     }
     const mine = this.failures.get(batch) ?? [];
@@ -219,18 +274,25 @@ class SiteWriters {
 
   /**
    * syncfs(2) of the file system holding `path`, by the helper (`sync -f`): true when it ran and
-   * succeeded, false when it could not (no `sh`, no `sync -f`, a path it cannot take). Throws after
-   * {@link ANSWER_MS} without an answer.
+   * succeeded; false when it could not (no `sh`, no `sync -f`, a path it cannot take) or gave no
+   * answer in `answerMs` (the helper is then killed; the caller fsyncs each file instead).
    */
-  syncFileSystem(path: string): boolean {
-    const before = Atomics.load(this.sync, 0);
-    this.threads[0]!.port.postMessage({ op: 'sync', path });
+  syncFileSystem(path: string, answerMs = syncAnswerMs): boolean {
+    this.syncSeq = (this.syncSeq + 1) | 0 || 1; // 0 is no request
+    const seq = this.syncSeq;
+    Atomics.store(this.sync, 0, seq);
+    this.threads[0]!.port.postMessage({ op: 'sync', seq, path });
+    const until = performance.now() + answerMs;
     for (;;) {
-      if (Atomics.load(this.sync, 0) !== before) return Atomics.load(this.sync, 1) === 0;
-      if (Atomics.wait(this.sync, 0, before, ANSWER_MS) === 'timed-out' && Atomics.load(this.sync, 0) === before) {
-        throw new Error(`sync -f did not answer in ${ANSWER_MS / 1000} s`);
-      }
+      const answered = Atomics.load(this.sync, 1);
+      if (answered === seq) return Atomics.load(this.sync, 2) === 0;
+      const left = until - performance.now();
+      if (left <= 0 || Atomics.load(this.done, this.threads.length) !== 0) break;
+      Atomics.wait(this.sync, 1, answered, Math.min(left, ALIVE_CHECK_MS));
     }
+    Atomics.store(this.sync, 0, 0); // a late answer to this request is no answer to the next
+    this.threads[0]!.port.postMessage({ op: 'reset' });
+    return false;
   }
 
   /** Stop the threads (and with them the helper: its input closes). */
@@ -240,10 +302,20 @@ class SiteWriters {
 }
 
 let writers: SiteWriters | null = null;
+let syncAnswerMs = SYNC_ANSWER_MS;
+
+/** Tests: how long a commit waits for `sync -f` ({@link SYNC_ANSWER_MS} unless set). */
+export function setSyncAnswerMs(ms: number): void {
+  syncAnswerMs = ms;
+}
 let nextBatch = 1;
 
 /** The process's writer threads, made at first use. */
 export function siteWriters(): SiteWriters {
+  if (writers?.broken) {
+    void writers.close();
+    writers = null;
+  }
   writers ??= new SiteWriters(SITE_WRITER_THREADS);
   return writers;
 }

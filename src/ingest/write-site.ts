@@ -82,6 +82,7 @@ export const FSYNC_EACH_UP_TO = 8;
  */
 export class SiteWriteBatch {
   private files: string[] = [];
+  private removed: string[] = [];
   private readonly id = newBatchId();
 
   /** Files queued since the last commit. */
@@ -95,30 +96,44 @@ export class SiteWriteBatch {
     this.files.push(path);
   }
 
-  /** Queue the removal of `path` (gone already is fine), after any write of it queued before; done by the next {@link commit}. */
+  /** Queue the removal of `path` (gone already is fine), after any write of it queued before; done, and durable, by the next {@link commit}. */
   remove(path: string): void {
     siteWriters().remove(this.id, path);
+    this.removed.push(path);
   }
 
   /** Wait for every queued file, then make those written durable (see the class); nothing to sync when none was. */
   commit(): void {
     const files = this.files;
+    const removed = this.removed;
     this.files = [];
+    this.removed = [];
     const failures = siteWriters().drain(this.id);
     if (failures.length) {
       const first = failures[0]!;
-      throw Object.assign(new Error(`${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more failed writes)` : ''}`), { code: first.code, path: first.path });
+      throw Object.assign(new Error(`${first.path}: ${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more failed writes)` : ''}`), { code: first.code, path: first.path });
     }
-    if (files.length === 0) return;
-    if (files.length > FSYNC_EACH_UP_TO && siteWriters().syncFileSystem(files[0]!)) return;
-    for (const path of files) syncPath(path);
-    for (const dir of new Set(files.map((f) => dirname(f)))) syncPath(dir, true);
+    const changed = files.length + removed.length;
+    if (changed === 0) return;
+    // syncfs of the folder's file system (a file written may be removed since)
+    if (changed > FSYNC_EACH_UP_TO && siteWriters().syncFileSystem(dirname(files[0] ?? removed[0]!))) return;
+    const gone = new Set(removed);
+    for (const path of files) syncPath(path, false, gone.has(path));
+    // the folders: the renames into them, and the removals (a removed page must not come back after a power loss)
+    for (const dir of new Set([...files, ...removed].map((f) => dirname(f)))) syncPath(dir, true);
   }
 }
 
-/** fsync a file or folder through a read-only descriptor; for a folder, file systems that cannot (EINVAL, ENOTSUP) are let be. */
-function syncPath(path: string, folder = false): void {
-  const fd = openSync(path, 'r');
+/** fsync a file or folder through a read-only descriptor; for a folder, file systems that cannot (EINVAL, ENOTSUP) are let be; a missing path is nothing to do when `mayBeGone` (a folder's default). */
+function syncPath(path: string, folder = false, mayBeGone = folder): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    // not there: nothing to make durable (a folder where nothing was written, a file removed after its write)
+    if (mayBeGone && (err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
   try {
     fsyncSync(fd);
   } catch (err) {
@@ -233,7 +248,7 @@ export function running(pid: number): boolean {
 }
 
 /**
- * Remove the temporary files a killed writer left in the site's `t/`, `d/` and `w/` folders (a
+ * Remove the temporary files a killed writer left in the site's `t/`, `d/`, `w/` and `settled/` folders (a
  * `kill -9` between writeFileAtomic's open and rename): those of a process no longer running, and
  * older-format ones (no process id in the name) modified more than `olderThanMs` before `nowMs`.
  * A file of a running process — another writer, such as a rebuild — is kept. Returns how many were
@@ -241,7 +256,7 @@ export function running(pid: number): boolean {
  */
 export function removeStaleTemporaryFiles(siteDir: string, olderThanMs: number, nowMs: number): number {
   let removed = 0;
-  for (const sub of ['t', 'd', 'w']) {
+  for (const sub of ['t', 'd', 'w', 'settled']) {
     const dir = join(siteDir, sub);
     let names: string[];
     try {

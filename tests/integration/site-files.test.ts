@@ -10,7 +10,7 @@
 import { closeSiteWriters } from '../../src/ingest/site-writers.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChain } from '../../devchain/simulate/write-chain.ts';
 import type { SimulatedChain } from '../../devchain/simulate/chain.ts';
@@ -178,7 +178,7 @@ fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.sl
     // one chunk: its pages and documents made durable, then its markers, each while every mark is still set
     expect(calls.slice(0, 2)).toEqual([
       { args: ['-f', '--', expect.stringContaining(config.siteDir)], pages: mints.length, markers: 0, marks: mints.length },
-      { args: ['-f', '--', settledMarkerPath(config.siteDir, settled[0]!)], pages: mints.length, markers: settled.length, marks: mints.length },
+      { args: ['-f', '--', dirname(settledMarkerPath(config.siteDir, settled[0]!))], pages: mints.length, markers: settled.length, marks: mints.length },
     ]);
     expect(store.pendingPages()).toEqual([]);
     for (const m of settled) expect(existsSync(settledMarkerPath(config.siteDir, m))).toBe(true);

@@ -7,9 +7,10 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeSiteWriters } from '../../src/ingest/site-writers.ts';
+import { closeSiteWriters, countReached, setSyncAnswerMs } from '../../src/ingest/site-writers.ts';
 import { FSYNC_EACH_UP_TO, SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
@@ -85,7 +86,7 @@ describe('SiteWriteBatch', () => {
       expect(calls()).toEqual([]);
       b.commit();
       expect(readFileSync(page, 'utf8')).toBe('<p>é</p>'.repeat(10_000)); // in place once committed
-      expect(calls()).toEqual([['-f', '--', page]]);
+      expect(calls()).toEqual([['-f', '--', join(dir, 'site', 't')]]); // the first file's folder
       expect(b.pending).toBe(0);
       b.commit(); // nothing written since: no sync
       expect(calls()).toHaveLength(1);
@@ -145,6 +146,97 @@ describe('SiteWriteBatch', () => {
       else expect(readFileSync(p, 'utf8')).toBe(`4:${i}`);
     }
     expect(readdirSync(join(dir, 't')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('SiteWriteBatch: the writer threads (a review of their first cut)', () => {
+  it('a removal goes to the thread of the path\'s writes: a large write queued before it never lands after it', () => {
+    const b = new SiteWriteBatch();
+    const big = 'x'.repeat(4 << 20); // 4 MB: a write long enough for another thread to remove first
+    const paths = Array.from({ length: 12 }, (_, i) => join(dir, 'w', `${i}.html`));
+    for (const p of paths) {
+      b.write(p, big);
+      b.remove(p);
+    }
+    b.commit();
+    expect(paths.filter((p) => existsSync(p))).toEqual([]);
+  });
+
+  it('asks for the syncfs only once every queued file is in place (a stand-in sync counts them as it starts)', async () => {
+    const bin = join(dir, 'bin');
+    const log = join(dir, 'in-place.log');
+    const site = join(dir, 'site', 't');
+    mkdirSync(bin, { recursive: true });
+    // a shell stand-in starts at once, where a slow one would let the threads finish first
+    writeFileSync(join(bin, 'sync'), `#!/bin/sh\nls '${site}' | grep -c '\\.html$' >> '${log}'\n`, { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    await closeSiteWriters();
+    try {
+      const b = new SiteWriteBatch();
+      for (let i = 0; i < 200; i++) b.write(join(site, `${i}.html`), 'p'.repeat(64 << 10));
+      b.commit();
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['200']);
+    } finally {
+      process.env.PATH = path;
+      await closeSiteWriters();
+    }
+  });
+
+  it('a sync -f that does not answer in time: the helper is killed, the commit fsyncs each file, and the next commit waits for its own syncfs, not the late answer', async () => {
+    const bin = join(dir, 'bin');
+    const log = join(dir, 'sync.log');
+    mkdirSync(bin, { recursive: true });
+    // the first call hangs 3 s, later ones answer at once; each notes its start and end
+    writeFileSync(
+      join(bin, 'sync'),
+      `#!/bin/sh\nn=$(cat '${dir}/n' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${dir}/n'\necho "start $n" >> '${log}'\n[ $n = 1 ] && sleep 3\necho "end $n" >> '${log}'\n`,
+      { mode: 0o755 },
+    );
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    await closeSiteWriters();
+    setSyncAnswerMs(300);
+    try {
+      const a = new SiteWriteBatch();
+      for (let i = 0; i < 20; i++) a.write(join(dir, 'site', 't', `a${i}.html`), `a${i}`);
+      const t0 = performance.now();
+      expect(() => a.commit()).not.toThrow(); // fsyncs instead: the files are durable all the same
+      expect(performance.now() - t0).toBeLessThan(2_500);
+      const b = new SiteWriteBatch();
+      for (let i = 0; i < 20; i++) b.write(join(dir, 'site', 't', `b${i}.html`), `b${i}`);
+      b.commit();
+      // B's own sync ran to its end before B's commit returned (a new helper: the first one was killed)
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['start 1', 'start 2', 'end 2']);
+    } finally {
+      setSyncAnswerMs(120_000);
+      process.env.PATH = path;
+      await closeSiteWriters();
+    }
+  });
+
+  it('counts requests modulo 2^32: past 2^31 a thread\'s count still reaches what was asked', () => {
+    expect(countReached(-2147483647, 2147483649 | 0)).toBe(true); // 2^31 + 1 done, 2^31 + 1 asked
+    expect(countReached(-2147483648, 2147483649 | 0)).toBe(false); // 2^31 done, 2^31 + 1 asked
+    expect(countReached(5, 3)).toBe(true);
+    expect(countReached(2, 3)).toBe(false);
+  });
+
+  it('a process killed with writes queued leaves only temporary files removeStaleTemporaryFiles takes, and no half page', () => {
+    const site = join(dir, 'site');
+    const script = join(dir, 'killed.mts');
+    const module = join(import.meta.dirname, '../../src/ingest/write-site.ts');
+    writeFileSync(
+      script,
+      `import { SiteWriteBatch } from ${JSON.stringify(module)};\nconst b = new SiteWriteBatch();\nconst page = 'p'.repeat(256 << 10);\nfor (let i = 0; i < 2000; i++) b.write(${JSON.stringify(join(site, 't'))} + '/' + i + '.html', page);\nprocess.kill(process.pid, 'SIGKILL');\n`,
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    expect(r.signal).toBe('SIGKILL');
+    const names = readdirSync(join(site, 't'));
+    for (const n of names.filter((x) => x.endsWith('.html'))) expect(readFileSync(join(site, 't', n), 'utf8')).toHaveLength(256 << 10);
+    const tmps = names.filter((x) => x.endsWith('.tmp'));
+    expect(removeStaleTemporaryFiles(site, 60_000, Date.now())).toBe(tmps.length);
+    expect(readdirSync(join(site, 't')).filter((x) => x.endsWith('.tmp'))).toEqual([]);
   });
 });
 
