@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicStore } from '../db/public-store.ts';
@@ -87,6 +87,17 @@ export function writeSiteFiles(store: PublicStore, config: Config, log: Logger, 
   return n;
 }
 
+/** Remove a file now; whether one was there (ENOENT is none; other errors are thrown). */
+function removeFile(path: string): boolean {
+  try {
+    unlinkSync(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+}
+
 /**
  * Make a chunk's files durable, then the settled markers of its settled records (`settled`: their
  * mints), durable in turn: no power loss leaves a marker over a page that did not reach the disk.
@@ -109,7 +120,7 @@ export function writeTokenFiles(store: PublicStore, config: Config, batch: SiteW
   if (!row) return undefined;
   const doc = JSON.parse(row.document) as LaunchDocument;
   const paths = sitePaths(config.siteDir, mint);
-  if (!row.settled) rmSync(settledMarkerPath(config.siteDir, mint), { force: true }); // before the files: never a cacheable answer for an unsettled one
+  if (!row.settled && removeFile(settledMarkerPath(config.siteDir, mint))) batch.noteRemoved(settledMarkerPath(config.siteDir, mint)); // before the files: never a cacheable answer for an unsettled one
   batch.write(paths.document, row.document);
   const opts = tokenPageOptions(config, row.sha256, txs ? txs.transactionsFor(store, mint) : store.transactionsFor(mint));
   batch.write(paths.page, renderTokenPage(doc, opts));

@@ -42,6 +42,14 @@ const START_MS = 30_000;
 /** How often (ms) a waiting main thread looks whether the thread it waits for has stopped. */
 const ALIVE_CHECK_MS = 1_000;
 
+/**
+ * How long (ms) a thread may do none of its queued requests before the wait gives up: the threads
+ * are then terminated (a thread killed without running its exit handler — out of memory, terminated
+ * — sets no flag) and the commit throws; its marks stay for the next pass. A disk that stalls a
+ * single write this long ends the same way.
+ */
+export const SITE_WRITER_STALL_MS = 600_000;
+
 /** Failures kept for batches not committed yet; past this the oldest batch's are forgotten (a batch given up without a commit). */
 const FAILURES_KEPT = 64;
 
@@ -75,7 +83,7 @@ Atomics.store(done, 2 * workerData.threads + index, 1);
 process.on('exit', () => {
   Atomics.store(done, workerData.threads + index, 1);
   Atomics.notify(done, index);
-  Atomics.notify(sync, 0);
+  Atomics.notify(sync, 1);
 });
 let counter = 0;
 function replace(target, content) {
@@ -110,7 +118,8 @@ function answer(seq, status) {
   Atomics.notify(sync, 1);
 }
 function startHelper() {
-  const child = spawn('sh', ['-c', 'while IFS=" " read -r n p; do sync -f -- "$p" >/dev/null 2>&1; echo "$n $?"; done'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // its own process group, so a reset kills the \`sync\` it started too, not only the shell
+  const child = spawn('sh', ['-c', 'while IFS=" " read -r n p; do sync -f -- "$p" >/dev/null 2>&1; echo "$n $?"; done'], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
   let buffered = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (s) => {
@@ -148,7 +157,9 @@ port.on('message', (m) => {
   if (m.op === 'reset') {
     const child = helper;
     helper = null;
-    if (child) child.kill('SIGKILL');
+    if (child) {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+    }
     return;
   }
   try {
@@ -191,6 +202,8 @@ class SiteWriters {
   private syncSeq = 0;
   /** set once a thread stopped: these threads take no more work */
   broken = false;
+  /** an error a thread ended with (its 'error' event) */
+  private failure: Error | null = null;
 
   constructor(count: number) {
     this.done = new Int32Array(new SharedArrayBuffer(4 * 3 * count));
@@ -203,6 +216,11 @@ class SiteWriters {
       // temporary names as writeFileAtomic's (`.{pid}-{8 hex}-{counter}.tmp`), each thread its own random part
       const prefix = `.${pid}-${randomBytes(4).toString('hex')}-`;
       const worker = new Worker(WORKER_CODE, { eval: true, workerData: { index, threads: count, prefix, port: port2, done: this.done.buffer, sync: this.sync.buffer }, transferList: [port2] });
+      // an exception the thread did not catch (it catches its own: a bug, or out of memory) ends it; the next wait says so
+      worker.on('error', (err) => {
+        this.failure ??= err;
+        this.broken = true;
+      });
       worker.unref();
       port1.unref();
       return { worker, port: port1 };
@@ -240,13 +258,25 @@ class SiteWriters {
    * takes. Throws when the thread stopped (and marks these threads broken: the next write starts others).
    */
   private waitFor(t: number, count: number): void {
+    let last = Atomics.load(this.done, t);
+    let progressMs = performance.now();
     for (;;) {
       const seen = Atomics.load(this.done, t);
       if (countReached(seen, count)) return;
+      const now = performance.now();
+      if (seen !== last) {
+        last = seen;
+        progressMs = now;
+      }
       const n = this.threads.length;
-      if (Atomics.load(this.done, n + t) !== 0 || (Atomics.load(this.done, 2 * n + t) === 0 && performance.now() - this.createdMs > START_MS)) {
+      const stopped = Atomics.load(this.done, n + t) !== 0 || this.failure !== null;
+      const neverStarted = Atomics.load(this.done, 2 * n + t) === 0 && now - this.createdMs > START_MS;
+      if (stopped || neverStarted || now - progressMs > stallMs) {
         this.broken = true;
-        throw new Error('a site writer thread stopped (or never started) with files queued: they may not be written; the next write starts new threads');
+        // stop them now: a thread left running could still put a queued file in place after the caller moved on
+        for (const { worker } of this.threads) void worker.terminate();
+        const why = stopped ? `stopped${this.failure ? ` (${this.failure.message})` : ''}` : neverStarted ? 'never started' : `did none of its queued files in ${Math.round(stallMs / 1000)} s`;
+        throw new Error(`a site writer thread ${why}: the files queued may not be written (their marks stay for the next pass); the next write starts new threads`);
       }
       Atomics.wait(this.done, t, seen, ALIVE_CHECK_MS);
     }
@@ -303,6 +333,12 @@ class SiteWriters {
 
 let writers: SiteWriters | null = null;
 let syncAnswerMs = SYNC_ANSWER_MS;
+let stallMs = SITE_WRITER_STALL_MS;
+
+/** Tests: how long a thread may do nothing queued before a wait gives up ({@link SITE_WRITER_STALL_MS} unless set). */
+export function setSiteWriterStallMs(ms: number): void {
+  stallMs = ms;
+}
 
 /** Tests: how long a commit waits for `sync -f` ({@link SYNC_ANSWER_MS} unless set). */
 export function setSyncAnswerMs(ms: number): void {

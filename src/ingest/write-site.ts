@@ -102,6 +102,15 @@ export class SiteWriteBatch {
     this.removed.push(path);
   }
 
+  /**
+   * Count a removal the caller made itself (one that must precede the writes it queues next, such
+   * as an unsettled record's settled marker: publish.ts writeTokenFiles), so the next commit makes
+   * it durable with the others (its folder fsynced, or in the syncfs).
+   */
+  noteRemoved(path: string): void {
+    this.removed.push(path);
+  }
+
   /** Wait for every queued file, then make those written durable (see the class); nothing to sync when none was. */
   commit(): void {
     const files = this.files;

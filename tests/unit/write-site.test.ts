@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeSiteWriters, countReached, setSyncAnswerMs } from '../../src/ingest/site-writers.ts';
+import { closeSiteWriters, countReached, setSiteWriterStallMs, setSyncAnswerMs, siteWriters } from '../../src/ingest/site-writers.ts';
 import { FSYNC_EACH_UP_TO, SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
@@ -215,6 +215,29 @@ describe('SiteWriteBatch: the writer threads (a review of their first cut)', () 
     }
   });
 
+  it('a thread that ends without a word (terminated, out of memory) fails the commit once nothing moves, and the next batch gets new threads', async () => {
+    setSiteWriterStallMs(1_500);
+    try {
+      const first = new SiteWriteBatch();
+      first.write(join(dir, 'w', 'warm.html'), 'x');
+      first.commit(); // the threads are up
+      const pool = siteWriters() as unknown as { threads: { worker: { terminate(): Promise<number> } }[] };
+      await Promise.all(pool.threads.map((t) => t.worker.terminate())); // no exit handler runs: no flag is set
+      const b = new SiteWriteBatch();
+      for (let i = 0; i < 4; i++) b.write(join(dir, 'w', `${i}.html`), `<p>${i}</p>`);
+      const t0 = performance.now();
+      expect(() => b.commit()).toThrow(/did none of its queued files in 2 s/);
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      const c = new SiteWriteBatch();
+      c.write(join(dir, 'w', 'after.html'), 'after');
+      c.commit();
+      expect(readFileSync(join(dir, 'w', 'after.html'), 'utf8')).toBe('after');
+    } finally {
+      setSiteWriterStallMs(600_000);
+      await closeSiteWriters();
+    }
+  });
+
   it('counts requests modulo 2^32: past 2^31 a thread\'s count still reaches what was asked', () => {
     expect(countReached(-2147483647, 2147483649 | 0)).toBe(true); // 2^31 + 1 done, 2^31 + 1 asked
     expect(countReached(-2147483648, 2147483649 | 0)).toBe(false); // 2^31 done, 2^31 + 1 asked
@@ -283,5 +306,14 @@ describe('removeStaleTemporaryFiles', () => {
     expect(removeStaleTemporaryFiles(dir, 10 * 60_000, now)).toBe(2); // no d/ folder: skipped
     expect(readdirSync(t).sort()).toEqual(['.keep', alive, oldFormatNew, 'MINT.html'].sort());
     expect(removeStaleTemporaryFiles(join(dir, 'missing'), 0, now)).toBe(0);
+  });
+
+  it('sweeps the settled markers\' folder too (a killed writer of a marker leaves its temporary file there)', () => {
+    const settled = join(dir, 'settled');
+    mkdirSync(settled);
+    const dead = `.${deadPid().toString(36)}-0123abcd-7.tmp`;
+    for (const n of ['MINTpump', dead]) writeFileSync(join(settled, n), '');
+    expect(removeStaleTemporaryFiles(dir, 10 * 60_000, Date.now())).toBe(1);
+    expect(readdirSync(settled)).toEqual(['MINTpump']);
   });
 });
