@@ -20,7 +20,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renameSync } from 'node:fs';
 import { BENCH_MINT, ROOT, buildBenchArchive, type BenchArchive } from './setup.ts';
-import { LOAD_TOOL, compare, comparisonTable, ratioOf, startServer, type ServerUnderTest } from './load.ts';
+import { LOAD_TOOL, compare, comparisonTable, median, ratioOf, startServer, type ServerUnderTest } from './load.ts';
 import { soakSectionOf, withSoakSection } from './soak/docs-section.ts';
 import { PgPrivateState } from '../src/db/private-state-pg.ts';
 import { KeyService } from '../src/access/keys.ts';
@@ -40,6 +40,8 @@ const PLAIN_DIST = join(ROOT, '.bench/astro-plain');
 const PLAIN_VARIANT = 'Astro defaults (no src/fetch.ts, sessions on)';
 const FLOOR_VARIANT = 'floor: bare node:http, precomputed body';
 const OTHER_VARIANT = 'other build (BENCH_OTHER_ENTRY)';
+/** Issue 26's Astro floor: a path answered by an Astro endpoint without a key check, quota count or lookup (schemas/[name].ts: a 404 JSON body). */
+const FLOOR_PATH = '/api/v1/schemas/none';
 /** Issue 26 "Speed": the single-machine keyed endpoint's bar against the precomputed-body floor. */
 const FLOOR_TARGET = 0.25;
 
@@ -137,6 +139,8 @@ async function benchCluster(env: Record<string, string>, path: string, opts: Par
     const headers = { Authorization: `Bearer ${key}` };
     const BARE = 'bare node:http, PostgreSQL';
     const ASTRO = 'Astro (@astrojs/node), cluster mode';
+    const BARE_FLOOR = 'bare node:http, the same bytes';
+    const ASTRO_FLOOR = 'Astro (@astrojs/node), cluster mode, an endpoint doing nothing';
     const c = await withServers(
       [startServer(BARE, ['--import', 'tsx', join(ROOT, 'bench/bare-token-server.ts')], cenv, '/'), startServer(ASTRO, [ENTRY], cenv, '/api/v1/status')],
       async (servers) => {
@@ -144,10 +148,23 @@ async function benchCluster(env: Record<string, string>, path: string, opts: Par
           const r = await fetch(s.url + path, { headers });
           if (r.status !== 200) throw new Error(`${s.name}: ${r.status} ${(await r.text()).slice(0, 200)}`);
         }
-        return compare(servers, path, headers, opts);
+        const keyed = await compare(servers, path, headers, opts);
+        // Astro's own floor on this machine: the same API node answering a path that does no key check,
+        // no quota count and no lookup (a schema name it does not publish: route match, Astro's context,
+        // a 404 JSON body), against a bare node:http server sending the same bytes
+        const floorBody = Buffer.from(await (await fetch(servers[1]!.url + FLOOR_PATH)).arrayBuffer());
+        const file = join(pgc.dir, 'floor-answer.body');
+        writeFileSync(file, floorBody);
+        const floor = await withServers([startServer(BARE_FLOOR, [join(ROOT, 'bench/bare-static-server.mjs')], { ...cenv, BENCH_FILE: file }, '/')], (bare) =>
+          compare([bare[0]!, { ...servers[1]!, name: ASTRO_FLOOR }], FLOOR_PATH, {}, opts),
+        );
+        return { keyed, floor, floorBytes: floorBody.length };
       },
     );
-    const ratio = ratioOf(c, ASTRO, BARE);
+    const ratio = ratioOf(c.keyed, ASTRO, BARE);
+    const rpsOf = (cmp: typeof c.keyed, name: string) => median(cmp.variants.find((v) => v.name === name)!.rounds.map((r) => r.requestsPerSecond));
+    const floorRps = rpsOf(c.floor, ASTRO_FLOOR);
+    const bareRps = rpsOf(c.keyed, BARE);
     return [
       '## Cluster mode: keyed token endpoint per API node vs bare node:http (issue 26)',
       '',
@@ -155,10 +172,18 @@ async function benchCluster(env: Record<string, string>, path: string, opts: Par
         'the key checks and quota counts (one `admit_keyed` statement for the requests of a turn: src/db/pg-admit-batch.ts) go to the same PostgreSQL (a local throwaway cluster on a unix socket, fsync off), the record comes from the node\'s public.db. ' +
         'The baseline is bench/bare-token-server.ts over the same deps.',
       '',
-      comparisonTable(c, BARE),
+      comparisonTable(c.keyed, BARE),
       '',
       `**Ratio of the API node in cluster mode: ${ratio.toFixed(3)}** (target ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'}; p99 target ≤ 15 ms: see the table). ` +
         `Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores.`,
+      '',
+      `**Astro's own floor**, the same API node and load, after the rounds above: \`GET ${FLOOR_PATH}\` (a schema name the archive does not publish: no key check, no quota count, no lookup; ` +
+        `Astro matches the route, builds its context and the endpoint answers a ${c.floorBytes}-byte 404 JSON body), against bare node:http sending the same bytes and headers (bench/bare-static-server.mjs):`,
+      '',
+      comparisonTable(c.floor, BARE_FLOOR),
+      '',
+      `An Astro endpoint that does nothing answered ${Math.round(floorRps).toLocaleString('en')} req/s here, ${(floorRps / bareRps).toFixed(3)} × the bare PostgreSQL baseline's ${Math.round(bareRps).toLocaleString('en')}: ` +
+        `the bar (≥ 0.8 × that baseline, ${Math.round(0.8 * bareRps).toLocaleString('en')} req/s) ${floorRps >= 0.8 * bareRps ? 'is within' : 'is above'} what Astro as the endpoint layer reaches on this machine before any work.`,
     ].join('\n');
   } finally {
     pgc.destroy();
