@@ -176,6 +176,8 @@ export async function benchArchiveApi(): Promise<string> {
     const serverOf = (v: Variant) => (v.built ? builtServer! : server!);
     // the floors: one answer of each of these variants, sent as it is by a bare server (index into variants → its floor)
     const FLOORED = [0, 1, 5];
+    // the variants given a busy floor (the two searches by text), after their rounds
+    const BUSY_FLOORED = [7, 8];
     const floorOf = new Map<number, { server: ServerUnderTest; variant: Variant; bytes: number }>();
     for (const [j, v] of variants.entries()) {
       const res = await fetch(serverOf(v).url + v.paths[0], { headers: v.keyed ? headers : {}, redirect: 'manual' });
@@ -257,6 +259,39 @@ export async function benchArchiveApi(): Promise<string> {
       const own = results[j]!;
       lines.push(
         `| ${variants[j]!.name.split(' (')[0]} | ${(f.bytes / 1024).toFixed(1)} KB | ${g.map((x) => Math.round(x.rps)).join(' / ')} | ${Math.round(median(g.map((x) => x.rps)))} | ${median(g.map((x, k) => x.rps / base[k]!.rps)).toFixed(3)} | ${median(g.map((x) => x.p99)).toFixed(1)} | ${median(g.map((x) => x.cpuUs)).toFixed(0)} | ${median(own.map((x, k) => x.rps / g[k]!.rps)).toFixed(3)} |`,
+      );
+    }
+    // the busy floors: bare node:http spending each search variant's measured CPU per request in a
+    // busy loop, then sending one of its answers — the latency node:http and this load generator give
+    // that much work per request at this concurrency, with no SQLite, Astro or page in it
+    const busy: string[] = [];
+    for (const j of BUSY_FLOORED) {
+      const v = variants[j]!;
+      const spinUs = Math.round(median(results[j]!.map((x) => x.cpuUs)));
+      const res = await fetch(server!.url + v.paths[0], { redirect: 'manual' });
+      const file = join(tmp, `busy-${j}.body`);
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      const bare = await startServer(`bare node:http, ${spinUs} µs busy per request`, [join(ROOT, 'bench/bare-static-server.mjs')], { ...env, BENCH_FILE: file, BENCH_SPIN_US: String(spinUs) }, '/');
+      floors.push(bare);
+      const fv: Variant = { name: `busy floor of ${v.name}`, paths: ['/'], keyed: false, status: 200 };
+      await round(bare, fv, headers, 1);
+      const g: Figures[] = [];
+      for (let i = 0; i < ROUNDS; i++) g.push(await round(bare, fv, headers, SECONDS));
+      log(`  busy floor of ${v.name}: ${g.map((x) => `${Math.round(x.rps)} req/s p99 ${x.p99} ms`).join('; ')}`);
+      const own = results[j]!;
+      busy.push(
+        `| ${v.name.split(' (')[0]} | ${spinUs} | ${g.map((x) => Math.round(x.rps)).join(' / ')} | ${Math.round(median(g.map((x) => x.rps)))} | ${median(g.map((x) => x.p50)).toFixed(1)} | ${median(g.map((x) => x.p99)).toFixed(1)} | ${median(own.map((x) => x.p99)).toFixed(1)} |`,
+      );
+    }
+    if (busy.length) {
+      lines.push(
+        '',
+        `**The busy floor of the searches** (bench/bare-static-server.mjs with \`BENCH_SPIN_US\`: bare node:http that spends the variant's measured server CPU per request in a busy loop, then sends one of its answers; ${ROUNDS} rounds of ${SECONDS} s after the rounds above, same load generator and connections). ` +
+          'Its p99 is what node:http and this load generator give that much work per request at this concurrency, with no SQLite, Astro or page in it: requests are not answered in the order they came, and some connections wait many turns.',
+        '',
+        '| busy floor of | CPU spent per request µs | req/s per round | median req/s | median p50 ms | median p99 ms | the variant\'s own median p99 ms |',
+        '|---|---:|---|---:|---:|---:|---:|',
+        ...busy,
       );
     }
     const baseRps = median(base.map((x) => x.rps));

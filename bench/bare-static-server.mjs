@@ -16,7 +16,12 @@ const headers = {
   'access-control-allow-origin': '*',
   'content-length': String(body.length),
 };
+// BENCH_SPIN_US (optional): CPU to spend on each request before answering, in µs (a busy loop: the
+// archive bench's busy floor, bench/archive-api.ts — what a server doing that much work, and none of
+// the archive's, answers at the same load)
+const spinMs = Number(process.env.BENCH_SPIN_US ?? 0) / 1000;
 createServer((req, res) => {
+  if (spinMs > 0) for (const t = performance.now(); performance.now() - t < spinMs; );
   res.writeHead(200, headers);
   res.end(body);
 }).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
