@@ -2,6 +2,7 @@ import { html, raw } from 'hono/html';
 import type { FindingClass } from '../core/types.ts';
 import type { ListRow } from '../db/lists.ts';
 import { displayText } from './display-text.ts';
+import { isoTime } from './units.ts';
 
 /**
  * A record as one row of the home page, the list pages and the search results: class badge,
@@ -39,13 +40,19 @@ export function shortDuration(ms: number): string {
 
 /** `2026-11-25 21:04 UTC` */
 export function utcMinute(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  return minuteOfIso(isoTime(ms));
+}
+
+/** `2026-11-25T21:04:05.000Z` → `2026-11-25 21:04 UTC` */
+function minuteOfIso(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** The time of a row: `12 min ago` (to `nowMs`) with the exact time in `datetime`; `time unknown` without one. */
 function age(ms: number | null, nowMs: number, what: string): Html {
   if (ms === null) return html`<span>${what} time unknown</span>` as Html;
-  return html`<time datetime="${new Date(ms).toISOString()}" title="${utcMinute(ms)}">${what} ${shortDuration(nowMs - ms)} ago</time>` as Html;
+  const iso = isoTime(ms); // no Date a row: the search's and the lists' 50 rows each made two
+  return html`<time datetime="${iso}" title="${minuteOfIso(iso)}">${what} ${shortDuration(nowMs - ms)} ago</time>` as Html;
 }
 
 /** The most characters of a row's why (the whole why is on the token page). */
@@ -60,6 +67,8 @@ export const ROW_WHY_CHARS = 180;
  */
 export function glance(text: string, max: number): string {
   const shown = displayText(text, Number.MAX_SAFE_INTEGER);
+  // at most `max` UTF-16 units is at most `max` code points: nothing to cut (no array of them made)
+  if (shown.length <= max) return shown;
   const chars = [...shown];
   if (chars.length <= max) return shown;
   const cut = chars.slice(0, max).join('');

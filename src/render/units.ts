@@ -209,30 +209,50 @@ export function duration(seconds: number): string {
  * @example utc(Date.UTC(2026, 9, 1, 10, 0, 5)) // '2026-10-01 10:00:05 UTC'
  */
 export function utc(ms: number): string {
-  // 1970-01-01 to 9999-12-31, whole ms: the civil date from the day number (H. Hinnant's
-  // days_from_civil inverse), no Date object (toISOString showed in the page profile)
-  if (Number.isInteger(ms) && ms >= 0 && ms < MS_10000) {
-    const days = Math.floor(ms / 86_400_000);
-    let s = Math.floor((ms - days * 86_400_000) / 1000);
-    const hh = Math.floor(s / 3600);
-    s -= hh * 3600;
-    const mm = Math.floor(s / 60);
-    s -= mm * 60;
-    const z = days + 719_468;
-    const era = Math.floor(z / 146_097);
-    const doe = z - era * 146_097;
-    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-    const mp = Math.floor((5 * doy + 2) / 153);
-    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-    const m = mp < 10 ? mp + 3 : mp - 9;
-    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-    return `${y}-${TWO[m]}-${TWO[d]} ${TWO[hh]}:${TWO[mm]}:${TWO[s]} UTC`;
-  }
+  const p = utcParts(ms);
+  if (p) return `${p.date} ${TWO[p.hh]}:${TWO[p.mm]}:${TWO[p.s]} UTC`;
   const iso = new Date(ms).toISOString();
   // years 0–9999: `YYYY-MM-DDTHH:mm:ss.sssZ`, cut where the replacements below would cut it
   if (iso.length === 24) return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
   return iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+}
+
+/**
+ * An epoch-ms time as `Date.prototype.toISOString` writes it (`2026-10-01T10:00:05.000Z`; a
+ * RangeError for a time no Date holds), without a Date for the years 1970–9999: the `datetime` of
+ * the lists' and the search's 50 rows a page, where two Dates a row showed in the profile.
+ * @example isoTime(Date.UTC(2026, 9, 1, 10, 0, 5)) // '2026-10-01T10:00:05.000Z'
+ */
+export function isoTime(ms: number): string {
+  const p = utcParts(ms);
+  if (!p) return new Date(ms).toISOString();
+  const milli = ms % 1000;
+  return `${p.date}T${TWO[p.hh]}:${TWO[p.mm]}:${TWO[p.s]}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
+
+/**
+ * The civil date (`YYYY-MM-DD`) and time of day of an epoch-ms time in 1970-01-01 to 9999-12-31,
+ * whole ms; null outside (the callers fall back to a Date). H. Hinnant's days_from_civil inverse:
+ * no Date object (toISOString showed in the page profile).
+ */
+function utcParts(ms: number): { date: string; hh: number; mm: number; s: number } | null {
+  if (!(Number.isInteger(ms) && ms >= 0 && ms < MS_10000)) return null;
+  const days = Math.floor(ms / 86_400_000);
+  let s = Math.floor((ms - days * 86_400_000) / 1000);
+  const hh = Math.floor(s / 3600);
+  s -= hh * 3600;
+  const mm = Math.floor(s / 60);
+  s -= mm * 60;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return { date: `${y}-${TWO[m]}-${TWO[d]}`, hh, mm, s };
 }
 
 /** 10000-01-01T00:00:00Z in epoch ms: {@link utc}'s arithmetic covers the four-digit years from 1970. */

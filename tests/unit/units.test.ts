@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, rawNumber, tokenAmount, unitsValue, USDC_MINT, utc } from '../../src/render/units.ts';
+import { after, count, duration, exactUnits, pct, pctOf, pricePerMillion, quoteAmount, quoteUnit, shortAddress, sig, rawNumber, tokenAmount, unitsValue, USDC_MINT, utc, isoTime } from '../../src/render/units.ts';
 import { WSOL_MINT, DEFAULT_KEY } from '../../src/core/programs.ts';
 
 /** Human units of the public pages (src/render/units.ts): rounding, units, never exponent notation. */
@@ -98,6 +98,19 @@ describe('time', () => {
     expect(after(t0 + 6_000_000, t0)).toBe('1 h 40 min after launch');
     expect(after(t0, t0)).toBe('at launch');
     expect(after(t0 - 60_000, t0, 'creation')).toBe('1 min before creation');
+  });
+
+  it('writes an ISO time exactly as toISOString does, milliseconds included, and throws where it throws', () => {
+    expect(isoTime(Date.UTC(2026, 9, 1, 10, 0, 5))).toBe('2026-10-01T10:00:05.000Z');
+    const edges = [0, 1, 9, 10, 99, 100, 999, 1000, 86_399_999, 86_400_000, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2100, 1, 28), Date.UTC(2100, 2, 1), Date.UTC(2400, 1, 29), Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(-1, 0, 1), 1.5e12 + 0.5, -0.5, 8.64e15];
+    for (const ms of edges) expect(isoTime(ms), String(ms)).toBe(new Date(ms).toISOString());
+    let seed = 11;
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const ms = Math.floor((seed / 2_147_483_648) * (i % 2 ? 253_402_300_799_999 : 4_102_444_800_000));
+      expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+    }
+    for (const bad of [Number.NaN, 8.64e15 + 1, Number.POSITIVE_INFINITY]) expect(() => isoTime(bad)).toThrow(RangeError);
   });
 
   it('counts and shortens', () => {
