@@ -1,4 +1,5 @@
-import { html, raw } from 'hono/html';
+import { raw } from 'hono/html';
+import { html } from './html-tag.ts';
 import type { FindingClass } from '../core/types.ts';
 import type { ListRow } from '../db/lists.ts';
 import { displayText } from './display-text.ts';
