@@ -8,7 +8,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** Paths fsynced by the main thread, in order. */
 const synced: string[] = [];
@@ -36,10 +36,8 @@ beforeEach(() => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'lpa-durable-')));
   synced.length = 0;
 });
-afterAll(async () => {
-  await closeSiteWriters();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => closeSiteWriters());
 
 describe('a commit of a few changes (fsyncs, no syncfs)', () => {
   it('fsyncs the folder of a removal, alone or beside a write in another folder', () => {
