@@ -109,8 +109,7 @@ export const CURVE_MAX_POINTS = 560;
  * (the state a step chart shows at that column), the first and last points always kept. The points
  * come as parallel arrays (time, slot, raw quote): only the kept ones become objects.
  */
-function downsample(ts: number[], slots: number[], q: (bigint | string)[], end: number): CurvePoint[] {
-  const n = ts.length;
+function downsample(ts: Float64Array, slots: Float64Array, q: (bigint | string)[], n: number, end: number): CurvePoint[] {
   const out: CurvePoint[] = [{ t: ts[0]!, slot: slots[0]!, realQuote: q[0]!.toString() }];
   if (n <= CURVE_MAX_POINTS) {
     for (let i = 1; i < n; i++) out.push({ t: ts[i]!, slot: slots[i]!, realQuote: q[i]!.toString() });
@@ -153,9 +152,15 @@ interface Walk {
   last: DecodedTransaction | undefined;
   held: boolean;
   windowTxs: DecodedTransaction[];
-  pointT: number[];
-  pointSlot: number[];
+  /**
+   * The points: time after creation and slot in typed arrays (grown by doubling; their bytes are
+   * outside the JavaScript heap, so a walk kept for a held list is not copied by every young-generation
+   * collection), the raw quote in an array; `points` of them are filled.
+   */
+  pointT: Float64Array;
+  pointSlot: Float64Array;
   pointQ: (bigint | string)[];
+  points: number;
   source: 'events' | 'trades';
   sum: bigint;
   lastQ: bigint | string | null;
@@ -170,7 +175,7 @@ interface Walk {
 
 function newWalk(mint: string, creation: Creation): Walk {
   return {
-    mint, creation, n: 0, first: undefined, last: undefined, held: false, windowTxs: [], pointT: [0], pointSlot: [creation.slot], pointQ: [0n],
+    mint, creation, n: 0, first: undefined, last: undefined, held: false, windowTxs: [], pointT: new Float64Array(16), pointSlot: new Float64Array(16).fill(creation.slot, 0, 1), pointQ: [0n], points: 1,
     source: 'events', sum: 0n, lastQ: null, completedAt: null, migratedAt: null, prevSlot: -Infinity, estimated: false,
   };
 }
@@ -185,7 +190,13 @@ function newWalk(mint: string, creation: Creation): Walk {
 function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
   const { mint, creation } = w;
   const cbt = creation.blockTime;
-  const { pointT, pointSlot, pointQ, windowTxs } = w;
+  const { pointQ, windowTxs } = w;
+  let { pointT, pointSlot, points } = w;
+  // room for a point per transaction (one trade each, as most are); grown again on demand below
+  if (pointT.length < points + txs.length - from + 1) {
+    pointT = grown(pointT, points + txs.length - from + 1);
+    pointSlot = grown(pointSlot, pointT.length);
+  }
   let { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, estimated } = w;
   const nTx = txs.length;
   for (let k = from; k < nTx; k++) {
@@ -219,9 +230,14 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
         }
         // the raw decimal string is kept as it is; only the points the chart keeps are converted
         lastQ = source === 'trades' ? sum : typeof real === 'string' ? real : big(real);
-        pointT.push(tAt);
-        pointSlot.push(slot);
+        if (points === pointT.length) {
+          pointT = grown(pointT, points + 1);
+          pointSlot = grown(pointSlot, pointT.length);
+        }
+        pointT[points] = tAt;
+        pointSlot[points] = slot;
         pointQ.push(lastQ);
+        points++;
       } else if (name === 'CompleteEvent') {
         if (completedAt === null && str(f.mint) === mint) completedAt = tAt;
       } else if (migratedAt === null && name === 'CompletePumpAmmMigrationEvent' && str(f.mint) === mint) {
@@ -243,8 +259,15 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
       }
     }
   }
-  Object.assign(w, { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, estimated, n: nTx, first: txs[0], last: txs[nTx - 1] });
+  Object.assign(w, { pointT, pointSlot, points, held, source, sum, lastQ, completedAt, migratedAt, prevSlot, estimated, n: nTx, first: txs[0], last: txs[nTx - 1] });
   return true;
+}
+
+/** `a`'s values in a new array of at least `min` (and twice `a`'s) length. */
+function grown(a: Float64Array, min: number): Float64Array {
+  const b = new Float64Array(Math.max(min, a.length * 2));
+  b.set(a);
+  return b;
 }
 
 /** A whole walk of `txs`, or null when they are not in slot order. */
@@ -314,9 +337,9 @@ function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint:
     walked.window = { key, part };
   }
 
-  const { pointT, pointSlot, pointQ, source, completedAt, migratedAt } = walked;
-  const endAt = Math.max(pointT[pointT.length - 1]!, migratedAt ?? 0, completedAt ?? 0);
-  const curveOut = downsample(pointT, pointSlot, pointQ, endAt);
+  const { pointT, pointSlot, pointQ, points, source, completedAt, migratedAt } = walked;
+  const endAt = Math.max(pointT[points - 1]!, migratedAt ?? 0, completedAt ?? 0);
+  const curveOut = downsample(pointT, pointSlot, pointQ, points, endAt);
   return {
     ...base,
     missing: null,
@@ -324,7 +347,7 @@ function seriesOf(doc: LaunchDocument, txs: DecodedTransaction[], walkOf: (mint:
     supply: part.supply,
     timeline: part.timeline,
     earlyBuyers: part.earlyBuyers,
-    curve: { points: curveOut, trades: pointT.length - 1, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
+    curve: { points: curveOut, trades: points - 1, source, completedAt, migratedAt, endAt, poolQuoteNow: l.graduated && doc.pool ? doc.pool.quoteReserves : null },
   };
 }
 

@@ -85,9 +85,9 @@ function supplyCell(split: SupplySplit, k: keyof SupplySplit, pcts: Map<string, 
   return `title="${esc(t.exact)}">${esc(pctText(pcts, split[k], total))} · ${esc(t.text)}`;
 }
 
-/** Markup remembered by the object it was drawn from, with the other values it was drawn from. */
+/** Markup remembered by the object it was drawn from, with the other values it was drawn from (null: drawn once, not kept). */
 export interface DrawnSections<K extends object> {
-  memo: WeakMap<K, { inputs: readonly unknown[]; html: Html }>;
+  memo: WeakMap<K, { inputs: readonly unknown[]; html: Html | null }>;
 }
 const allDrawn: DrawnSections<object>[] = [];
 
@@ -108,15 +108,18 @@ export function forgetDrawnSections(): void {
  * buyers), remembered by that object with the other values it was drawn from: the same object and
  * the same values (===) give the markup drawn before. chartSeriesCached keeps those objects the same
  * while the launch's first window holds the same transactions, so a busy curve's page, written again
- * after each batch of its trades, draws them once. The markup is a function of the object and the
- * values alone: every part of the section reads nothing else.
+ * after each batch of its trades, draws them at most twice. The markup is kept from the second
+ * drawing on, not the first: most records are rendered once, and a 2,000-trade launch's sections
+ * are ~55 KB of strings that the walk kept for its transaction list would hold (and each young-
+ * generation collection copy) for nothing; first renders of distinct records in turn ran ~15 %
+ * faster without them (.bench/scratch/htmlonly.mts `coll`, three runs each). The markup is a
+ * function of the object and the values alone: every part of the section reads nothing else.
  */
 export function remembered<K extends object>(drawn: DrawnSections<K>, of: K, inputs: readonly unknown[], draw: () => Html): Html {
   const hit = drawn.memo.get(of);
-  if (hit && hit.inputs.length === inputs.length && hit.inputs.every((v, i) => v === inputs[i])) return hit.html;
-  const html = draw();
-  drawn.memo.set(of, { inputs, html });
-  return html;
+  if (hit && hit.inputs.length === inputs.length && hit.inputs.every((v, i) => v === inputs[i])) return (hit.html ??= draw());
+  drawn.memo.set(of, { inputs, html: null });
+  return draw();
 }
 
 const supplyDrawn = drawnSections<NonNullable<ChartSeries['supply']>>();

@@ -63,12 +63,14 @@ describe('chartSeries', () => {
 
   it('keeps every trade of a transaction holding several (more points than transactions: the columns grow)', () => {
     const c = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 10n ** 12n, 10n ** 9n, real(10n ** 9n))] });
-    const hops = tx({ slot: 200, blockTime: T0 + 60, events: [1n, 2n, 3n, 4n, 5n].map((k) => trade(MINT, k % 2n ? A : B, true, 10n ** 12n, 10n ** 9n, real((1n + k) * 10n ** 9n))) });
+    // 20 trades in one transaction: more than the walk's first room for points (16), so it grows mid-transaction
+    const ks = Array.from({ length: 20 }, (_, i) => BigInt(i + 1));
+    const hops = tx({ slot: 200, blockTime: T0 + 60, events: ks.map((k) => trade(MINT, k % 2n ? A : B, true, 10n ** 12n, 10n ** 9n, real((1n + k) * 10n ** 9n))) });
     const x = chartSeries(docOf([c, hops]), [c, hops]);
     expect(x.curve!.points.map((p) => [p.t, p.slot, p.realQuote])).toEqual([
       [0, 100, '0'],
       [0, 100, '1000000000'],
-      ...[2, 3, 4, 5, 6].map((k) => [60, 200, `${k}000000000`]),
+      ...ks.map((k) => [60, 200, `${k + 1n}000000000`]),
     ]);
   });
 
