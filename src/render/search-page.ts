@@ -47,7 +47,7 @@ export function renderSearchResults(query: string, rows: readonly ListRow[], lim
   const body = html`<h1>Search: “${q}”</h1>
 <p class="muted">${count}</p>
 ${hint ? html`<p class="hint">${hint}</p>` : ''}
-${rows.length ? html`<p class="hint">A name or symbol is the creator's own text, and anyone can launch another token with the same one: the matches below may be different tokens. Check the mint.</p>` : ''}
+${rows.length ? html`<p class="hint">A name or symbol is the creator’s own text, and anyone can launch another token with the same one: the matches below may be different tokens. Check the mint.</p>` : ''}
 ${partial ? html`<p class="hint">Looking for a token by its mint? A mint is found only whole: paste all of it (32–44 characters, often ending in <code>pump</code>), or a link that holds it.</p>` : ''}
 ${listRows(rows, nowMs, symbolOnly ? `No record held has the symbol “${q}”.` : `No record held has a name or symbol with a word starting with “${q}”.`)}
 ${rows.length ? '' : TIPS}` as Html;
@@ -76,7 +76,7 @@ ${seenTrading ? html`<p>The address is a wallet the archive has seen trading on 
 <h2>What you can do</h2>
 <ul class="tips">
 <li>Check the address was copied whole: a mint is 32–44 characters, often ending in <code>pump</code>, and capitals count.</li>
-<li>A link from a trading site (a DEX pair page) often holds the address of the token's pool, not of the token: open the token on pump.fun or an explorer and copy its mint (its “CA”).</li>
+<li>A link from a trading site (a DEX pair page) often holds the address of the token’s pool, not of the token: open the token on pump.fun or an explorer and copy its mint (its “CA”).</li>
 <li>A launch the archive did not watch being created gets its record when it is rebuilt from its chain history, which a developer can ask for through the API; its page is then at <code>/t/${address}.html</code>.</li>
 </ul>
 <details class="dev"><summary>For developers: asking for a rebuild</summary>
