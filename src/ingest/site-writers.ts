@@ -51,7 +51,7 @@ const ALIVE_CHECK_MS = 1_000;
 export const SITE_WRITER_STALL_MS = 600_000;
 
 /** Failures kept for batches not committed yet; past this the oldest batch's are forgotten (a batch given up without a commit). */
-const FAILURES_KEPT = 64;
+export const FAILURES_KEPT = 64;
 
 /** A failure of a queued write or removal, as the thread reported it. */
 export interface SiteWriteFailure {

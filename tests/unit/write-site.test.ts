@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeSiteWriters, countReached, setSiteWriterStallMs, setSyncAnswerMs, siteWriters } from '../../src/ingest/site-writers.ts';
+import { FAILURES_KEPT, closeSiteWriters, countReached, setSiteWriterStallMs, setSyncAnswerMs, siteWriters } from '../../src/ingest/site-writers.ts';
 import { FSYNC_EACH_UP_TO, SiteWriteBatch, removeStaleTemporaryFiles, writeFileAtomic, writeFilesAtomic } from '../../src/ingest/write-site.ts';
 import { deadPid } from '../helpers/processes.ts';
 
@@ -131,6 +131,22 @@ describe('SiteWriteBatch', () => {
     expect(readdirSync(target)).toEqual(['inside']);
     expect(b.pending).toBe(0);
     expect(() => b.commit()).not.toThrow(); // reported once
+  });
+
+  it('the failures of batches never committed are kept for the newest FAILURES_KEPT batches: an abandoned older batch\'s are let go, a recent one\'s still thrown by its commit', () => {
+    const target = join(dir, 'f', 'taken');
+    mkdirSync(join(target, 'inside'), { recursive: true }); // every write of it fails (EISDIR), each batch's on the same thread, in order
+    const abandoned = Array.from({ length: FAILURES_KEPT + 2 }, () => {
+      const b = new SiteWriteBatch();
+      b.write(target, 'x');
+      return b;
+    });
+    expect(() => new SiteWriteBatch().commit()).not.toThrow(); // reads every report the threads sent
+    expect(() => abandoned[0]!.commit()).not.toThrow();
+    expect(() => abandoned[1]!.commit()).not.toThrow();
+    expect(() => abandoned[2]!.commit()).toThrow(expect.objectContaining({ code: 'EISDIR', path: target }));
+    expect(() => abandoned.at(-1)!.commit()).toThrow(expect.objectContaining({ code: 'EISDIR', path: target }));
+    expect(readdirSync(target)).toEqual(['inside']);
   });
 
   it('writes and removals of one path land in the order they were asked, across many paths and both threads', () => {
