@@ -94,6 +94,23 @@ describe('SiteWriteBatch', () => {
     });
   });
 
+  it('sync requests are numbered past the 32-bit wrap and never 0 (no request): each is answered as its own', async () => {
+    await withFakeSync(false, (calls) => {
+      const writers = siteWriters();
+      const numbered = writers as unknown as { syncSeq: number };
+      const answered: boolean[] = [];
+      numbered.syncSeq = 0x7ffffffe; // the next requests: 2³¹ - 1, then -2³¹ and -2³¹ + 1 (Int32 in the shared answer)
+      for (let i = 0; i < 3; i++) answered.push(writers.syncFileSystem(dir, 10_000));
+      const afterWrap = numbered.syncSeq;
+      numbered.syncSeq = -2; // the next: -1, then 1 (0 is skipped)
+      for (let i = 0; i < 2; i++) answered.push(writers.syncFileSystem(dir, 10_000));
+      expect(answered).toEqual([true, true, true, true, true]);
+      expect(afterWrap).toBe(-(2 ** 31) + 1);
+      expect(numbered.syncSeq).toBe(1);
+      expect(calls()).toHaveLength(5);
+    });
+  });
+
   it('a few files are fsynced each, without starting sync', async () => {
     await withFakeSync(false, (calls) => {
       const b = new SiteWriteBatch();
