@@ -173,9 +173,12 @@ interface Walk {
   window?: { key: string; part: WindowPart };
 }
 
-function newWalk(mint: string, creation: Creation): Walk {
+/** A walk before any transaction, with room for `room` points (the creation's and one a transaction: {@link walk} knows how many). */
+function newWalk(mint: string, creation: Creation, room: number): Walk {
+  const pointSlot = new Float64Array(room);
+  pointSlot[0] = creation.slot;
   return {
-    mint, creation, n: 0, first: undefined, last: undefined, held: false, windowTxs: [], pointT: new Float64Array(16), pointSlot: new Float64Array(16).fill(creation.slot, 0, 1), pointQ: [0n], points: 1,
+    mint, creation, n: 0, first: undefined, last: undefined, held: false, windowTxs: [], pointT: new Float64Array(room), pointSlot, pointQ: [0n], points: 1,
     source: 'events', sum: 0n, lastQ: null, completedAt: null, migratedAt: null, prevSlot: -Infinity, estimated: false,
   };
 }
@@ -193,8 +196,8 @@ function advance(w: Walk, txs: DecodedTransaction[], from: number): boolean {
   const { pointQ, windowTxs } = w;
   let { pointT, pointSlot, points } = w;
   // room for a point per transaction (one trade each, as most are); grown again on demand below
-  if (pointT.length < points + txs.length - from + 1) {
-    pointT = grown(pointT, points + txs.length - from + 1);
+  if (pointT.length < points + txs.length - from) {
+    pointT = grown(pointT, points + txs.length - from);
     pointSlot = grown(pointSlot, pointT.length);
   }
   let { held, source, sum, lastQ, completedAt, migratedAt, prevSlot, estimated } = w;
@@ -272,7 +275,7 @@ function grown(a: Float64Array, min: number): Float64Array {
 
 /** A whole walk of `txs`, or null when they are not in slot order. */
 function walk(mint: string, txs: DecodedTransaction[], creation: Creation): Walk | null {
-  const w = newWalk(mint, creation);
+  const w = newWalk(mint, creation, txs.length + 1);
   return advance(w, txs, 0) ? w : null;
 }
 
