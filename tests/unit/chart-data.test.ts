@@ -63,7 +63,7 @@ describe('chartSeries', () => {
 
   it('keeps every trade of a transaction holding several (more points than transactions: the columns grow)', () => {
     const c = tx({ slot: 100, blockTime: T0, events: [createEvent(MINT, CREATOR), trade(MINT, CREATOR, true, 10n ** 12n, 10n ** 9n, real(10n ** 9n))] });
-    // 20 trades in one transaction: more than the walk's first room for points (16), so it grows mid-transaction
+    // 20 trades in one transaction: more than the walk's first room for points (one a transaction), so it grows mid-transaction
     const ks = Array.from({ length: 20 }, (_, i) => BigInt(i + 1));
     const hops = tx({ slot: 200, blockTime: T0 + 60, events: ks.map((k) => trade(MINT, k % 2n ? A : B, true, 10n ** 12n, 10n ** 9n, real((1n + k) * 10n ** 9n))) });
     const x = chartSeries(docOf([c, hops]), [c, hops]);
